@@ -1,0 +1,5 @@
+import { openApiDocumentResponse } from "@/server/http/openapi-route";
+
+export const dynamic = "force-dynamic";
+
+export const GET = openApiDocumentResponse;

@@ -1,0 +1,3 @@
+import { serveSwaggerAsset } from "@/server/http/swagger-assets";
+
+export const GET = serveSwaggerAsset;

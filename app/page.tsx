@@ -1,0 +1,50 @@
+import Link from "next/link";
+import { env } from "@/env";
+import { pingDatabase } from "@/server/db/client";
+import { HEALTH_PING_TIMEOUT_MS } from "@/server/http/health-route";
+import { checkHealth, getBuildInfo } from "@/server/modules/health/health";
+
+export const dynamic = "force-dynamic";
+
+export default async function HomePage() {
+  const health = await checkHealth(
+    () => pingDatabase(HEALTH_PING_TIMEOUT_MS),
+    getBuildInfo(env().GROUNDWORK_COMMIT),
+  );
+  return (
+    <main className="home">
+      <h1>Groundwork</h1>
+      <p className="tagline">Field data collection: the Customer API and its admin dashboard.</p>
+      <section className="card" aria-labelledby="health-heading">
+        <h2 id="health-heading">Service health</h2>
+        <p>
+          Status:{" "}
+          <span data-testid="health-status" className={`status-${health.status}`}>
+            {health.status}
+          </span>
+        </p>
+        <dl>
+          <dt>Database latency</dt>
+          <dd>{health.db_latency_ms === null ? "unreachable" : `${health.db_latency_ms} ms`}</dd>
+          <dt>Version</dt>
+          <dd>{health.version}</dd>
+          <dt>Commit</dt>
+          <dd>
+            <code>{health.commit.slice(0, 12)}</code>
+          </dd>
+        </dl>
+      </section>
+      <ul className="links">
+        <li>
+          <Link href="/docs">API reference</Link>
+        </li>
+        <li>
+          <a href="/api/v1/openapi.json">OpenAPI document</a>
+        </li>
+        <li>
+          <a href="/api/v1/health">Health endpoint</a>
+        </li>
+      </ul>
+    </main>
+  );
+}

@@ -1,0 +1,26 @@
+import nextCoreWebVitals from "eslint-config-next/core-web-vitals";
+import nextTypescript from "eslint-config-next/typescript";
+
+const config = [
+  ...nextCoreWebVitals,
+  ...nextTypescript,
+  {
+    ignores: [".next/**", ".data/**", "node_modules/**", "src/server/db/generated/**", "next-env.d.ts", "test-results/**", "playwright-report/**"],
+  },
+  {
+    files: ["src/server/modules/**/*.ts"],
+    rules: {
+      "no-restricted-imports": [
+        "error",
+        { patterns: [{ group: ["next", "next/*", "@trpc/*"], message: "Domain modules stay free of transport: no next/* or @trpc/* imports." }] },
+      ],
+    },
+  },
+  {
+    rules: {
+      "@typescript-eslint/no-unused-vars": ["error", { argsIgnorePattern: "^_", varsIgnorePattern: "^_" }],
+    },
+  },
+];
+
+export default config;

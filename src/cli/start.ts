@@ -1,0 +1,74 @@
+import { createServer, type Server } from "node:http";
+import path from "node:path";
+import next from "next";
+import { env, resetEnvCache } from "@/env";
+import { prepareDatabase } from "@/server/db/bootstrap";
+import { createPrismaClient } from "@/server/db/client";
+import { seedDemoInstance } from "@/server/seed/seed-demo";
+import { ensureBuild } from "./ensure-build";
+
+/**
+ * `npm start`: build when needed → database (embedded unless DATABASE_URL) → migrations →
+ * first-run seed → Next on PORT, in this one process so Ctrl-C stops everything cleanly.
+ */
+async function main(): Promise<void> {
+  const root = process.cwd();
+  const dev = process.argv.includes("--dev");
+  const config = env();
+  const dataDir = path.resolve(root, config.GROUNDWORK_DATA_DIR ?? ".data");
+  const say = (message: string) => process.stdout.write(`${message}\n`);
+
+  if (!dev) ensureBuild(root, say);
+
+  const database = await prepareDatabase({ dataDir: path.join(dataDir, "postgres"), log: say });
+  let server: Server | undefined;
+  let stopping = false;
+  const shutdown = async (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    say(`\n${signal} received: stopping...`);
+    const force = setTimeout(() => process.exit(1), 10_000);
+    force.unref();
+    server?.close();
+    await database.stop().catch((error: unknown) => say(`Database stop failed: ${String(error)}`));
+    process.exit(0);
+  };
+  process.on("SIGINT", () => void shutdown("SIGINT"));
+  process.on("SIGTERM", () => void shutdown("SIGTERM"));
+
+  process.env.DATABASE_URL = database.url;
+  resetEnvCache();
+
+  if (env().GROUNDWORK_SEED === "on") {
+    const prisma = createPrismaClient(database.url);
+    const seed = await seedDemoInstance(prisma);
+    await prisma.$disconnect();
+    if (seed.seeded) {
+      say("Seeded a demo instance. Sign in to the dashboard with (shown once, keep it):");
+      say(`  email:    ${seed.email}`);
+      say(`  password: ${seed.password}`);
+    }
+  }
+
+  const { PORT: port, HOST: hostname } = env();
+  const app = next({ dev, dir: root, hostname, port });
+  await app.prepare();
+  const handle = app.getRequestHandler();
+  const httpServer = createServer((req, res) => void handle(req, res));
+  server = httpServer;
+  await new Promise<void>((resolve, reject) => {
+    httpServer.once("error", reject);
+    httpServer.listen(port, hostname, () => resolve());
+  });
+
+  const base = `http://localhost:${port}`;
+  say(`Groundwork is up (${database.embedded ? "embedded Postgres" : "DATABASE_URL"}).`);
+  say(`  Dashboard: ${base}/`);
+  say(`  API base:  ${base}/api/v1`);
+  say(`  API docs:  ${base}/docs`);
+}
+
+main().catch((error: unknown) => {
+  process.stderr.write(`Groundwork failed to start: ${error instanceof Error ? error.message : String(error)}\n`);
+  process.exit(1);
+});

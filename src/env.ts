@@ -1,0 +1,56 @@
+import { z } from "zod";
+
+/**
+ * The only reader of process.env. Parsed once, on first use, so a misconfiguration fails
+ * fast with a readable list of what is wrong instead of surfacing later as a 500.
+ */
+const optionalString = z
+  .string()
+  .optional()
+  .transform((value) => (value === undefined || value.trim() === "" ? undefined : value));
+
+const schema = z.object({
+  NODE_ENV: z.enum(["development", "production", "test"]).default("production"),
+  DATABASE_URL: optionalString.pipe(
+    z.string().regex(/^postgres(ql)?:\/\//, "must be a postgres:// or postgresql:// URL").optional(),
+  ),
+  PORT: z.coerce.number().int().min(1).max(65_535).default(3000),
+  HOST: z.string().default("0.0.0.0"),
+  GROUNDWORK_DATA_DIR: optionalString,
+  GROUNDWORK_COMMIT: optionalString,
+  LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
+  PUBLIC_URL: optionalString.pipe(z.url().optional()),
+  REDIS_URL: optionalString.pipe(z.string().regex(/^rediss?:\/\//, "must be a redis:// URL").optional()),
+  GROUNDWORK_ENCRYPTION_KEY: optionalString,
+  NEXTAUTH_SECRET: optionalString,
+  GROUNDWORK_WORKER: z.enum(["on", "off"]).default("on"),
+  GROUNDWORK_SEED: z.enum(["on", "off"]).default("on"),
+});
+
+export type Env = z.infer<typeof schema>;
+
+let cached: Env | undefined;
+
+export function formatEnvIssues(error: z.ZodError): string {
+  return error.issues
+    .map((issue) => `  - ${issue.path.join(".") || "(root)"}: ${issue.message}`)
+    .join("\n");
+}
+
+export function parseEnv(source: NodeJS.ProcessEnv): Env {
+  const result = schema.safeParse(source);
+  if (!result.success) {
+    throw new Error(`Invalid environment configuration:\n${formatEnvIssues(result.error)}`);
+  }
+  return result.data;
+}
+
+export function env(): Env {
+  cached ??= parseEnv(process.env);
+  return cached;
+}
+
+/** For the start script, which fills in DATABASE_URL once the embedded server is up. */
+export function resetEnvCache(): void {
+  cached = undefined;
+}

@@ -1,0 +1,17 @@
+import type { OpenApiMeta } from "trpc-to-openapi";
+
+/**
+ * Who may call a procedure:
+ * - `public`: no API key (none of /api/v1 is public today except /health, a plain route);
+ * - `bearer`: any valid key, subject to `scope` and organization binding;
+ * - `instance`: an instance-scoped key only (spec 5.8).
+ */
+export type Access = "public" | "bearer" | "instance";
+
+export type ApiMeta = OpenApiMeta<{
+  access?: Access;
+  /** The `<resource>:<action>` scope the key must hold. */
+  scope?: string;
+  /** The status of a successful answer; 200 unless stated (creates say 201). */
+  successStatus?: 200 | 201;
+}>;

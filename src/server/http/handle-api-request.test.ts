@@ -1,0 +1,122 @@
+import pino from "pino";
+import { describe, expect, it } from "vitest";
+import type { PrismaClient } from "@/server/db/generated/client";
+import { echoRouter } from "./__fixtures__/echo-router";
+import { createApiHandler } from "./handle-api-request";
+import { MAX_BODY_BYTES } from "./read-body";
+
+const handler = createApiHandler({ router: echoRouter, db: () => ({}) as PrismaClient, log: pino({ level: "silent" }) });
+const base = "http://localhost/api/v1";
+
+async function call(path: string, init: RequestInit = {}) {
+  const res = await handler(new Request(`${base}${path}`, init));
+  const text = await res.text();
+  return { res, text, body: JSON.parse(text) as Record<string, unknown> & { error?: { code: string; message: string } } };
+}
+
+function expectRequestId(res: Response, body: Record<string, unknown>) {
+  expect(body.request_id).toMatch(/^req_[0-9a-z]{24}$/);
+  expect(res.headers.get("x-request-id")).toBe(body.request_id);
+}
+
+describe("the /api/v1 pipeline", () => {
+  it("wraps a success in { data, request_id } with the header equal to the body", async () => {
+    const { res, body } = await call("/things/abc?limit=5");
+    expect(res.status).toBe(200);
+    expect(body.data).toEqual({ id: "abc", limit: 5 });
+    expectRequestId(res, body);
+  });
+
+  it("mints a distinct request id per request", async () => {
+    const a = await call("/things/a");
+    const b = await call("/things/b");
+    expect(a.body.request_id).not.toBe(b.body.request_id);
+  });
+
+  it("answers 201 where the procedure declares it and passes the raw body bytes on", async () => {
+    const raw = '{ "name" :  "pump" }';
+    const { res, body } = await call("/things", { method: "POST", body: raw, headers: { "content-type": "application/json" } });
+    expect(res.status).toBe(201);
+    expect(body.data).toEqual({ name: "pump", raw_bytes: Buffer.byteLength(raw) });
+  });
+
+  it("answers an unknown path with 404 in the error shape", async () => {
+    const { res, body } = await call("/does-not-exist");
+    expect(res.status).toBe(404);
+    expect(body.error?.code).toBe("not_found");
+    expect(Object.keys(body).sort()).toEqual(["error", "request_id"]);
+    expectRequestId(res, body);
+  });
+
+  it("answers a wrong method with 405 and Allow", async () => {
+    const { res, body } = await call("/things/abc", { method: "DELETE" });
+    expect(res.status).toBe(405);
+    expect(res.headers.get("allow")).toBe("GET");
+    expect(body.error?.code).toBe("method_not_allowed");
+    expectRequestId(res, body);
+  });
+
+  it("answers invalid JSON with 400, not 5xx", async () => {
+    const { res, body } = await call("/things", { method: "POST", body: "{not json", headers: { "content-type": "application/json" } });
+    expect(res.status).toBe(400);
+    expect(body.error?.code).toBe("bad_request");
+    expectRequestId(res, body);
+  });
+
+  it("answers a wrong content type with 415", async () => {
+    const { res, body } = await call("/things", { method: "POST", body: "name=x", headers: { "content-type": "text/plain" } });
+    expect(res.status).toBe(415);
+    expect(body.error?.code).toBe("unsupported_media_type");
+  });
+
+  it("answers a body above the limit with 413, declared or streamed", async () => {
+    const big = JSON.stringify({ name: "x".repeat(MAX_BODY_BYTES) });
+    const declared = await call("/things", { method: "POST", body: big, headers: { "content-type": "application/json" } });
+    expect(declared.res.status).toBe(413);
+    expect(declared.body.error?.code).toBe("payload_too_large");
+    const stream = new ReadableStream({
+      start(controller) {
+        controller.enqueue(new TextEncoder().encode(big));
+        controller.close();
+      },
+    });
+    const streamed = await call("/things", {
+      method: "POST",
+      body: stream,
+      headers: { "content-type": "application/json" },
+      duplex: "half",
+    } as RequestInit);
+    expect(streamed.res.status).toBe(413);
+  });
+
+  it("names the offending field on a validation error", async () => {
+    const query = await call("/things/abc?limit=500");
+    expect(query.res.status).toBe(400);
+    expect(query.body.error?.message).toContain("limit");
+    const missing = await call("/things", { method: "POST", body: "{}", headers: { "content-type": "application/json" } });
+    expect(missing.res.status).toBe(400);
+    expect(missing.body.error?.message).toContain("name");
+  });
+
+  it("treats an empty POST body as {} so validation, not parsing, answers", async () => {
+    const { res, body } = await call("/things", { method: "POST" });
+    expect(res.status).toBe(400);
+    expect(body.error?.message).toContain("name");
+  });
+
+  it("maps a domain AppError to its status and keeps its details", async () => {
+    const { res, body } = await call("/things/conflict", { method: "POST", body: "{}", headers: { "content-type": "application/json" } });
+    expect(res.status).toBe(409);
+    expect(body.error).toEqual({ code: "conflict", message: "Already exists.", details: { field: "name" } });
+  });
+
+  it("redacts an unexpected error to a 500 without internals", async () => {
+    const { res, text, body } = await call("/things/crash/now");
+    expect(res.status).toBe(500);
+    expect(body.error?.code).toBe("internal_error");
+    expect(text).not.toContain("secret internal detail");
+    expect(text).not.toContain("/srv/app.ts");
+    expect(text).not.toMatch(/at .*\(.*:\d+:\d+\)/);
+    expectRequestId(res, body);
+  });
+});

@@ -1,0 +1,75 @@
+import { AppError } from "@/server/errors/app-error";
+
+/** Request bodies above this are refused with 413 before they are buffered. */
+export const MAX_BODY_BYTES = 1024 * 1024;
+
+export interface RawBody {
+  /** The exact bytes the client sent (idempotency fingerprints hash these). */
+  bytes: Uint8Array;
+  text: string;
+}
+
+const BODY_METHODS = new Set(["POST", "PUT", "PATCH"]);
+
+export function methodTakesBody(method: string): boolean {
+  return BODY_METHODS.has(method.toUpperCase());
+}
+
+/** Reads the body once, bounded, and checks it is JSON when the method carries one. */
+export async function readRawBody(req: Request, maxBytes = MAX_BODY_BYTES): Promise<RawBody> {
+  const declared = Number(req.headers.get("content-length") ?? "NaN");
+  if (Number.isFinite(declared) && declared > maxBytes) throw tooLarge(maxBytes);
+
+  const bytes = await readBounded(req, maxBytes);
+  const text = new TextDecoder("utf-8").decode(bytes);
+  if (methodTakesBody(req.method) && bytes.length > 0) assertJson(req, text);
+  return { bytes, text };
+}
+
+async function readBounded(req: Request, maxBytes: number): Promise<Uint8Array> {
+  if (!req.body) return new Uint8Array(0);
+  const reader = req.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let total = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    total += value.byteLength;
+    if (total > maxBytes) {
+      await reader.cancel();
+      throw tooLarge(maxBytes);
+    }
+    chunks.push(value);
+  }
+  const bytes = new Uint8Array(total);
+  let offset = 0;
+  for (const chunk of chunks) {
+    bytes.set(chunk, offset);
+    offset += chunk.byteLength;
+  }
+  return bytes;
+}
+
+function assertJson(req: Request, text: string): void {
+  const contentType = req.headers.get("content-type") ?? "";
+  const mediaType = contentType.split(";")[0]?.trim().toLowerCase();
+  if (mediaType !== "application/json") {
+    throw new AppError(
+      "unsupported_media_type",
+      contentType
+        ? `Content-Type "${contentType}" is not supported; send application/json.`
+        : "Missing Content-Type header; send application/json.",
+    );
+  }
+  try {
+    JSON.parse(text);
+  } catch {
+    throw new AppError("bad_request", "The request body is not valid JSON.");
+  }
+}
+
+function tooLarge(maxBytes: number): AppError {
+  return new AppError("payload_too_large", `The request body exceeds the limit of ${maxBytes} bytes.`, {
+    details: { limit_bytes: maxBytes },
+  });
+}

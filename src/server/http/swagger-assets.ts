@@ -1,0 +1,21 @@
+import { readFile } from "node:fs/promises";
+import path from "node:path";
+
+/** The API reference renders with no internet: its assets come from the installed package. */
+const assets: Record<string, string> = {
+  "swagger-ui.css": "text/css; charset=utf-8",
+  "swagger-ui-bundle.js": "text/javascript; charset=utf-8",
+};
+
+export async function serveSwaggerAsset(
+  _req: Request,
+  { params }: { params: Promise<{ file: string }> },
+): Promise<Response> {
+  const { file } = await params;
+  const contentType = assets[file];
+  if (!contentType) return new Response("Not found", { status: 404 });
+  const body = await readFile(path.join(process.cwd(), "node_modules", "swagger-ui-dist", file));
+  return new Response(body, {
+    headers: { "Content-Type": contentType, "Cache-Control": "public, max-age=86400" },
+  });
+}

@@ -1,0 +1,24 @@
+import { z } from "zod";
+import type { Db } from "@/server/db/types";
+import { AppError } from "@/server/errors/app-error";
+
+export const sourceNameSchema = z.string().trim().min(1, "must not be empty").max(200, "must be at most 200 characters");
+
+/** A hand-uploaded source; its rows arrive with the first upload. */
+export async function createCsvSource(
+  db: Db,
+  input: { organizationId: string; name: string; keyColumn?: string | null },
+): Promise<{ id: string }> {
+  const organization = await db.organization.findUnique({ where: { id: input.organizationId }, select: { id: true } });
+  if (!organization) throw new AppError("not_found", `No organization ${input.organizationId}.`);
+  return db.dataSource.create({
+    data: {
+      organizationId: input.organizationId,
+      name: sourceNameSchema.parse(input.name),
+      kind: "csv",
+      config: { keyColumn: input.keyColumn ?? null },
+      columns: [],
+    },
+    select: { id: true },
+  });
+}

@@ -1,0 +1,76 @@
+import type { PrismaClient } from "@/server/db/types";
+import { AppError } from "@/server/errors/app-error";
+import { hashRowData } from "../row-hash";
+import { lockSourceForWrite, SOURCE_TRANSACTION_OPTIONS } from "../source-lock";
+import { parseCsv } from "./parse-csv";
+
+export interface CsvReplaceResult {
+  rows: number;
+  dataVersion: number;
+  schemaVersion: number;
+  columns: string[];
+}
+
+const INSERT_BATCH = 1000;
+
+/**
+ * A hand-uploaded CSV replaces the source's rows wholesale in one transaction and bumps
+ * data_version, which tells devices to discard their copy and re-pull (spec 2.3). A file that
+ * does not parse throws before anything is written.
+ */
+export async function replaceCsvRows(db: PrismaClient, sourceId: string, content: string): Promise<CsvReplaceResult> {
+  const source = await db.dataSource.findUnique({ where: { id: sourceId } });
+  if (!source) throw new AppError("not_found", `No data source ${sourceId}.`);
+  if (source.kind !== "csv") throw new AppError("bad_request", `Data source ${sourceId} is managed (${source.kind}); only CSV sources take uploads.`);
+  const keyColumn = (source.config as { keyColumn?: string | null } | null)?.keyColumn ?? null;
+  const parsed = parseCsv(content, { keyColumn });
+
+  return db.$transaction(async (tx) => {
+    const stamp = await lockSourceForWrite(tx, sourceId);
+    const startedAt = new Date();
+    await tx.dataSourceRow.deleteMany({ where: { dataSourceId: sourceId } });
+    for (let i = 0; i < parsed.rows.length; i += INSERT_BATCH) {
+      await tx.dataSourceRow.createMany({
+        data: parsed.rows.slice(i, i + INSERT_BATCH).map((row) => ({
+          dataSourceId: sourceId,
+          externalId: row.externalId,
+          data: row.data,
+          dataHash: hashRowData(row.data),
+          displayOrder: row.displayOrder,
+          createdAt: stamp,
+          updatedAt: stamp,
+        })),
+      });
+    }
+    const columnsChanged = parsed.columns.join("\u0000") !== source.columns.join("\u0000");
+    const updated = await tx.dataSource.update({
+      where: { id: sourceId },
+      data: {
+        columns: parsed.columns,
+        dataVersion: { increment: 1 },
+        ...(columnsChanged && source.columns.length > 0 ? { schemaVersion: { increment: 1 } } : {}),
+        syncStatus: "ok",
+        syncError: null,
+        declinedDeletions: 0,
+        lastSyncedAt: stamp,
+        updatedAt: stamp,
+      },
+    });
+    await tx.syncRun.create({
+      data: {
+        dataSourceId: sourceId,
+        trigger: "upload",
+        status: "ok",
+        startedAt,
+        finishedAt: new Date(),
+        inserted: parsed.rows.length,
+      },
+    });
+    return {
+      rows: parsed.rows.length,
+      dataVersion: updated.dataVersion,
+      schemaVersion: updated.schemaVersion,
+      columns: updated.columns,
+    };
+  }, SOURCE_TRANSACTION_OPTIONS);
+}

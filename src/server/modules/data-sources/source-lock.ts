@@ -1,0 +1,35 @@
+import type { Db } from "@/server/db/types";
+
+/** Long passes hold one transaction; Prisma's 5 s default would abort them. */
+export const SOURCE_TRANSACTION_OPTIONS = { maxWait: 60_000, timeout: 30 * 60_000 } as const;
+
+/**
+ * Serialises every writer of one source's rows (sync passes, CSV uploads) across processes,
+ * then returns the timestamp this writer stamps on the rows it writes.
+ *
+ * NOTE: the delta-sync guarantee rests on this. The lock is held until commit, and the
+ * timestamp is taken after the lock and kept strictly above every stamp already written, so
+ * writers commit in timestamp order: once a device has seen updated_at = M, no row stamped
+ * ≤ M can still be uncommitted. Millisecond precision keeps the JSON timestamps exact.
+ */
+export async function lockSourceForWrite(tx: Db, sourceId: string): Promise<Date> {
+  await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtextextended(${`data_source:${sourceId}`}, 0))`;
+  const rows = await tx.$queryRaw<{ stamp: Date }[]>`
+    SELECT GREATEST(
+      date_trunc('milliseconds', clock_timestamp()),
+      COALESCE(
+        (SELECT max(updated_at) FROM data_source_rows WHERE data_source_id = ${sourceId}),
+        '-infinity'::timestamptz
+      ) + interval '1 millisecond'
+    ) AS stamp`;
+  const stamp = rows[0]?.stamp;
+  if (!stamp) throw new Error("could not read the write timestamp");
+  return stamp;
+}
+
+/** Non-blocking variant for schedulers: false when another pass already holds the source. */
+export async function tryLockSource(tx: Db, sourceId: string): Promise<boolean> {
+  const rows = await tx.$queryRaw<{ locked: boolean }[]>`
+    SELECT pg_try_advisory_xact_lock(hashtextextended(${`data_source:${sourceId}`}, 0)) AS locked`;
+  return rows[0]?.locked === true;
+}
