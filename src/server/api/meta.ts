@@ -12,6 +12,8 @@ export type ApiMeta = OpenApiMeta<{
   access?: Access;
   /** The `<resource>:<action>` scope the key must hold. */
   scope?: string;
+  /** The path parameter naming the organization addressed, checked against the key's binding. */
+  orgParam?: string;
   /** The status of a successful answer; 200 unless stated (creates say 201). */
   successStatus?: 200 | 201;
 }>;

@@ -98,7 +98,7 @@ async function dispatch(
 }
 
 /** The adapter reads the body itself: hand it a fresh Request over the bytes already read. */
-function rebuildRequest(req: Request, bytes: Uint8Array): Request {
+function rebuildRequest(req: Request, bytes: Uint8Array<ArrayBuffer>): Request {
   const headers = new Headers(req.headers);
   const takesBody = methodTakesBody(req.method);
   if (takesBody && bytes.length === 0) headers.set("content-type", "application/json");

@@ -5,7 +5,7 @@ export const MAX_BODY_BYTES = 1024 * 1024;
 
 export interface RawBody {
   /** The exact bytes the client sent (idempotency fingerprints hash these). */
-  bytes: Uint8Array;
+  bytes: Uint8Array<ArrayBuffer>;
   text: string;
 }
 
@@ -26,7 +26,7 @@ export async function readRawBody(req: Request, maxBytes = MAX_BODY_BYTES): Prom
   return { bytes, text };
 }
 
-async function readBounded(req: Request, maxBytes: number): Promise<Uint8Array> {
+async function readBounded(req: Request, maxBytes: number): Promise<Uint8Array<ArrayBuffer>> {
   if (!req.body) return new Uint8Array(0);
   const reader = req.body.getReader();
   const chunks: Uint8Array[] = [];

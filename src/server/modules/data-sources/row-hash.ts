@@ -1,14 +1,5 @@
 import { createHash } from "node:crypto";
-
-/** Canonical JSON (keys sorted at every level) so equal data always hashes equal. */
-export function canonicalJson(value: unknown): string {
-  if (value === null || typeof value !== "object") return JSON.stringify(value) ?? "null";
-  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(",")}]`;
-  const entries = Object.entries(value as Record<string, unknown>)
-    .filter(([, v]) => v !== undefined)
-    .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-  return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonicalJson(v)}`).join(",")}}`;
-}
+import { canonicalJson } from "@/server/lib/canonical-json";
 
 export function hashRowData(data: unknown): string {
   return createHash("sha256").update(canonicalJson(data)).digest("hex");

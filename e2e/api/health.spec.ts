@@ -1,0 +1,35 @@
+import { expect, test } from "@playwright/test";
+
+test("GET /api/v1/health answers 200 with the envelope and a matching X-Request-Id", async ({ request }) => {
+  const res = await request.get("/api/v1/health");
+  expect(res.status()).toBe(200);
+  const body = (await res.json()) as { data: Record<string, unknown>; request_id: string };
+  expect(body.data.status).toBe("ok");
+  expect(Number.isInteger(body.data.db_latency_ms)).toBe(true);
+  expect(typeof body.data.version).toBe("string");
+  expect(typeof body.data.commit).toBe("string");
+  expect(body.request_id).toMatch(/^req_/);
+  expect(res.headers()["x-request-id"]).toBe(body.request_id);
+});
+
+test("an unknown path is a 404 in the error shape, invalid JSON a 400, never a 5xx", async ({ request }) => {
+  const missing = await request.get("/api/v1/does-not-exist");
+  expect(missing.status()).toBe(404);
+  const missingBody = (await missing.json()) as { error: { code: string }; request_id: string };
+  expect(missingBody.error.code).toBe("not_found");
+  expect(missingBody.request_id).toMatch(/^req_/);
+
+  const invalid = await request.post("/api/v1/organizations", {
+    headers: { "content-type": "application/json" },
+    data: "{not json",
+  });
+  expect(invalid.status()).toBeLessThan(500);
+});
+
+test("openapi.json is served with the real envelope schemas", async ({ request }) => {
+  const res = await request.get("/api/v1/openapi.json");
+  expect(res.status()).toBe(200);
+  const doc = (await res.json()) as { openapi: string; components: { schemas: Record<string, unknown> } };
+  expect(doc.openapi).toBe("3.1.0");
+  expect(doc.components.schemas.ErrorResponse).toBeDefined();
+});

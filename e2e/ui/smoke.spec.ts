@@ -1,0 +1,22 @@
+import { expect, test } from "@playwright/test";
+
+test("the home page shows the service, its health and a link to the docs", async ({ page }) => {
+  await page.goto("/");
+  await expect(page.getByRole("heading", { level: 1, name: "Groundwork" })).toBeVisible();
+  await expect(page.getByTestId("health-status")).toHaveText("ok");
+  await page.getByRole("link", { name: "API reference" }).click();
+  await expect(page).toHaveURL(/\/docs$/);
+});
+
+test("/docs renders the API reference from the local OpenAPI document, offline", async ({ page }) => {
+  const external: string[] = [];
+  page.on("request", (request) => {
+    const url = new URL(request.url());
+    if (url.hostname !== "127.0.0.1" && url.protocol.startsWith("http")) external.push(request.url());
+  });
+  await page.goto("/docs");
+  await expect(page.locator(".swagger-ui .info .title")).toContainText("Groundwork Customer API");
+  await expect(page.locator(".opblock-summary-path").filter({ hasText: "/health" }).first()).toBeVisible();
+  await expect(page.locator(".opblock-summary-path").filter({ hasText: "/organizations" }).first()).toBeVisible();
+  expect(external).toEqual([]);
+});

@@ -1,0 +1,45 @@
+import type { ParseArgsConfig } from "node:util";
+import type { PrismaClient } from "@/server/db/types";
+
+export type CliOptions = NonNullable<ParseArgsConfig["options"]>;
+
+export interface CliArgs {
+  values: Record<string, string | boolean | undefined>;
+  positionals: string[];
+}
+
+export interface CliContext {
+  db: PrismaClient;
+  databaseUrl: string;
+  dataDir: string;
+  json: boolean;
+  /** Prints `value` as JSON under --json, else the human text. */
+  print(value: unknown, human: string): void;
+}
+
+export interface CliCommand {
+  /** e.g. `key mint --name N --scopes a:read,b:write (--org ORG_ID | --instance)` */
+  usage: string;
+  summary: string;
+  options?: CliOptions;
+  run(ctx: CliContext, args: CliArgs): Promise<void>;
+}
+
+export type CommandGroup = Record<string, CliCommand>;
+
+/** A required option, or a one-line usage error. */
+export function requireOption(args: CliArgs, name: string): string {
+  const value = args.values[name];
+  if (typeof value !== "string" || value.trim() === "") throw new CliUsageError(`missing --${name}`);
+  return value;
+}
+
+export function requirePositional(args: CliArgs, index: number, name: string): string {
+  const value = args.positionals[index];
+  if (!value) throw new CliUsageError(`missing ${name}`);
+  return value;
+}
+
+export class CliUsageError extends Error {
+  override name = "CliUsageError";
+}

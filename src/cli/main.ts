@@ -1,0 +1,78 @@
+import path from "node:path";
+import { parseArgs } from "node:util";
+import { env } from "@/env";
+import { prepareDatabase } from "@/server/db/bootstrap";
+import { createPrismaClient } from "@/server/db/client";
+import { isAppError } from "@/server/errors/app-error";
+import { CliUsageError, type CliContext, type CommandGroup } from "./command";
+import { formCommands } from "./commands/form";
+import { keyCommands } from "./commands/key";
+import { orgCommands } from "./commands/org";
+import { ownerCommands } from "./commands/owner";
+import { sourceCommands } from "./commands/source";
+
+const groups: Record<string, CommandGroup> = {
+  owner: ownerCommands,
+  org: orgCommands,
+  key: keyCommands,
+  form: formCommands,
+  source: sourceCommands,
+};
+
+function usage(): string {
+  const lines = ["Usage: npm run -s cli -- <command> [options] [--json]", ""];
+  for (const group of Object.values(groups)) {
+    for (const command of Object.values(group)) lines.push(`  ${command.usage.padEnd(72)} ${command.summary}`);
+  }
+  return lines.join("\n");
+}
+
+/** The admin command line: one line of error and a non-zero exit on any failure. */
+async function main(argv: string[]): Promise<number> {
+  const [groupName, commandName, ...rest] = argv;
+  if (!groupName || groupName === "help" || groupName === "--help") {
+    process.stdout.write(`${usage()}\n`);
+    return groupName ? 0 : 2;
+  }
+  const command = groups[groupName]?.[commandName ?? ""];
+  if (!command) throw new CliUsageError(`unknown command "${[groupName, commandName].filter(Boolean).join(" ")}"; run "npm run cli -- help"`);
+
+  const { values, positionals } = parseArgs({
+    args: rest,
+    options: { ...command.options, json: { type: "boolean", default: false } },
+    allowPositionals: true,
+    strict: true,
+  });
+  const dataDir = path.resolve(env().GROUNDWORK_DATA_DIR ?? ".data");
+  const database = await prepareDatabase({ dataDir: path.join(dataDir, "postgres"), log: () => {} });
+  const db = createPrismaClient(database.url);
+  const json = values.json === true;
+  const ctx: CliContext = {
+    db,
+    databaseUrl: database.url,
+    dataDir,
+    json,
+    print: (value, human) => process.stdout.write(`${json ? JSON.stringify(value, null, 2) : human}\n`),
+  };
+  try {
+    await command.run(ctx, { values: values as Record<string, string | boolean | undefined>, positionals });
+    return 0;
+  } finally {
+    await db.$disconnect();
+    await database.stop();
+  }
+}
+
+main(process.argv.slice(2)).then(
+  (code) => process.exit(code),
+  (error: unknown) => {
+    const message =
+      error instanceof CliUsageError || isAppError(error) || error instanceof TypeError
+        ? error.message
+        : error instanceof Error
+          ? error.message
+          : String(error);
+    process.stderr.write(`error: ${message.split("\n")[0]}\n`);
+    process.exit(error instanceof CliUsageError ? 2 : 1);
+  },
+);

@@ -1,0 +1,20 @@
+import { z } from "zod";
+import { DEFAULT_LIMIT, MAX_LIMIT } from "@/server/modules/pagination/page";
+
+/** The query parameters every list endpoint shares (spec 4.2), with its own sort allow-list. */
+export function paginationInput<const S extends readonly [string, ...string[]]>(sorts: S, defaultSort: S[number]) {
+  return {
+    limit: z.coerce
+      .number({ error: `must be an integer from 1 to ${MAX_LIMIT}` })
+      .int(`must be an integer from 1 to ${MAX_LIMIT}`)
+      .min(1, `must be an integer from 1 to ${MAX_LIMIT}`)
+      .max(MAX_LIMIT, `must be an integer from 1 to ${MAX_LIMIT}`)
+      .default(DEFAULT_LIMIT)
+      .describe(`Rows per page (default ${DEFAULT_LIMIT}, max ${MAX_LIMIT}).`),
+    cursor: z.string().min(1).max(2048).optional().describe("Copy verbatim from the previous page's meta.next_cursor."),
+    sort: z
+      .enum(sorts, { error: `must be one of ${sorts.join(", ")}` })
+      .default(defaultSort as never)
+      .describe(`Sort field; a leading - means descending. Default ${defaultSort}.`),
+  };
+}

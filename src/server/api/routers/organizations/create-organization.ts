@@ -1,0 +1,11 @@
+import { ok } from "@/server/api/envelope";
+import { apiProcedure } from "@/server/api/procedures";
+import { createOrganization } from "@/server/modules/organizations/create-organization";
+import { createOrganizationInput, createOrganizationMeta, createOrganizationOutput } from "./create-organization.types";
+import { toOrganizationDto } from "./organization.types";
+
+export const createOrganizationProcedure = apiProcedure
+  .meta(createOrganizationMeta)
+  .input(createOrganizationInput)
+  .output(createOrganizationOutput)
+  .mutation(async ({ ctx, input }) => ok(ctx, toOrganizationDto(await createOrganization(ctx.db, input.name))));

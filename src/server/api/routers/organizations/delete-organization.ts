@@ -1,0 +1,13 @@
+import { ok } from "@/server/api/envelope";
+import { apiProcedure } from "@/server/api/procedures";
+import { deleteOrganization } from "@/server/modules/organizations/delete-organization";
+import { deleteOrganizationInput, deleteOrganizationMeta, deleteOrganizationOutput } from "./delete-organization.types";
+
+export const deleteOrganizationProcedure = apiProcedure
+  .meta(deleteOrganizationMeta)
+  .input(deleteOrganizationInput)
+  .output(deleteOrganizationOutput)
+  .mutation(async ({ ctx, input }) => {
+    await deleteOrganization(ctx.db, input.id, { type: "api_key", id: ctx.principal.keyId });
+    return ok(ctx, { id: input.id, deleted: true as const });
+  });

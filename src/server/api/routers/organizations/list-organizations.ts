@@ -1,0 +1,14 @@
+import { page } from "@/server/api/envelope";
+import { apiProcedure } from "@/server/api/procedures";
+import { listOrganizations } from "@/server/modules/organizations/list-organizations";
+import { listOrganizationsInput, listOrganizationsMeta, listOrganizationsOutput } from "./list-organizations.types";
+import { toOrganizationDto } from "./organization.types";
+
+export const listOrganizationsProcedure = apiProcedure
+  .meta(listOrganizationsMeta)
+  .input(listOrganizationsInput)
+  .output(listOrganizationsOutput)
+  .query(async ({ ctx, input }) => {
+    const result = await listOrganizations(ctx.db, { ...input, onlyId: ctx.principal.organizationId });
+    return page(ctx, result.items.map(toOrganizationDto), result.meta);
+  });

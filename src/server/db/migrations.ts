@@ -1,0 +1,202 @@
+import { createHash, randomUUID } from "node:crypto";
+import { existsSync } from "node:fs";
+import fs from "node:fs/promises";
+import path from "node:path";
+import pg from "pg";
+
+// Applies prisma/migrations/<timestamp>_<name>/migration.sql in order, with Prisma Migrate's own
+// bookkeeping (`_prisma_migrations`, its advisory lock, its checksums), so that `prisma migrate
+// deploy/status` on a machine with the native engine agrees with what ran here. Plain `pg` on
+// purpose: nothing internal to Prisma runs at boot.
+
+export const DEFAULT_MIGRATIONS_DIR = "prisma/migrations";
+
+/** The key `prisma migrate` takes with pg_advisory_lock: runners of both kinds exclude each other. */
+export const PRISMA_MIGRATE_LOCK_KEY = 72707369;
+
+export interface Migration {
+  /** Directory name, e.g. `20250101120000_init`. */
+  name: string;
+  sql: string;
+  /** SHA-256 of migration.sql, lowercase hex: what Prisma stores in `checksum`. */
+  checksum: string;
+}
+
+export class MigrationError extends Error {
+  override name = "MigrationError";
+  constructor(
+    /** P3009 / P3018 are Prisma's codes for the same situations; EDITED has no Prisma counterpart. */
+    readonly code: "P3009" | "P3018" | "EDITED" | "MISSING_FILE",
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+export async function applyMigrations(
+  databaseUrl: string,
+  options: { migrationsDir?: string; log?: (message: string) => void } = {},
+): Promise<{ applied: string[] }> {
+  const log = options.log ?? (() => undefined);
+  const migrations = await readMigrations(options.migrationsDir ?? DEFAULT_MIGRATIONS_DIR);
+  // One session throughout: the advisory lock belongs to it.
+  const client = new pg.Client({ connectionString: databaseUrl });
+  client.on("error", () => undefined); // surfaced by the pending query instead
+  await client.connect();
+  try {
+    await lock(client, log);
+    try {
+      await client.query(CREATE_MIGRATIONS_TABLE);
+      const recorded = await readRecorded(client);
+      assertNothingFailed(recorded);
+      assertNothingEdited(recorded, migrations);
+      const done = new Set(recorded.filter(isApplied).map((row) => row.migration_name));
+      for (const name of done) {
+        if (!migrations.some((migration) => migration.name === name)) {
+          log(`migrations: ${name} is applied in the database but absent from the migrations directory`);
+        }
+      }
+      const applied: string[] = [];
+      for (const migration of migrations.filter((candidate) => !done.has(candidate.name))) {
+        log(`migrations: applying ${migration.name}`);
+        await applyOne(client, migration);
+        applied.push(migration.name);
+      }
+      log(applied.length ? `migrations: applied ${applied.length}` : "migrations: database is up to date");
+      return { applied };
+    } finally {
+      await client.query("SELECT pg_advisory_unlock($1)", [PRISMA_MIGRATE_LOCK_KEY]).catch(() => undefined);
+    }
+  } finally {
+    await client.end().catch(() => undefined);
+  }
+}
+
+/** Every `<dir>/<name>/migration.sql`, sorted by directory name as Prisma does. A missing dir is empty. */
+export async function readMigrations(migrationsDir: string): Promise<Migration[]> {
+  if (!existsSync(migrationsDir)) return [];
+  const entries = await fs.readdir(migrationsDir, { withFileTypes: true });
+  const names = entries.filter((entry) => entry.isDirectory()).map((entry) => entry.name);
+  names.sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+  return Promise.all(
+    names.map(async (name) => {
+      const file = path.join(migrationsDir, name, "migration.sql");
+      if (!existsSync(file)) {
+        throw new MigrationError("MISSING_FILE", `Migration directory ${name} has no migration.sql (${file}).`);
+      }
+      const sql = await fs.readFile(file, "utf8");
+      return { name, sql, checksum: checksumOf(sql) };
+    }),
+  );
+}
+
+export function checksumOf(sql: string): string {
+  return createHash("sha256").update(sql, "utf8").digest("hex");
+}
+
+// Prisma's DDL for PostgreSQL (sql-schema-connector, flavour/postgres), column for column.
+const CREATE_MIGRATIONS_TABLE = `CREATE TABLE IF NOT EXISTS _prisma_migrations (
+    id                      VARCHAR(36) PRIMARY KEY NOT NULL,
+    checksum                VARCHAR(64) NOT NULL,
+    finished_at             TIMESTAMPTZ,
+    migration_name          VARCHAR(255) NOT NULL,
+    logs                    TEXT,
+    rolled_back_at          TIMESTAMPTZ,
+    started_at              TIMESTAMPTZ NOT NULL DEFAULT now(),
+    applied_steps_count     INTEGER NOT NULL DEFAULT 0
+)`;
+
+interface RecordedMigration {
+  id: string;
+  checksum: string;
+  migration_name: string;
+  started_at: Date;
+  finished_at: Date | null;
+  rolled_back_at: Date | null;
+}
+
+async function lock(client: pg.Client, log: (message: string) => void): Promise<void> {
+  const { rows } = await client.query<{ locked: boolean }>("SELECT pg_try_advisory_lock($1) AS locked", [
+    PRISMA_MIGRATE_LOCK_KEY,
+  ]);
+  if (rows[0]?.locked) return;
+  log("migrations: another migration run holds the lock; waiting for it to finish");
+  await client.query("SELECT pg_advisory_lock($1)", [PRISMA_MIGRATE_LOCK_KEY]);
+}
+
+async function readRecorded(client: pg.Client): Promise<RecordedMigration[]> {
+  const { rows } = await client.query<RecordedMigration>(
+    `SELECT id, checksum, migration_name, started_at, finished_at, rolled_back_at
+       FROM _prisma_migrations ORDER BY started_at`,
+  );
+  return rows;
+}
+
+// A row marked rolled back is history only, exactly as for Prisma: its migration counts as not applied.
+const isApplied = (row: RecordedMigration) => row.finished_at !== null && row.rolled_back_at === null;
+const isFailed = (row: RecordedMigration) => row.finished_at === null && row.rolled_back_at === null;
+
+function assertNothingFailed(recorded: RecordedMigration[]): void {
+  const failed = recorded.find(isFailed);
+  if (!failed) return;
+  throw new MigrationError(
+    "P3009",
+    `Migration ${failed.migration_name} (started ${failed.started_at.toISOString()}) failed, so no new migration ` +
+      `will be applied. Its statements ran in a transaction and were rolled back; see _prisma_migrations.logs. ` +
+      `Fix the migration, then mark the failed attempt rolled back: ` +
+      `\`npx prisma migrate resolve --rolled-back ${failed.migration_name}\`, or in SQL ` +
+      `\`UPDATE _prisma_migrations SET rolled_back_at = now() WHERE id = '${failed.id}'\`.`,
+  );
+}
+
+function assertNothingEdited(recorded: RecordedMigration[], migrations: Migration[]): void {
+  for (const row of recorded.filter(isApplied)) {
+    const file = migrations.find((migration) => migration.name === row.migration_name);
+    if (!file || matchesChecksum(file.sql, row.checksum)) continue;
+    throw new MigrationError(
+      "EDITED",
+      `Migration ${row.migration_name} was edited after it was applied: the checksum of its migration.sql ` +
+        `(${file.checksum}) differs from the one recorded (${row.checksum}). Restore the file as it was ` +
+        "applied and put the change in a new migration (`npm run db:migration:new -- <name>`).",
+    );
+  }
+}
+
+/** Like Prisma, a file re-saved with other line endings (git on Windows) is not an edit. */
+function matchesChecksum(sql: string, checksum: string): boolean {
+  const variants = [sql, sql.replaceAll("\r\n", "\n"), sql.replaceAll("\r\n", "\n").replaceAll("\n", "\r\n")];
+  return variants.some((variant) => checksumOf(variant) === checksum);
+}
+
+/**
+ * NOTE: the row is written before the migration's transaction (as Prisma does) so that a failure, or a
+ * crash mid-way, leaves a failed record that blocks later runs until someone looks; the statements and
+ * the "finished" mark commit together, so a migration is never half applied.
+ */
+async function applyOne(client: pg.Client, migration: Migration): Promise<void> {
+  const id = randomUUID();
+  await client.query("INSERT INTO _prisma_migrations (id, checksum, migration_name) VALUES ($1, $2, $3)", [
+    id,
+    migration.checksum,
+    migration.name,
+  ]);
+  try {
+    await client.query("BEGIN");
+    await client.query(migration.sql); // simple protocol: the whole script, $$ bodies included
+    await client.query(
+      "UPDATE _prisma_migrations SET finished_at = now(), applied_steps_count = applied_steps_count + 1 WHERE id = $1",
+      [id],
+    );
+    await client.query("COMMIT");
+  } catch (error) {
+    await client.query("ROLLBACK").catch(() => undefined);
+    const { message, code } = error as { message?: string; code?: string };
+    const logs = `Migration name: ${migration.name}\n\nDatabase error code: ${code ?? "unknown"}\n\nDatabase error:\n${message}`;
+    await client.query("UPDATE _prisma_migrations SET logs = $2 WHERE id = $1", [id, logs]).catch(() => undefined);
+    throw new MigrationError(
+      "P3018",
+      `Migration ${migration.name} failed and was rolled back: ${message}. Later runs refuse to migrate until ` +
+        "the failed attempt is marked rolled back (see _prisma_migrations).",
+    );
+  }
+}

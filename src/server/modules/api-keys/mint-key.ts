@@ -1,0 +1,98 @@
+import { z } from "zod";
+import type { PrismaClient } from "@/server/db/types";
+import { AppError } from "@/server/errors/app-error";
+import { recordAuditEvent, type ActorType } from "@/server/modules/audit/record-audit-event";
+import { parseScopes } from "./scopes";
+import { displayPrefix, generateToken, hashToken } from "./token";
+
+/** Requests per window when the minter does not say (docs/decisions.md). */
+export const DEFAULT_RATE_LIMIT = 600;
+export const DEFAULT_RATE_LIMIT_WINDOW_SECONDS = 60;
+
+export const mintInputSchema = z.object({
+  name: z.string().trim().min(1, "must not be empty").max(200),
+  scopes: z.union([z.string(), z.array(z.string())]),
+  organizationId: z.string().nullable(),
+  environment: z.enum(["live", "test"]).default("live"),
+  expiresAt: z.date().nullable().optional(),
+  rateLimit: z.number().int().min(1).max(1_000_000).default(DEFAULT_RATE_LIMIT),
+});
+
+export interface Minter {
+  type: Extract<ActorType, "user" | "cli">;
+  /** A dashboard user; the CLI runs with operator rights. */
+  userId?: string;
+  isInstanceOwner: boolean;
+}
+
+export interface MintedKey {
+  id: string;
+  name: string;
+  prefix: string;
+  scopes: string[];
+  organizationId: string | null;
+  environment: "live" | "test";
+  expiresAt: Date | null;
+  rateLimit: number;
+  rateLimitWindowSeconds: number;
+  createdAt: Date;
+  /** The plaintext: returned here once and never stored or shown again. */
+  token: string;
+}
+
+export async function mintApiKey(db: PrismaClient, input: z.input<typeof mintInputSchema>, minter: Minter): Promise<MintedKey> {
+  const parsed = mintInputSchema.safeParse(input);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    throw new AppError("bad_request", `Invalid ${String(issue?.path[0] ?? "input")}: ${issue?.message}`);
+  }
+  const { name, organizationId, environment, expiresAt, rateLimit } = parsed.data;
+  const scopes = parseScopes(parsed.data.scopes);
+  if (organizationId === null && !minter.isInstanceOwner) {
+    throw new AppError("forbidden", "Only instance owners can mint instance-scoped keys.");
+  }
+  if (expiresAt && expiresAt.getTime() <= Date.now()) throw new AppError("bad_request", "expires_at must be in the future.");
+
+  const token = generateToken(environment);
+  const prefix = displayPrefix(token);
+  return db.$transaction(async (tx) => {
+    if (organizationId !== null) {
+      const organization = await tx.organization.findUnique({ where: { id: organizationId }, select: { id: true } });
+      if (!organization) throw new AppError("not_found", `No organization ${organizationId}.`);
+    }
+    const key = await tx.apiKey.create({
+      data: {
+        name,
+        prefix,
+        hash: hashToken(token),
+        scopes,
+        organizationId,
+        environment,
+        expiresAt: expiresAt ?? null,
+        rateLimit,
+        rateLimitWindowSeconds: DEFAULT_RATE_LIMIT_WINDOW_SECONDS,
+        createdByUserId: minter.userId ?? null,
+      },
+    });
+    await recordAuditEvent(tx, {
+      action: "api_key.minted",
+      actor: { type: minter.type, id: minter.userId },
+      organizationId,
+      target: { type: "api_key", id: key.id },
+      metadata: { prefix, name, scopes, environment },
+    });
+    return {
+      id: key.id,
+      name: key.name,
+      prefix: key.prefix,
+      scopes: key.scopes,
+      organizationId: key.organizationId,
+      environment: key.environment,
+      expiresAt: key.expiresAt,
+      rateLimit: key.rateLimit,
+      rateLimitWindowSeconds: key.rateLimitWindowSeconds,
+      createdAt: key.createdAt,
+      token,
+    };
+  });
+}

@@ -1,0 +1,27 @@
+import type { PrismaClient } from "@/server/db/types";
+import { AppError } from "@/server/errors/app-error";
+import { recordAuditEvent, type ActorType } from "@/server/modules/audit/record-audit-event";
+
+/**
+ * Deletes the organization and, through ON DELETE CASCADE, everything it owns: forms,
+ * records, data sources and rows, and its API keys, which therefore stop working at once.
+ * The audit trail keeps the event (it has no foreign key to the organization).
+ */
+export async function deleteOrganization(
+  db: PrismaClient,
+  organizationId: string,
+  actor: { type: ActorType; id?: string },
+): Promise<void> {
+  await db.$transaction(async (tx) => {
+    const organization = await tx.organization.findUnique({ where: { id: organizationId }, select: { id: true, name: true } });
+    if (!organization) throw new AppError("not_found", `No organization ${organizationId}.`);
+    await tx.organization.delete({ where: { id: organizationId } });
+    await recordAuditEvent(tx, {
+      action: "organization.deleted",
+      actor,
+      organizationId,
+      target: { type: "organization", id: organizationId },
+      metadata: { name: organization.name },
+    });
+  });
+}

@@ -1,0 +1,43 @@
+import type { Db } from "@/server/db/types";
+import { decodeCursor } from "@/server/modules/pagination/cursor";
+import { keysetAfter, parseSort, toPage, type Page } from "@/server/modules/pagination/page";
+
+export type OrganizationSort = "created_at" | "-created_at" | "name" | "-name";
+
+export interface ListOrganizationsQuery {
+  limit: number;
+  cursor?: string;
+  sort: OrganizationSort;
+  /** An organization-scoped key sees only its own organization. */
+  onlyId: string | null;
+}
+
+interface OrganizationRow {
+  id: string;
+  name: string;
+  createdAt: Date;
+}
+
+const columns = { created_at: "createdAt", name: "name" } as const;
+
+export async function listOrganizations(db: Db, query: ListOrganizationsQuery): Promise<Page<OrganizationRow>> {
+  const { field, direction } = parseSort<keyof typeof columns>(query.sort);
+  const column = columns[field];
+  const binding = { endpoint: "organizations.list", sort: query.sort, filters: { onlyId: query.onlyId } };
+  const after = query.cursor ? decodeCursor(query.cursor, binding) : undefined;
+  const afterValue = after && column === "createdAt" ? new Date(String(after[0])) : after?.[0];
+
+  const rows = await db.organization.findMany({
+    where: {
+      ...(query.onlyId ? { id: query.onlyId } : {}),
+      ...(after ? keysetAfter(column, direction, afterValue, after[1]) : {}),
+    },
+    orderBy: [{ [column]: direction }, { id: direction }],
+    take: query.limit + 1,
+    select: { id: true, name: true, createdAt: true },
+  });
+  return toPage(rows, query.limit, binding, (row) => [
+    column === "createdAt" ? row.createdAt.toISOString() : row.name,
+    row.id,
+  ]);
+}

@@ -1,0 +1,70 @@
+import { createHash } from "node:crypto";
+import { z } from "zod";
+import { AppError } from "@/server/errors/app-error";
+import { canonicalJson } from "@/server/lib/canonical-json";
+
+/** What a cursor is valid for: the endpoint, the sort and the filters of the first page. */
+export interface CursorBinding {
+  endpoint: string;
+  sort: string;
+  filters?: Record<string, unknown>;
+}
+
+/** The keyset position: the last row's sort value and its unique id (the tiebreaker). */
+export type CursorPosition = [value: string | number | null, id: string];
+
+const payloadSchema = z
+  .object({
+    v: z.literal(1),
+    b: z.string().length(16),
+    k: z.tuple([z.union([z.string(), z.number(), z.null()]), z.string().min(1)]),
+  })
+  .strict();
+
+const CHECKSUM_LENGTH = 12;
+
+function bindingDigest(binding: CursorBinding): string {
+  return createHash("sha256").update(canonicalJson(binding)).digest("hex").slice(0, 16);
+}
+
+function checksum(body: string): string {
+  return createHash("sha256").update(body).digest("base64url").slice(0, CHECKSUM_LENGTH);
+}
+
+/**
+ * Opaque to callers (spec 4.2.4): base64url of a small JSON payload plus a checksum, so a
+ * tampered or truncated cursor is a clean 400 rather than a silently different position.
+ */
+export function encodeCursor(binding: CursorBinding, position: CursorPosition): string {
+  const body = JSON.stringify({ v: 1, b: bindingDigest(binding), k: position });
+  return Buffer.from(`${checksum(body)}${body}`, "utf8").toString("base64url");
+}
+
+export function decodeCursor(cursor: string, binding: CursorBinding): CursorPosition {
+  const decoded = Buffer.from(cursor, "base64url");
+  // NOTE: base64url decoding ignores junk and unused trailing bits; re-encoding catches both.
+  if (decoded.toString("base64url") !== cursor) throw invalidCursor();
+  const text = decoded.toString("utf8");
+  const body = text.slice(CHECKSUM_LENGTH);
+  if (text.length <= CHECKSUM_LENGTH || checksum(body) !== text.slice(0, CHECKSUM_LENGTH)) throw invalidCursor();
+  let parsed: z.infer<typeof payloadSchema>;
+  try {
+    parsed = payloadSchema.parse(JSON.parse(body));
+  } catch {
+    throw invalidCursor();
+  }
+  if (parsed.b !== bindingDigest(binding)) {
+    throw new AppError(
+      "bad_request",
+      "Invalid cursor: it belongs to another endpoint, sort or set of filters. Start again without a cursor.",
+      { details: { parameter: "cursor" } },
+    );
+  }
+  return parsed.k;
+}
+
+function invalidCursor(): AppError {
+  return new AppError("bad_request", "Invalid cursor: pass meta.next_cursor back verbatim.", {
+    details: { parameter: "cursor" },
+  });
+}
