@@ -33,3 +33,17 @@ test("openapi.json is served with the real envelope schemas", async ({ request }
   expect(doc.openapi).toBe("3.1.0");
   expect(doc.components.schemas.ErrorResponse).toBeDefined();
 });
+
+test("/health stays 200 whatever credentials come with it (spec 4.4: no auth, no rate limit)", async ({ request }) => {
+  const headers: Record<string, string>[] = [
+    {},
+    { authorization: "Bearer " },
+    { authorization: "Basic dXNlcjpwYXNzd29yZA==" },
+    { authorization: "Bearer gw_prod_AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA" },
+    { authorization: "Bearer gw_live_AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA" },
+  ];
+  for (const header of headers) {
+    const res = await request.get("/api/v1/health?access_token=gw_live_AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA", { headers: header });
+    expect(res.status()).toBe(200);
+  }
+});

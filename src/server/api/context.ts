@@ -1,6 +1,7 @@
-import type { PrismaClient } from "@/server/db/generated/client";
+import type { Db } from "@/server/db/types";
 import type { RawBody } from "@/server/http/read-body";
 import type { Logger } from "@/server/logger";
+import type { RateLimitStore } from "@/server/modules/rate-limit/rate-limit-store";
 
 /**
  * Response facts a procedure or middleware decides (headers such as X-Idempotent-Replay).
@@ -15,7 +16,8 @@ export interface ApiContext {
   requestId: string;
   req: Request;
   rawBody: RawBody;
-  db: PrismaClient;
+  db: Db;
   log: Logger;
+  rateLimiter: RateLimitStore;
   response: ResponseHolder;
 }

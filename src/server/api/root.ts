@@ -1,9 +1,13 @@
+import { dataSourceRowsRouter } from "./routers/data-source-rows/router";
 import { organizationsRouter } from "./routers/organizations/router";
+import { recordsRouter } from "./routers/records/router";
 import { createRouter } from "./trpc";
 
 /** Every /api/v1 operation. Each domain router wires one procedure per file. */
 export const appRouter = createRouter({
   organizations: organizationsRouter,
+  records: recordsRouter,
+  dataSourceRows: dataSourceRowsRouter,
 });
 
 export type AppRouter = typeof appRouter;

@@ -1,12 +1,19 @@
 import { appRouter } from "@/server/api/root";
 import { getPrisma } from "@/server/db/client";
+import { env } from "@/env";
 import { logger } from "@/server/logger";
+import { createRateLimitStore } from "@/server/modules/rate-limit/rate-limit-store";
 import { createApiHandler } from "./handle-api-request";
 
 let handler: ((req: Request) => Promise<Response>) | undefined;
 
 /** The process-wide /api/v1 handler over the real router and database. */
 export function apiHandler(req: Request): Promise<Response> {
-  handler ??= createApiHandler({ router: appRouter, db: getPrisma, log: logger });
+  handler ??= createApiHandler({
+    router: appRouter,
+    db: getPrisma,
+    log: logger,
+    rateLimiter: createRateLimitStore(env().REDIS_URL, (error) => logger.warn({ err: error.message }, "rate-limit store error")),
+  });
   return handler(req);
 }

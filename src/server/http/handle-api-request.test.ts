@@ -1,11 +1,12 @@
 import pino from "pino";
+import { createMemoryRateLimitStore } from "@/server/modules/rate-limit/rate-limit-store";
 import { describe, expect, it } from "vitest";
 import type { PrismaClient } from "@/server/db/generated/client";
 import { echoRouter } from "./__fixtures__/echo-router";
 import { createApiHandler } from "./handle-api-request";
 import { MAX_BODY_BYTES } from "./read-body";
 
-const handler = createApiHandler({ router: echoRouter, db: () => ({}) as PrismaClient, log: pino({ level: "silent" }) });
+const handler = createApiHandler({ router: echoRouter, db: () => ({}) as PrismaClient, log: pino({ level: "silent" }), rateLimiter: createMemoryRateLimitStore() });
 const base = "http://localhost/api/v1";
 
 async function call(path: string, init: RequestInit = {}) {

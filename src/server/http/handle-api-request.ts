@@ -6,6 +6,7 @@ import type { PrismaClient } from "@/server/db/generated/client";
 import { AppError, isAppError } from "@/server/errors/app-error";
 import { statusForCode } from "@/server/errors/http-status";
 import type { Logger } from "@/server/logger";
+import type { RateLimitStore } from "@/server/modules/rate-limit/rate-limit-store";
 import { errorResponse, internalErrorResponse, jsonResponse } from "./envelope";
 import { methodTakesBody, readRawBody } from "./read-body";
 import { newRequestId } from "./request-id";
@@ -17,6 +18,7 @@ export interface ApiHandlerDeps {
   router: AnyTRPCRouter;
   db: () => PrismaClient;
   log: Logger;
+  rateLimiter: RateLimitStore;
 }
 
 /**
@@ -72,7 +74,7 @@ async function dispatch(
 
   const rawBody = await readRawBody(req);
   const forwarded = rebuildRequest(req, rawBody.bytes);
-  const context: ApiContext = { requestId, req, rawBody, db: deps.db(), log, response: { headers: {} } };
+  const context: ApiContext = { requestId, req, rawBody, db: deps.db(), log, rateLimiter: deps.rateLimiter, response: { headers: {} } };
 
   const adapterResponse = await createOpenApiFetchHandler({
     req: forwarded,

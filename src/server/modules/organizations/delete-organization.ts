@@ -1,4 +1,5 @@
-import type { PrismaClient } from "@/server/db/types";
+import { inTransaction } from "@/server/db/transaction";
+import type { Db } from "@/server/db/types";
 import { AppError } from "@/server/errors/app-error";
 import { recordAuditEvent, type ActorType } from "@/server/modules/audit/record-audit-event";
 
@@ -8,11 +9,11 @@ import { recordAuditEvent, type ActorType } from "@/server/modules/audit/record-
  * The audit trail keeps the event (it has no foreign key to the organization).
  */
 export async function deleteOrganization(
-  db: PrismaClient,
+  db: Db,
   organizationId: string,
   actor: { type: ActorType; id?: string },
 ): Promise<void> {
-  await db.$transaction(async (tx) => {
+  await inTransaction(db, async (tx) => {
     const organization = await tx.organization.findUnique({ where: { id: organizationId }, select: { id: true, name: true } });
     if (!organization) throw new AppError("not_found", `No organization ${organizationId}.`);
     await tx.organization.delete({ where: { id: organizationId } });

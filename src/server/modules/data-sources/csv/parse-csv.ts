@@ -16,15 +16,15 @@ export interface ParsedCsv {
 export const MAX_CSV_ROWS = 100_000;
 
 /**
- * Parses a CSV with a header row. Every failure names the line (1-based, header = line 1)
- * and, where it applies, the column, and nothing is returned half-done.
+ * Parses a CSV with a header row. Every failure names the line (1-based, header = line 1, as a
+ * text editor counts them) and, where it applies, the column, and nothing is returned half-done.
  * Without a key column, a row's external_id is its 1-based position in the file.
  */
 export function parseCsv(content: string, options: { keyColumn?: string | null } = {}): ParsedCsv {
   const records = parseRecords(content);
-  const [header, ...body] = records;
-  if (!header) throw invalid("the file is empty; the first line must be a header row");
-  const columns = header.map((name) => name.trim());
+  const [headerRecord, ...body] = records;
+  if (!headerRecord) throw invalid("the file is empty; the first line must be a header row");
+  const columns = headerRecord.fields.map((name) => name.trim());
   checkHeader(columns);
   if (body.length > MAX_CSV_ROWS) throw invalid(`the file has ${body.length} rows; the limit is ${MAX_CSV_ROWS}`);
 
@@ -35,10 +35,9 @@ export function parseCsv(content: string, options: { keyColumn?: string | null }
   }
 
   const seen = new Map<string, number>();
-  const rows = body.map((fields, index) => {
-    const line = index + 2;
-    const data: Record<string, string> = {};
-    columns.forEach((column, i) => (data[column] = fields[i] ?? ""));
+  const rows = body.map(({ fields, line }, index) => {
+    // fromEntries defines own properties: a column named "__proto__" stays a column.
+    const data: Record<string, string> = Object.fromEntries(columns.map((column, i) => [column, fields[i] ?? ""]));
     let externalId = String(index + 1);
     if (keyIndex >= 0) {
       externalId = (fields[keyIndex] ?? "").trim();
@@ -54,16 +53,37 @@ export function parseCsv(content: string, options: { keyColumn?: string | null }
   return { columns, rows };
 }
 
-function parseRecords(content: string): string[][] {
+interface CsvRecord {
+  fields: string[];
+  /** The line the record starts on (1-based): a quoted field may span several lines. */
+  line: number;
+}
+
+function parseRecords(content: string): CsvRecord[] {
+  // The parser reports the line a record ends on; a record starts after the previous one
+  // and after any empty lines skipped in between.
+  let previousEnd = 0;
+  let previousEmpty = 0;
   try {
-    return parse(content, { bom: true, skip_empty_lines: true, relax_column_count: false }) as string[][];
+    return parse(content, {
+      bom: true,
+      skip_empty_lines: true,
+      relax_column_count: false,
+      on_record: (fields: string[], info) => {
+        const line = previousEnd + 1 + (info.empty_lines - previousEmpty);
+        previousEnd = info.lines;
+        previousEmpty = info.empty_lines;
+        return { fields, line };
+      },
+    }) as unknown as CsvRecord[];
   } catch (error) {
-    if (error instanceof CsvError) throw invalid(describeCsvError(error));
+    if (error instanceof CsvError) throw invalid(describeCsvError(error, previousEnd + 1));
     throw error;
   }
 }
 
-function describeCsvError(error: CsvError): string {
+/** `recordStart`: the line where the record being parsed began. */
+function describeCsvError(error: CsvError, recordStart: number): string {
   const line = typeof error.lines === "number" ? error.lines : undefined;
   const where = line === undefined ? "" : `line ${line}: `;
   switch (error.code) {
@@ -72,7 +92,8 @@ function describeCsvError(error: CsvError): string {
       return counts ? `${where}the row has ${counts[2]} fields but the header has ${counts[1]}` : `${where}${error.message}`;
     }
     case "CSV_QUOTE_NOT_CLOSED":
-      return `${where}a quoted field is never closed`;
+      // The parser only notices at the end of the file; the quote opened in the last record.
+      return `line ${recordStart}: a quoted field that starts on this line is never closed`;
     case "INVALID_OPENING_QUOTE":
     case "CSV_INVALID_CLOSING_QUOTE":
     case "CSV_NON_TRIMABLE_CHAR_AFTER_CLOSING_QUOTE":

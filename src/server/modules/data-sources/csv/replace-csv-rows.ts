@@ -1,6 +1,8 @@
 import type { PrismaClient } from "@/server/db/types";
 import { AppError } from "@/server/errors/app-error";
 import { hashRowData } from "../row-hash";
+import { csvConfigSchema } from "../source-config";
+import { columnsChanged } from "../sync/delete-guardrail";
 import { lockSourceForWrite, SOURCE_TRANSACTION_OPTIONS } from "../source-lock";
 import { parseCsv } from "./parse-csv";
 
@@ -22,12 +24,17 @@ export async function replaceCsvRows(db: PrismaClient, sourceId: string, content
   const source = await db.dataSource.findUnique({ where: { id: sourceId } });
   if (!source) throw new AppError("not_found", `No data source ${sourceId}.`);
   if (source.kind !== "csv") throw new AppError("bad_request", `Data source ${sourceId} is managed (${source.kind}); only CSV sources take uploads.`);
-  const keyColumn = (source.config as { keyColumn?: string | null } | null)?.keyColumn ?? null;
+  const config = csvConfigSchema.safeParse(source.config ?? {});
+  const keyColumn = config.success ? config.data.keyColumn : null;
   const parsed = parseCsv(content, { keyColumn });
 
   return db.$transaction(async (tx) => {
     const stamp = await lockSourceForWrite(tx, sourceId);
     const startedAt = new Date();
+    // Read again under the lock: another upload may have changed the columns meanwhile, and
+    // the schema_version decision must compare against what is really stored.
+    const current = await tx.dataSource.findUnique({ where: { id: sourceId }, select: { columns: true } });
+    if (!current) throw new AppError("not_found", `No data source ${sourceId}.`);
     await tx.dataSourceRow.deleteMany({ where: { dataSourceId: sourceId } });
     for (let i = 0; i < parsed.rows.length; i += INSERT_BATCH) {
       await tx.dataSourceRow.createMany({
@@ -42,13 +49,13 @@ export async function replaceCsvRows(db: PrismaClient, sourceId: string, content
         })),
       });
     }
-    const columnsChanged = parsed.columns.join("\u0000") !== source.columns.join("\u0000");
+    const schemaChanged = current.columns.length > 0 && columnsChanged(current.columns, parsed.columns);
     const updated = await tx.dataSource.update({
       where: { id: sourceId },
       data: {
         columns: parsed.columns,
         dataVersion: { increment: 1 },
-        ...(columnsChanged && source.columns.length > 0 ? { schemaVersion: { increment: 1 } } : {}),
+        ...(schemaChanged ? { schemaVersion: { increment: 1 } } : {}),
         syncStatus: "ok",
         syncError: null,
         declinedDeletions: 0,

@@ -1,0 +1,23 @@
+import { page } from "@/server/api/envelope";
+import { apiProcedure } from "@/server/api/procedures";
+import { listRows } from "@/server/modules/data-source-rows/list-rows";
+import { listRowsInput, listRowsMeta, listRowsOutput } from "./list-rows.types";
+import { toRowDto } from "./row.types";
+
+export const listRowsProcedure = apiProcedure
+  .meta(listRowsMeta)
+  .input(listRowsInput)
+  .output(listRowsOutput)
+  .query(async ({ ctx, input }) => {
+    const result = await listRows(ctx.db, {
+      organizationId: input.organization_id,
+      dataSourceId: input.data_source_id,
+      limit: input.limit,
+      cursor: input.cursor,
+      sort: input.sort,
+      externalId: input.external_id,
+      updatedAfter: input.updated_after,
+      includeDeleted: input.include_deleted === "true",
+    });
+    return page(ctx, result.items.map(toRowDto), result.meta);
+  });

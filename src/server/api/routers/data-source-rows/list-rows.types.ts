@@ -1,0 +1,38 @@
+import { z } from "zod";
+import { listEnvelope } from "@/server/api/envelope";
+import type { ApiMeta } from "@/server/api/meta";
+import { paginationInput } from "@/server/api/pagination-input";
+import { rowSchema } from "./row.types";
+
+export const listRowsMeta: ApiMeta = {
+  openapi: {
+    method: "GET",
+    path: "/organizations/{organization_id}/data-sources/{data_source_id}/rows",
+    tags: ["data sources"],
+    summary: "List a data source's rows",
+    description:
+      "Devices delta-sync with `updated_after=<max updated_at seen>&include_deleted=true`: removed rows arrive as tombstones with `deleted_at` set.",
+    protect: true,
+  },
+  access: "bearer",
+  scope: "data_sources:read",
+  orgParam: "organization_id",
+};
+
+export const listRowsInput = z.object({
+  organization_id: z.string().min(1).max(200),
+  data_source_id: z.string().min(1).max(200),
+  ...paginationInput(["display_order", "-display_order", "updated_at", "-updated_at"] as const, "display_order"),
+  external_id: z.string().min(1).max(1000).optional().describe("At most one row: external_id is unique per source."),
+  updated_after: z.iso
+    .datetime({ offset: true, error: "updated_after must be an ISO 8601 timestamp such as 2026-01-31T00:00:00Z" })
+    .transform((value) => new Date(value))
+    .optional()
+    .describe("Only rows written strictly after this ISO 8601 timestamp."),
+  include_deleted: z
+    .enum(["true", "false"], { error: "include_deleted must be true or false" })
+    .default("false")
+    .describe("true also returns removed rows (tombstones, deleted_at set)."),
+});
+
+export const listRowsOutput = listEnvelope(rowSchema);

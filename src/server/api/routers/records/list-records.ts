@@ -1,0 +1,23 @@
+import { page } from "@/server/api/envelope";
+import { apiProcedure } from "@/server/api/procedures";
+import { listRecords } from "@/server/modules/records/list-records";
+import { listRecordsInput, listRecordsMeta, listRecordsOutput } from "./list-records.types";
+import { toRecordDto } from "./record.types";
+
+export const listRecordsProcedure = apiProcedure
+  .meta(listRecordsMeta)
+  .input(listRecordsInput)
+  .output(listRecordsOutput)
+  .query(async ({ ctx, input }) => {
+    const result = await listRecords(ctx.db, {
+      organizationId: input.org,
+      formId: input.form,
+      limit: input.limit,
+      cursor: input.cursor,
+      sort: input.sort,
+      createdAfter: input.created_after,
+      createdBefore: input.created_before,
+      submittedBy: input.submitted_by,
+    });
+    return page(ctx, result.items.map(toRecordDto), result.meta);
+  });

@@ -1,0 +1,120 @@
+import { performance } from "node:perf_hooks";
+import { PrismaPg } from "@prisma/adapter-pg";
+import pg from "pg";
+import { env } from "@/env";
+import { PrismaClient } from "./generated/client";
+
+export function createPrismaClient(databaseUrl: string): PrismaClient {
+  return new PrismaClient({ adapter: new PrismaPg({ connectionString: databaseUrl }) });
+}
+
+/** The one place the database URL is read from the environment. */
+export function databaseUrlFromEnv(): string | undefined {
+  return env().DATABASE_URL;
+}
+
+function requireDatabaseUrl(): string {
+  const url = databaseUrlFromEnv();
+  if (!url) throw new Error("DATABASE_URL is not set: start through `npm start`, or set it to a postgres:// URL.");
+  return url;
+}
+
+// NOTE: kept on globalThis because Next dev re-evaluates modules on every edit; a module-level
+// variable would open a fresh pool each time and leak the old ones.
+const cache = globalThis as typeof globalThis & { __groundworkPrisma?: PrismaClient; __groundworkPingPool?: pg.Pool };
+
+/** The process-wide client, created on first use from DATABASE_URL. */
+export function getPrisma(): PrismaClient {
+  cache.__groundworkPrisma ??= createPrismaClient(requireDatabaseUrl());
+  return cache.__groundworkPrisma;
+}
+
+/** For orderly shutdown (CLI, worker, tests): closes the process-wide client and ping pool. */
+export async function closeDatabaseClients(): Promise<void> {
+  const { __groundworkPrisma: prisma, __groundworkPingPool: pool } = cache;
+  cache.__groundworkPrisma = undefined;
+  cache.__groundworkPingPool = undefined;
+  await Promise.all([prisma?.$disconnect(), pool?.end()]);
+}
+
+/**
+ * A small pool of its own for health pings: a hung database must not tie up the connections that
+ * serve requests, and a hung ping connection here can be destroyed, which Prisma does not allow.
+ */
+export function createPingPool(databaseUrl: string): pg.Pool {
+  const pool = new pg.Pool({
+    connectionString: databaseUrl,
+    max: 2,
+    connectionTimeoutMillis: 5_000,
+    idleTimeoutMillis: 30_000,
+    allowExitOnIdle: true, // never the reason a process stays up
+  });
+  pool.on("error", () => undefined); // an idle connection dropped by the server: the pool replaces it
+  return pool;
+}
+
+function getPingPool(): pg.Pool {
+  cache.__groundworkPingPool ??= createPingPool(requireDatabaseUrl());
+  return cache.__groundworkPingPool;
+}
+
+export type PingResult = { ok: true; latencyMs: number } | { ok: false; reason: string };
+
+/**
+ * `SELECT 1` that answers within `timeoutMs` whatever the database does (down, slow, or hung with
+ * connections accepted but never served). Without a pool, the process-wide ping pool is used.
+ */
+export function pingDatabase(timeoutMs: number): Promise<PingResult>;
+export function pingDatabase(pool: pg.Pool, timeoutMs: number): Promise<PingResult>;
+export async function pingDatabase(poolOrTimeout: pg.Pool | number, maybeTimeout?: number): Promise<PingResult> {
+  const timeoutMs = typeof poolOrTimeout === "number" ? poolOrTimeout : (maybeTimeout ?? 1_000);
+  const started = performance.now();
+  let timedOut = false;
+  let client: pg.PoolClient | undefined;
+  const giveBack = (destroy: boolean) => {
+    const held = client;
+    client = undefined;
+    if (!held) return;
+    if (!destroy) return held.release();
+    held.on("error", () => undefined); // the socket we are about to cut must not raise an uncaught error
+    held.release(true); // out of the pool first (this also marks the client as ending)...
+    // NOTE: ...then cut the socket: a polite end() waits for a server that may never answer, and the
+    // pool slot would stay taken; every ping against a hung server would then leak one connection.
+    held.connection.stream.destroy();
+  };
+
+  const ping = (async (): Promise<PingResult> => {
+    const pool = typeof poolOrTimeout === "number" ? getPingPool() : poolOrTimeout;
+    client = await pool.connect();
+    if (timedOut) {
+      giveBack(true); // arrived after we gave up: a connection of unknown health is not kept
+      return { ok: false, reason: "timeout" };
+    }
+    try {
+      await client.query("SELECT 1");
+    } catch (error) {
+      giveBack(true);
+      throw error;
+    }
+    giveBack(false);
+    return { ok: true, latencyMs: Math.round((performance.now() - started) * 10) / 10 };
+  })();
+
+  let timer: NodeJS.Timeout | undefined;
+  const deadline = new Promise<PingResult>((resolve) => {
+    timer = setTimeout(() => {
+      timedOut = true;
+      giveBack(true);
+      resolve({ ok: false, reason: `no answer within ${timeoutMs} ms` });
+    }, timeoutMs);
+  });
+
+  try {
+    return await Promise.race([ping, deadline]);
+  } catch (error) {
+    return { ok: false, reason: error instanceof Error ? error.message : String(error) };
+  } finally {
+    clearTimeout(timer);
+    ping.catch(() => undefined); // the loser of the race may still reject later
+  }
+}

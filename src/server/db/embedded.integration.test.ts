@@ -1,0 +1,114 @@
+import { spawn, spawnSync } from "node:child_process";
+import { once } from "node:events";
+import fs from "node:fs/promises";
+import os from "node:os";
+import path from "node:path";
+import { createInterface } from "node:readline";
+import { fileURLToPath } from "node:url";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { withClient } from "./admin";
+import { startEmbeddedPostgres, type EmbeddedPostgres } from "./embedded";
+
+// A server of its own in a temporary directory: these tests kill and restart servers.
+let dataDir: string;
+const started: EmbeddedPostgres[] = [];
+beforeAll(async () => {
+  dataDir = path.join(await fs.mkdtemp(path.join(os.tmpdir(), "gw-embedded-")), "pg");
+});
+afterAll(async () => {
+  for (const server of started.reverse()) await server.stop();
+  await fs.rm(path.dirname(dataDir), { recursive: true, force: true });
+});
+
+async function start(): Promise<EmbeddedPostgres> {
+  const server = await startEmbeddedPostgres({ dataDir });
+  started.push(server);
+  return server;
+}
+
+const isAlive = (pid: number) => {
+  try {
+    process.kill(pid, 0);
+    return spawnSync("ps", ["-o", "stat=", "-p", String(pid)], { encoding: "utf8" }).stdout.trim()[0] !== "Z";
+  } catch {
+    return false;
+  }
+};
+
+/** Starts a server from another Node process that writes a row, then waits to be killed. */
+async function startInChildProcess(): Promise<{ child: ReturnType<typeof spawn>; postmaster: number }> {
+  const module = fileURLToPath(new URL("./embedded.ts", import.meta.url));
+  const script = `
+    const { startEmbeddedPostgres } = await import(${JSON.stringify(module)});
+    const { withClient } = await import(${JSON.stringify(fileURLToPath(new URL("./admin.ts", import.meta.url)))});
+    const server = await startEmbeddedPostgres({ dataDir: ${JSON.stringify(dataDir)} });
+    await withClient(server.url, (c) => c.query("CREATE TABLE IF NOT EXISTS kept (note text); INSERT INTO kept VALUES ('before the kill')"));
+    console.log(JSON.stringify({ postmaster: server.pid }));
+    setInterval(() => {}, 1000);`;
+  const child = spawn(process.execPath, ["--import", "tsx", "--input-type=module", "-e", script], {
+    stdio: ["ignore", "pipe", "inherit"],
+  });
+  const lines = createInterface({ input: child.stdout! });
+  const [line] = (await once(lines, "line")) as [string];
+  lines.close();
+  return { child, postmaster: (JSON.parse(line) as { postmaster: number }).postmaster };
+}
+
+describe("startEmbeddedPostgres", () => {
+  it("recovers from a run that was killed (SIGKILL) and keeps the data written before", async () => {
+    const { child, postmaster } = await startInChildProcess();
+    child.kill("SIGKILL");
+    await once(child, "exit");
+    expect(isAlive(postmaster)).toBe(true); // the orphaned server survives its owner
+
+    const server = await start();
+    expect(server.owned).toBe(true);
+    expect(server.pid).not.toBe(postmaster);
+    expect(isAlive(postmaster)).toBe(false);
+    const { rows } = await withClient(server.url, (client) => client.query("SELECT note FROM kept"));
+    expect(rows).toEqual([{ note: "before the kill" }]);
+  });
+
+  it("connects to a server a live process runs instead of stopping it, and then stop() leaves it alone", async () => {
+    const owner = started.at(-1)!;
+    const second = await startEmbeddedPostgres({ dataDir });
+    expect(second).toMatchObject({ owned: false, pid: owner.pid, port: owner.port });
+    await second.stop();
+    expect(isAlive(owner.pid)).toBe(true);
+  });
+
+  it("stops cleanly, idempotently, and restarts on the same data", async () => {
+    const server = started.pop()!;
+    await Promise.all([server.stop(), server.stop()]);
+    await server.stop();
+    expect(isAlive(server.pid)).toBe(false);
+    await expect(fs.access(path.join(dataDir, "postmaster.pid"))).rejects.toThrow();
+
+    const again = await start();
+    const { rows } = await withClient(again.url, (client) => client.query("SELECT count(*)::int AS n FROM kept"));
+    expect(rows).toEqual([{ n: 1 }]);
+    await again.stop();
+  });
+
+  it("removes a stale postmaster.pid whose pid is dead, or is some other process, without touching that process", async () => {
+    const bystander = spawn("sleep", ["60"]);
+    try {
+      for (const pid of [99_999_999, bystander.pid!]) {
+        await fs.writeFile(path.join(dataDir, "postmaster.pid"), `${pid}\n${dataDir}\n0\n5432\n\n127.0.0.1\n0 0\nready\n`);
+        const server = await start();
+        expect(server.pid).not.toBe(pid);
+        await server.stop();
+      }
+      expect(isAlive(bystander.pid!)).toBe(true);
+    } finally {
+      bystander.kill();
+    }
+  });
+
+  it("creates the requested database on first start", async () => {
+    const server = await startEmbeddedPostgres({ dataDir, database: "groundwork_example" });
+    started.push(server);
+    const { rows } = await withClient(server.url, (client) => client.query("SELECT current_database() AS name"));
+    expect(rows).toEqual([{ name: "groundwork_example" }]);
+  });
+});

@@ -1,0 +1,98 @@
+import { beforeAll, describe, expect, it } from "vitest";
+import { revokeApiKey } from "@/server/modules/api-keys/revoke-key";
+import { mintApiKey } from "@/server/modules/api-keys/mint-key";
+import { createTestApi, mintTestKey } from "@/test/api-client";
+import { useTestDatabase } from "@/test/db";
+
+const database = useTestDatabase();
+const call = createTestApi(() => database.prisma);
+let orgId: string;
+
+beforeAll(async () => {
+  orgId = (await database.prisma.organization.create({ data: { name: "Keys Inc" } })).id;
+});
+
+/** Every row of every table in the public schema, as text: a poor man's pg_dump. */
+async function dumpDatabase(): Promise<string> {
+  const tables = await database.prisma.$queryRaw<{ tablename: string }[]>`
+    SELECT tablename FROM pg_tables WHERE schemaname = 'public'`;
+  const parts: string[] = [];
+  for (const { tablename } of tables) {
+    const rows = await database.prisma.$queryRawUnsafe<{ row: string }[]>(`SELECT t::text AS row FROM "${tablename}" t`);
+    parts.push(...rows.map((r) => r.row));
+  }
+  return parts.join("\n");
+}
+
+describe("API keys", () => {
+  it("stores no plaintext token anywhere, only its hash and prefix", async () => {
+    const minted = await Promise.all([
+      mintTestKey(database.prisma, { organizationId: orgId, scopes: ["records:read"] }),
+      mintTestKey(database.prisma, { organizationId: null, scopes: ["*:*"] }),
+    ]);
+    const dump = await dumpDatabase();
+    for (const key of minted) {
+      expect(dump).not.toContain(key.token);
+      expect(dump).not.toContain(key.token.slice(-32));
+      expect(dump).toContain(key.prefix);
+    }
+  });
+
+  it("rejects a revoked key on the very next request", async () => {
+    const key = await mintTestKey(database.prisma, { organizationId: null, scopes: ["organizations:read"] });
+    expect((await call("GET", "/organizations", { token: key.token })).status).toBe(200);
+    await revokeApiKey(database.prisma, key.id, { type: "cli" });
+    const after = await call("GET", "/organizations", { token: key.token });
+    expect(after.status).toBe(401);
+    expect(after.headers.get("www-authenticate")).toBe("Bearer");
+  });
+
+  it("rejects a key whose expiry passed one second ago", async () => {
+    const key = await mintTestKey(database.prisma, { organizationId: null, scopes: ["organizations:read"] });
+    await database.prisma.apiKey.update({ where: { id: key.id }, data: { expiresAt: new Date(Date.now() - 1000) } });
+    expect((await call("GET", "/organizations", { token: key.token })).status).toBe(401);
+  });
+
+  it("advances last_used_at at most once a minute", async () => {
+    const key = await mintTestKey(database.prisma, { organizationId: null, scopes: ["organizations:read"] });
+    const lastUsed = async () => (await database.prisma.apiKey.findUniqueOrThrow({ where: { id: key.id } })).lastUsedAt;
+    expect(await lastUsed()).toBeNull();
+    await call("GET", "/organizations", { token: key.token });
+    const first = await lastUsed();
+    expect(first).toBeInstanceOf(Date);
+    await call("GET", "/organizations", { token: key.token });
+    expect(await lastUsed()).toEqual(first);
+    const twoMinutesAgo = new Date(Date.now() - 120_000);
+    await database.prisma.apiKey.update({ where: { id: key.id }, data: { lastUsedAt: twoMinutesAgo } });
+    await call("GET", "/organizations", { token: key.token });
+    expect((await lastUsed())!.getTime()).toBeGreaterThan(twoMinutesAgo.getTime() + 60_000);
+  });
+
+  it("audits every mint and revoke with the key's id and prefix", async () => {
+    const key = await mintTestKey(database.prisma, { organizationId: orgId, scopes: ["records:read"] });
+    await revokeApiKey(database.prisma, key.id, { type: "cli" });
+    await revokeApiKey(database.prisma, key.id, { type: "cli" });
+    const events = await database.prisma.auditEvent.findMany({ where: { targetId: key.id }, orderBy: { createdAt: "asc" } });
+    expect(events.map((e) => e.action)).toEqual(["api_key.minted", "api_key.revoked"]);
+    for (const event of events) {
+      expect(event.targetType).toBe("api_key");
+      expect((event.metadata as { prefix: string }).prefix).toBe(key.prefix);
+      expect(event.organizationId).toBe(orgId);
+    }
+  });
+
+  it("lets only instance owners mint instance-scoped keys", async () => {
+    await expect(
+      mintApiKey(database.prisma, { name: "x", scopes: "*:*", organizationId: null }, { type: "user", isInstanceOwner: false }),
+    ).rejects.toThrow(/Only instance owners/);
+  });
+
+  it("refuses unknown organizations, bad scopes and past expiry at mint time", async () => {
+    const minter = { type: "cli" as const, isInstanceOwner: true };
+    await expect(mintApiKey(database.prisma, { name: "x", scopes: "records:read", organizationId: "nope" }, minter)).rejects.toThrow(/No organization/);
+    await expect(mintApiKey(database.prisma, { name: "x", scopes: "records:delete", organizationId: orgId }, minter)).rejects.toThrow(/Invalid scope/);
+    await expect(
+      mintApiKey(database.prisma, { name: "x", scopes: "records:read", organizationId: orgId, expiresAt: new Date(Date.now() - 1) }, minter),
+    ).rejects.toThrow(/future/);
+  });
+});

@@ -1,0 +1,88 @@
+import { Prisma } from "@/server/db/generated/client";
+import type { Db } from "@/server/db/types";
+import { AppError } from "@/server/errors/app-error";
+import { decodeCursor } from "@/server/modules/pagination/cursor";
+import { parseSort, toPage, type Page } from "@/server/modules/pagination/page";
+
+export type RowSort = "display_order" | "-display_order" | "updated_at" | "-updated_at";
+
+export interface ListRowsQuery {
+  organizationId: string;
+  dataSourceId: string;
+  limit: number;
+  cursor?: string;
+  sort: RowSort;
+  externalId?: string;
+  updatedAfter?: Date;
+  includeDeleted: boolean;
+}
+
+export interface RowRecord {
+  id: string;
+  externalId: string;
+  data: unknown;
+  displayOrder: number | null;
+  createdAt: Date;
+  updatedAt: Date;
+  deletedAt: Date | null;
+}
+
+/**
+ * NOTE: the sort key is an expression, never a bare nullable column. Rows without a display
+ * order sort as +Infinity, and every order ends with the unique id, so the keyset comparison
+ * `(key, id) > (last key, last id)` is total: ties on display order can neither hide nor
+ * repeat rows (the paging bug fixed on 2026-08-08, spec 9).
+ */
+const sortKeys = {
+  display_order: Prisma.sql`COALESCE(display_order, 'Infinity'::float8)`,
+  updated_at: Prisma.sql`updated_at`,
+} as const;
+
+export async function listRows(db: Db, query: ListRowsQuery): Promise<Page<RowRecord>> {
+  const source = await db.dataSource.findFirst({
+    where: { id: query.dataSourceId, organizationId: query.organizationId },
+    select: { id: true },
+  });
+  if (!source) throw new AppError("not_found", `No data source ${query.dataSourceId} in organization ${query.organizationId}.`);
+
+  const { field, direction } = parseSort<keyof typeof sortKeys>(query.sort);
+  const key = sortKeys[field];
+  const filters = {
+    source: query.dataSourceId,
+    external_id: query.externalId ?? null,
+    updated_after: query.updatedAfter?.toISOString() ?? null,
+    include_deleted: query.includeDeleted,
+  };
+  const binding = { endpoint: "rows.list", sort: query.sort, filters };
+  const after = query.cursor ? decodeCursor(query.cursor, binding) : undefined;
+
+  const conditions = [Prisma.sql`data_source_id = ${query.dataSourceId}`];
+  if (query.externalId !== undefined) conditions.push(Prisma.sql`external_id = ${query.externalId}`);
+  if (query.updatedAfter) conditions.push(Prisma.sql`updated_at > ${query.updatedAfter}`);
+  if (!query.includeDeleted) conditions.push(Prisma.sql`deleted_at IS NULL`);
+  if (after) {
+    const value = field === "updated_at" ? new Date(String(after[0])) : (after[0] ?? Number.POSITIVE_INFINITY);
+    const cast = field === "updated_at" ? Prisma.sql`${value}::timestamptz` : Prisma.sql`${value}::float8`;
+    conditions.push(
+      direction === "asc" ? Prisma.sql`(${key}, id) > (${cast}, ${after[1]})` : Prisma.sql`(${key}, id) < (${cast}, ${after[1]})`,
+    );
+  }
+  const order = direction === "asc" ? Prisma.sql`ASC` : Prisma.sql`DESC`;
+
+  const rows = await db.$queryRaw<RowRecord[]>`
+    SELECT id, external_id AS "externalId", data, display_order AS "displayOrder",
+           created_at AS "createdAt", updated_at AS "updatedAt", deleted_at AS "deletedAt"
+    FROM data_source_rows
+    WHERE ${Prisma.join(conditions, " AND ")}
+    ORDER BY ${key} ${order}, id ${order}
+    LIMIT ${query.limit + 1}`;
+
+  return toPage(rows, query.limit, binding, (row) => [
+    field === "updated_at"
+      ? row.updatedAt.toISOString()
+      : row.displayOrder === null || !Number.isFinite(row.displayOrder)
+        ? null
+        : row.displayOrder,
+    row.id,
+  ]);
+}

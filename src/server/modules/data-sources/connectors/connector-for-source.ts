@@ -1,0 +1,42 @@
+import type { DataSource } from "@/server/db/generated/client";
+import { openCredentials } from "../credentials/source-credentials";
+import type { SecretBox } from "../credentials/secret-box";
+import { failure, success, type Result } from "../result";
+import {
+  crmCredentialsSchema,
+  crmObjectConfigSchema,
+  describeIssue,
+  postgresCredentialsSchema,
+  postgresTableConfigSchema,
+} from "../source-config";
+import type { Connector } from "./connector";
+import { crmObjectConnector } from "./crm-object/crm-object-connector";
+import type { FetchLike } from "./crm-object/crm-http";
+import { postgresTableConnector } from "./postgres-table/postgres-table-connector";
+
+export interface ConnectorDeps {
+  secrets: SecretBox;
+  /** The CRM connector's HTTP client; tests and proxies may replace it. */
+  fetch?: FetchLike;
+}
+
+type ManagedSource = Pick<DataSource, "id" | "kind" | "config" | "credentialsEncrypted">;
+
+/** The connector of a managed source, or why it cannot be built (bad config, unreadable secrets). */
+export function connectorForSource(source: ManagedSource, deps: ConnectorDeps): Result<Connector> {
+  if (source.kind === "csv") return failure("CSV sources are uploaded by hand; they have no connector");
+  const credentials = openCredentials(deps.secrets, source.id, source.credentialsEncrypted);
+  if (!credentials.ok) return credentials;
+  if (source.kind === "postgres_table") {
+    const config = postgresTableConfigSchema.safeParse(source.config);
+    if (!config.success) return failure(`the source configuration is invalid: ${describeIssue(config.error)}`);
+    const secret = postgresCredentialsSchema.safeParse(credentials.value);
+    if (!secret.success) return failure("the stored connection URL is invalid");
+    return success(postgresTableConnector(config.data, secret.data));
+  }
+  const config = crmObjectConfigSchema.safeParse(source.config);
+  if (!config.success) return failure(`the source configuration is invalid: ${describeIssue(config.error)}`);
+  const secret = crmCredentialsSchema.safeParse(credentials.value);
+  if (!secret.success) return failure("the stored CRM client credentials are invalid");
+  return success(crmObjectConnector(config.data, secret.data, deps.fetch));
+}

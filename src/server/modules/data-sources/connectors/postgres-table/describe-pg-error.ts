@@ -1,0 +1,63 @@
+import { redactSecrets } from "../../redact";
+
+/** Where the connector was reading, for messages: `host:port/database`, never the password. */
+export function describeTarget(url: string): string {
+  try {
+    const parsed = new URL(url);
+    return `${parsed.hostname}${parsed.port ? `:${parsed.port}` : ""}${parsed.pathname}`;
+  } catch {
+    return "the configured database";
+  }
+}
+
+/**
+ * Turns what node-postgres throws into a sentence an operator can act on. Messages from the
+ * server never contain the password, but connection errors may echo the URL: redact anyway.
+ */
+export function describePgError(error: unknown, url: string): string {
+  const target = describeTarget(url);
+  const err = error as { code?: string; message?: string };
+  const message = typeof err?.message === "string" ? err.message : String(error);
+  let reason: string;
+  switch (err?.code) {
+    case "ECONNREFUSED":
+      reason = `the database server at ${target} refused the connection (is it running?)`;
+      break;
+    case "ENOTFOUND":
+    case "EAI_AGAIN":
+      reason = `the database host of ${target} could not be resolved`;
+      break;
+    case "ETIMEDOUT":
+      reason = `timed out connecting to ${target}`;
+      break;
+    case "ECONNRESET":
+      reason = `the connection to ${target} was reset`;
+      break;
+    case "28P01":
+    case "28000":
+      reason = `${message} at ${target} (check the user and password of the connection URL)`;
+      break;
+    case "3D000":
+      reason = `${message} at ${target}`;
+      break;
+    case "57014":
+      reason = `a query on ${target} timed out or was cancelled`;
+      break;
+    case "57P01":
+    case "57P02":
+    case "57P03":
+      reason = `the database server at ${target} is shutting down or starting up`;
+      break;
+    default:
+      if (/timeout/i.test(message)) reason = `timed out talking to ${target}`;
+      else if (/terminated unexpectedly|Connection terminated/i.test(message)) reason = `the connection to ${target} was closed unexpectedly`;
+      else reason = `${message} (${target})`;
+  }
+  let password: string | undefined;
+  try {
+    password = decodeURIComponent(new URL(url).password) || undefined;
+  } catch {
+    password = undefined;
+  }
+  return redactSecrets(reason, [password, url]);
+}

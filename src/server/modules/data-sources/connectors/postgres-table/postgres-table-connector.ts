@@ -1,0 +1,138 @@
+import pg from "pg";
+import { failure, success, type Result } from "../../result";
+import type { PostgresCredentials, PostgresTableConfig } from "../../source-config";
+import type { Connector, FetchOptions, Snapshot, SourceRecord } from "../connector";
+import { describePgError } from "./describe-pg-error";
+import { formatTableName, parseTableName, quoteIdent, type TableName } from "./identifiers";
+
+/** Order column types whose values make a display order: numbers, and dates as epoch ms. */
+const NUMERIC_TYPES = new Set(["smallint", "integer", "bigint", "numeric", "real", "double precision"]);
+const TEMPORAL_TYPES = new Set(["date", "timestamp without time zone", "timestamp with time zone"]);
+
+interface TableColumn {
+  name: string;
+  type: string;
+}
+
+/**
+ * Mirrors one table of a customer's Postgres database.
+ *
+ * NOTE: the whole read runs in one REPEATABLE READ, READ ONLY transaction on the customer's
+ * server, so every batch sees the same snapshot: a row whose key moves during the read can
+ * neither be seen twice nor missed (and then tombstoned by mistake). Batches are keyset pages
+ * on the key column, so memory is bounded by the batch, never by the table.
+ */
+export function postgresTableConnector(config: PostgresTableConfig, credentials: PostgresCredentials): Connector {
+  return {
+    async fetchSnapshot(options) {
+      const table = parseTableName(config.table);
+      if (!table) return failure(`"${config.table}" is not a valid schema.table name`);
+      const client = new pg.Client({
+        connectionString: credentials.url,
+        connectionTimeoutMillis: options.timeoutMs,
+        query_timeout: options.timeoutMs,
+        application_name: "groundwork-sync",
+      });
+      // A dropped connection is reported through the pending query; without a listener the
+      // client's 'error' event would crash the process.
+      client.on("error", () => undefined);
+      let closed = false;
+      const close = async () => {
+        if (closed) return;
+        closed = true;
+        await client.end().catch(() => undefined);
+      };
+      try {
+        await client.connect();
+        await client.query("BEGIN ISOLATION LEVEL REPEATABLE READ, READ ONLY");
+        const prepared = await prepareRead(client, table, config);
+        if (!prepared.ok) {
+          await close();
+          return prepared;
+        }
+        return success<Snapshot>({
+          columns: prepared.value.columns,
+          ordered: config.orderColumn !== null,
+          batches: () => readBatches(client, prepared.value.sql, options, credentials.url),
+          close,
+        });
+      } catch (error) {
+        await close();
+        return failure(`Could not read ${config.table}: ${describePgError(error, credentials.url)}`);
+      }
+    },
+  };
+}
+
+async function prepareRead(
+  client: pg.Client,
+  table: TableName,
+  config: PostgresTableConfig,
+): Promise<Result<{ columns: string[]; sql: BatchSql }>> {
+  const { rows } = await client.query<TableColumn>(
+    `SELECT column_name AS name, data_type AS type FROM information_schema.columns
+      WHERE table_schema = $1 AND table_name = $2 ORDER BY ordinal_position`,
+    [table.schema, table.table],
+  );
+  const shown = `${table.schema}.${table.table}`;
+  if (rows.length === 0) return failure(`the table ${shown} does not exist or the user cannot read it`);
+  const byName = new Map(rows.map((column) => [column.name, column]));
+  const missing = (name: string) => failure(`the column "${name}" is not in ${shown} (columns: ${rows.map((c) => c.name).join(", ")})`);
+
+  if (!byName.has(config.keyColumn)) return missing(config.keyColumn);
+  const columns = config.columns ?? rows.map((column) => column.name);
+  for (const name of columns) if (!byName.has(name)) return missing(name);
+
+  let orderExpression = "NULL::float8";
+  if (config.orderColumn !== null) {
+    const order = byName.get(config.orderColumn);
+    if (!order) return missing(config.orderColumn);
+    const ref = `t.${quoteIdent(order.name)}`;
+    if (NUMERIC_TYPES.has(order.type)) orderExpression = `${ref}::float8`;
+    else if (TEMPORAL_TYPES.has(order.type)) orderExpression = `(extract(epoch FROM ${ref}) * 1000)::float8`;
+    else return failure(`the order column "${order.name}" has type ${order.type}; it must be a number or a date`);
+  }
+
+  const key = `t.${quoteIdent(config.keyColumn)}`;
+  const selected = columns.map((name) => `t.${quoteIdent(name)}`).join(", ");
+  // to_jsonb over a sub-select keeps the column names and has no argument limit (unlike
+  // json_build_object), and lets Postgres turn every type into JSON the same way each time.
+  const select = (where: string) => `SELECT ${key}::text AS external_id, ${orderExpression} AS order_value,
+      (SELECT to_jsonb(r) FROM (SELECT ${selected}) r) AS data
+    FROM ${formatTableName(table)} t
+    WHERE ${where}
+    ORDER BY ${key}
+    LIMIT $1`;
+  // The cursor parameter takes the key column's own type, so ">" orders exactly as ORDER BY.
+  return success({ columns, sql: { first: select(`${key} IS NOT NULL`), next: select(`${key} > $2`) } });
+}
+
+interface BatchSql {
+  first: string;
+  /** $2 = the last key of the previous batch. */
+  next: string;
+}
+
+async function* readBatches(
+  client: pg.Client,
+  sql: BatchSql,
+  options: FetchOptions,
+  url: string,
+): AsyncGenerator<Result<SourceRecord[]>> {
+  let after: string | null = null;
+  for (;;) {
+    let rows: { external_id: string; order_value: number | null; data: Record<string, unknown> }[];
+    try {
+      ({ rows } = after === null
+        ? await client.query(sql.first, [options.batchSize])
+        : await client.query(sql.next, [options.batchSize, after]));
+    } catch (error) {
+      yield failure(`Reading the source table failed: ${describePgError(error, url)}`);
+      return;
+    }
+    if (rows.length === 0) return;
+    yield success(rows.map((row) => ({ externalId: row.external_id, data: row.data, orderValue: row.order_value })));
+    if (rows.length < options.batchSize) return;
+    after = rows[rows.length - 1]!.external_id;
+  }
+}

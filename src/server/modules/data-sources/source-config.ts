@@ -1,0 +1,64 @@
+import { z } from "zod";
+import { parseTableName } from "./connectors/postgres-table/identifiers";
+
+/**
+ * The non-secret settings (data_sources.config) and the secrets (credentials_encrypted, sealed)
+ * of each source kind. Parsed on the way in and again on every read, so a hand-edited row
+ * fails as a readable sync_error rather than a crash.
+ */
+const columnName = z.string().trim().min(1, "column names must not be empty").max(63);
+
+export const postgresTableConfigSchema = z.object({
+  table: z
+    .string()
+    .trim()
+    .refine((value) => parseTableName(value) !== null, 'must be "schema.table" (quote a part with double quotes if it contains a dot)'),
+  keyColumn: columnName,
+  orderColumn: columnName.nullable().default(null),
+  /** null mirrors every column of the table, including ones added later. */
+  columns: z.array(columnName).min(1).nullable().default(null),
+});
+export type PostgresTableConfig = z.infer<typeof postgresTableConfigSchema>;
+
+export const postgresCredentialsSchema = z.object({
+  url: z.string().regex(/^postgres(ql)?:\/\/\S+$/, "must be a postgres:// or postgresql:// URL"),
+});
+export type PostgresCredentials = z.infer<typeof postgresCredentialsSchema>;
+
+/** Salesforce API names: letters, digits and underscores (custom ones end in __c). */
+const soqlName = z.string().trim().regex(/^[A-Za-z][A-Za-z0-9_]{0,79}$/, "must be an API name (letters, digits, underscores)");
+
+export const crmObjectConfigSchema = z.object({
+  instanceUrl: z
+    .url()
+    .refine((value) => /^https?:\/\//.test(value), "must be an http(s) URL")
+    .transform((value) => value.replace(/\/+$/, "")),
+  object: soqlName,
+  /** null mirrors every field the object describes. Id is always included. */
+  fields: z.array(soqlName).min(1).nullable().default(null),
+  apiVersion: z.string().regex(/^v\d+\.\d+$/, 'must look like "v60.0"').default("v60.0"),
+});
+export type CrmObjectConfig = z.infer<typeof crmObjectConfigSchema>;
+
+export const crmCredentialsSchema = z.object({
+  clientId: z.string().trim().min(1, "must not be empty"),
+  clientSecret: z.string().min(1, "must not be empty"),
+});
+export type CrmCredentials = z.infer<typeof crmCredentialsSchema>;
+
+export const csvConfigSchema = z.object({
+  keyColumn: z
+    .string()
+    .trim()
+    .nullish()
+    .transform((value) => (value ? value : null)),
+});
+export type CsvConfig = z.infer<typeof csvConfigSchema>;
+
+/** The first issue of a zod error as one readable line: `table: must be "schema.table"`. */
+export function describeIssue(error: z.ZodError): string {
+  const issue = error.issues[0];
+  if (!issue) return "invalid";
+  const where = issue.path.join(".");
+  return where ? `${where}: ${issue.message}` : issue.message;
+}

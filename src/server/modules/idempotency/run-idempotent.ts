@@ -1,0 +1,87 @@
+import type { Prisma, PrismaClient } from "@/server/db/types";
+import { AppError } from "@/server/errors/app-error";
+import { IDEMPOTENCY_WINDOW_MS } from "./fingerprint";
+
+export interface IdempotentRequest {
+  apiKeyId: string;
+  key: string;
+  fingerprint: string;
+}
+
+export type IdempotentOutcome<T> =
+  | { kind: "executed"; value: T }
+  | { kind: "replayed"; statusCode: number; body: string }
+  | { kind: "failed"; value: T };
+
+/** How long a duplicate waits for the first request before it is told to retry later. */
+const WAIT_FOR_FIRST_MS = 10_000;
+
+/**
+ * Exactly-once writes. The operation runs inside a transaction that first takes a lock on
+ * (API key, Idempotency-Key): concurrent duplicates queue on that lock and, once the first
+ * commits, find its stored response and replay it. The stored entry commits in the same
+ * transaction as the operation's writes, so a crash can neither store a response for writes
+ * that did not happen nor let them happen twice. Only successes are kept: a failure rolls
+ * back and leaves the key free for a retry.
+ */
+export async function runIdempotent<T>(
+  db: PrismaClient,
+  request: IdempotentRequest,
+  operation: (tx: Prisma.TransactionClient) => Promise<{ ok: boolean; value: T; statusCode: number; body: () => string }>,
+): Promise<IdempotentOutcome<T>> {
+  const rollback = Symbol("rollback");
+  let failed: T | undefined;
+  try {
+    return await db.$transaction(
+      async (tx) => {
+        await tx.$executeRawUnsafe(`SET LOCAL lock_timeout = '${WAIT_FOR_FIRST_MS}ms'`);
+        await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtextextended(${`idempotency:${request.apiKeyId}:${request.key}`}, 0))`;
+        const existing = await tx.idempotencyEntry.findUnique({
+          where: { apiKeyId_key: { apiKeyId: request.apiKeyId, key: request.key } },
+        });
+        if (existing && existing.expiresAt > new Date()) {
+          if (existing.fingerprint !== request.fingerprint) {
+            throw new AppError("conflict", "This Idempotency-Key was already used with a different request.", {
+              details: { header: "Idempotency-Key" },
+            });
+          }
+          return { kind: "replayed", statusCode: existing.statusCode, body: existing.responseBody } as const;
+        }
+        if (existing) await tx.idempotencyEntry.delete({ where: { id: existing.id } });
+
+        const result = await operation(tx);
+        if (!result.ok) {
+          failed = result.value;
+          throw rollback;
+        }
+        const now = Date.now();
+        await tx.idempotencyEntry.create({
+          data: {
+            apiKeyId: request.apiKeyId,
+            key: request.key,
+            fingerprint: request.fingerprint,
+            statusCode: result.statusCode,
+            responseBody: result.body(),
+            expiresAt: new Date(now + IDEMPOTENCY_WINDOW_MS),
+          },
+        });
+        return { kind: "executed", value: result.value } as const;
+      },
+      { maxWait: 30_000, timeout: 120_000 },
+    );
+  } catch (error) {
+    if (error === rollback) return { kind: "failed", value: failed as T };
+    if (isLockTimeout(error)) {
+      throw new AppError("conflict", "A request with this Idempotency-Key is still in progress; retry shortly.", {
+        details: { header: "Idempotency-Key" },
+        headers: { "Retry-After": "1" },
+      });
+    }
+    throw error;
+  }
+}
+
+function isLockTimeout(error: unknown): boolean {
+  const text = String((error as { message?: string })?.message ?? error);
+  return text.includes("55P03") || text.includes("lock timeout") || text.includes("canceling statement due to lock timeout");
+}

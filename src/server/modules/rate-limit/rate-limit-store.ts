@@ -1,0 +1,95 @@
+import { Redis } from "ioredis";
+import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes, type RateLimiterAbstract } from "rate-limiter-flexible";
+
+/** A key's budget, fixed when it was minted. */
+export interface RateBudget {
+  points: number;
+  windowSeconds: number;
+}
+
+export type RateLimitDecision = { allowed: true; remaining: number } | { allowed: false; retryAfterSeconds: number };
+
+/** The port every limiter store implements (in-process, Redis). */
+export interface RateLimitStore {
+  readonly kind: "memory" | "redis";
+  consume(subject: string, budget: RateBudget): Promise<RateLimitDecision>;
+  close(): Promise<void>;
+}
+
+function budgetKey(budget: RateBudget): string {
+  return `${budget.points}/${budget.windowSeconds}`;
+}
+
+async function consumeWith(limiter: RateLimiterAbstract, subject: string): Promise<RateLimitDecision> {
+  try {
+    const res = await limiter.consume(subject, 1);
+    return { allowed: true, remaining: res.remainingPoints };
+  } catch (rejection) {
+    if (rejection instanceof RateLimiterRes) {
+      return { allowed: false, retryAfterSeconds: Math.max(1, Math.ceil(rejection.msBeforeNext / 1000)) };
+    }
+    throw rejection;
+  }
+}
+
+/** One limiter per distinct budget; budgets are few (set at mint time), so the map stays small. */
+function limiterCache(create: (budget: RateBudget) => RateLimiterAbstract) {
+  const limiters = new Map<string, RateLimiterAbstract>();
+  return (budget: RateBudget) => {
+    const key = budgetKey(budget);
+    let limiter = limiters.get(key);
+    if (!limiter) {
+      limiter = create(budget);
+      limiters.set(key, limiter);
+    }
+    return limiter;
+  };
+}
+
+export function createMemoryRateLimitStore(): RateLimitStore {
+  const limiterFor = limiterCache(
+    (budget) => new RateLimiterMemory({ keyPrefix: `gw:rl:${budgetKey(budget)}`, points: budget.points, duration: budget.windowSeconds }),
+  );
+  return {
+    kind: "memory",
+    consume: (subject, budget) => consumeWith(limiterFor(budget), subject),
+    close: async () => {},
+  };
+}
+
+/**
+ * Shared across app instances through Redis. NOTE: if Redis is unreachable the limiter falls
+ * back to an in-process insurance limiter with the same budget (fail-open to per-instance
+ * limits): an outage of the cache neither takes the API down nor lifts every limit.
+ */
+export function createRedisRateLimitStore(url: string, onError: (error: Error) => void = () => {}): RateLimitStore {
+  const client = new Redis(url, {
+    enableOfflineQueue: false,
+    maxRetriesPerRequest: 1,
+    connectTimeout: 2000,
+    lazyConnect: false,
+  });
+  client.on("error", onError);
+  const limiterFor = limiterCache(
+    (budget) =>
+      new RateLimiterRedis({
+        storeClient: client,
+        rejectIfRedisNotReady: true,
+        keyPrefix: `gw:rl:${budgetKey(budget)}`,
+        points: budget.points,
+        duration: budget.windowSeconds,
+        insuranceLimiter: new RateLimiterMemory({ keyPrefix: `gw:rl:ins:${budgetKey(budget)}`, points: budget.points, duration: budget.windowSeconds }),
+      }),
+  );
+  return {
+    kind: "redis",
+    consume: (subject, budget) => consumeWith(limiterFor(budget), subject),
+    close: async () => {
+      client.disconnect();
+    },
+  };
+}
+
+export function createRateLimitStore(redisUrl: string | undefined, onError?: (error: Error) => void): RateLimitStore {
+  return redisUrl ? createRedisRateLimitStore(redisUrl, onError) : createMemoryRateLimitStore();
+}

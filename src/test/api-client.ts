@@ -1,0 +1,48 @@
+import pino from "pino";
+import { createMemoryRateLimitStore } from "@/server/modules/rate-limit/rate-limit-store";
+import { appRouter } from "@/server/api/root";
+import type { PrismaClient } from "@/server/db/types";
+import { createApiHandler } from "@/server/http/handle-api-request";
+import { mintApiKey } from "@/server/modules/api-keys/mint-key";
+
+export interface ApiCall {
+  token?: string;
+  authorization?: string;
+  body?: unknown;
+  rawBody?: string;
+  headers?: Record<string, string>;
+}
+
+export interface ApiResult<T = Record<string, unknown>> {
+  status: number;
+  headers: Headers;
+  text: string;
+  body: T & { request_id: string; error?: { code: string; message: string; details?: Record<string, unknown> } };
+}
+
+/** The real /api/v1 pipeline over the real router, against a test database, without HTTP. */
+export function createTestApi(getDb: () => PrismaClient) {
+  const handler = createApiHandler({ router: appRouter, db: getDb, log: pino({ level: "silent" }), rateLimiter: createMemoryRateLimitStore() });
+  return async function call<T = Record<string, unknown>>(method: string, path: string, init: ApiCall = {}): Promise<ApiResult<T>> {
+    const headers: Record<string, string> = { ...init.headers };
+    if (init.authorization !== undefined) headers.authorization = init.authorization;
+    else if (init.token) headers.authorization = `Bearer ${init.token}`;
+    let body: string | undefined = init.rawBody;
+    if (body === undefined && init.body !== undefined) body = JSON.stringify(init.body);
+    if (body !== undefined) headers["content-type"] ??= "application/json";
+    const res = await handler(new Request(`http://localhost/api/v1${path}`, { method, headers, body }));
+    const text = await res.text();
+    return { status: res.status, headers: res.headers, text, body: JSON.parse(text) as ApiResult<T>["body"] };
+  };
+}
+
+export async function mintTestKey(
+  db: PrismaClient,
+  options: { organizationId: string | null; scopes: string[]; rateLimit?: number; name?: string },
+) {
+  return mintApiKey(
+    db,
+    { name: options.name ?? "test key", scopes: options.scopes, organizationId: options.organizationId, rateLimit: options.rateLimit },
+    { type: "cli", isInstanceOwner: true },
+  );
+}
