@@ -13,7 +13,9 @@ const nextConfig = {
     "@node-rs/argon2",
     "ioredis",
   ],
-  typescript: { ignoreBuildErrors: false },
+  // NOTE: `npm run typecheck` (part of `npm test` and CI) type-checks the whole repo, tests and
+  // CLI included; `npm start` need not repeat that on every build.
+  typescript: { ignoreBuildErrors: true },
 };
 
 export default nextConfig;

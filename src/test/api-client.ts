@@ -1,5 +1,5 @@
 import pino from "pino";
-import { createMemoryRateLimitStore } from "@/server/modules/rate-limit/rate-limit-store";
+import { createMemoryRateLimitStore, type RateLimitStore } from "@/server/modules/rate-limit/rate-limit-store";
 import { appRouter } from "@/server/api/root";
 import type { PrismaClient } from "@/server/db/types";
 import { createApiHandler } from "@/server/http/handle-api-request";
@@ -20,9 +20,15 @@ export interface ApiResult<T = Record<string, unknown>> {
   body: T & { request_id: string; error?: { code: string; message: string; details?: Record<string, unknown> } };
 }
 
+export type ApiHandler = (req: Request) => Promise<Response>;
+
+/** The real /api/v1 pipeline over the real router, in-process; a limiter of its own unless given one. */
+export function createTestHandler(getDb: () => PrismaClient, rateLimiter: RateLimitStore = createMemoryRateLimitStore()): ApiHandler {
+  return createApiHandler({ router: appRouter, db: getDb, log: pino({ level: "silent" }), rateLimiter });
+}
+
 /** The real /api/v1 pipeline over the real router, against a test database, without HTTP. */
-export function createTestApi(getDb: () => PrismaClient) {
-  const handler = createApiHandler({ router: appRouter, db: getDb, log: pino({ level: "silent" }), rateLimiter: createMemoryRateLimitStore() });
+export function createTestApi(getDb: () => PrismaClient, handler: ApiHandler = createTestHandler(getDb)) {
   return async function call<T = Record<string, unknown>>(method: string, path: string, init: ApiCall = {}): Promise<ApiResult<T>> {
     const headers: Record<string, string> = { ...init.headers };
     if (init.authorization !== undefined) headers.authorization = init.authorization;
@@ -38,11 +44,15 @@ export function createTestApi(getDb: () => PrismaClient) {
 
 export async function mintTestKey(
   db: PrismaClient,
-  options: { organizationId: string | null; scopes: string[]; rateLimit?: number; name?: string },
+  options: { organizationId: string | null; scopes: string[]; rateLimit?: number; rateLimitWindowSeconds?: number; name?: string },
 ) {
-  return mintApiKey(
+  const key = await mintApiKey(
     db,
     { name: options.name ?? "test key", scopes: options.scopes, organizationId: options.organizationId, rateLimit: options.rateLimit },
     { type: "cli", isInstanceOwner: true },
   );
+  if (options.rateLimitWindowSeconds === undefined) return key;
+  // Minting always uses the default window; tests need short ones, so the column is set directly.
+  await db.apiKey.update({ where: { id: key.id }, data: { rateLimitWindowSeconds: options.rateLimitWindowSeconds } });
+  return { ...key, rateLimitWindowSeconds: options.rateLimitWindowSeconds };
 }

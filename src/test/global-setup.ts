@@ -5,6 +5,7 @@ import { createDatabase, databaseUrl, dropDatabase, listDatabases, randomDatabas
 import { databaseUrlFromEnv } from "../server/db/client";
 import { startEmbeddedPostgres } from "../server/db/embedded";
 import { applyMigrations } from "../server/db/migrations";
+import { isAlive } from "../server/db/postmaster";
 
 // Integration tests run on real Postgres: DATABASE_URL's server when set, else an embedded server
 // kept under .data/test-postgres (apart from the app's .data/postgres). The migrations are applied
@@ -61,14 +62,5 @@ async function dropLeftoversOfDeadRuns(adminUrl: string): Promise<void> {
   for (const name of await listDatabases(adminUrl, pattern)) {
     const pid = Number(pattern.exec(name)?.[1]);
     if (!isAlive(pid)) await dropDatabase(adminUrl, name);
-  }
-}
-
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === "EPERM";
   }
 }

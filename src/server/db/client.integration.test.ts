@@ -1,3 +1,4 @@
+import { execFileSync } from "node:child_process";
 import fs from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
@@ -23,10 +24,15 @@ describe("pingDatabase", () => {
   let dir: string;
   let server: EmbeddedPostgres;
   let pool: pg.Pool;
-  const freeze = (sig: "SIGSTOP" | "SIGCONT") => process.kill(-server.pid, sig); // postmaster and backends
+  // The postmaster and every backend: Postgres children leave the postmaster's process group.
+  const freeze = (sig: "SIGSTOP" | "SIGCONT") => {
+    const children = execFileSync("ps", ["-o", "pid=", "--ppid", String(server.pid)], { encoding: "utf8" });
+    for (const pid of [server.pid, ...children.split("\n").filter(Boolean).map(Number)]) process.kill(pid, sig);
+  };
 
   beforeAll(async () => {
     dir = await fs.mkdtemp(path.join(os.tmpdir(), "gw-ping-"));
+    await fs.chmod(dir, 0o755); // the server runs as the postgres user when we are root
     server = await startEmbeddedPostgres({ dataDir: path.join(dir, "pg") });
     pool = createPingPool(server.url);
   });

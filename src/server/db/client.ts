@@ -45,6 +45,10 @@ export function createPingPool(databaseUrl: string): pg.Pool {
   const pool = new pg.Pool({
     connectionString: databaseUrl,
     max: 2,
+    // NOTE: a fresh connection per ping. An idle pooled connection talks to an already-forked
+    // backend and keeps answering while the postmaster itself is hung (SIGSTOP) and accepts no
+    // one; "can reach its database" (spec 4.4) means a new connection can be made.
+    maxUses: 1,
     connectionTimeoutMillis: 5_000,
     idleTimeoutMillis: 30_000,
     allowExitOnIdle: true, // never the reason a process stays up

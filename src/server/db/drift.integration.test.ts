@@ -5,7 +5,7 @@ import { diff } from "./schema-engine";
 
 // Fails when prisma/schema.prisma changes without a migration (or a migration without the schema).
 const HOW_TO_FIX =
-  "prisma/schema.prisma and prisma/migrations disagree; the SQL above is what is missing. " +
+  "prisma/schema.prisma and prisma/migrations disagree: the received SQL is what a new migration needs. " +
   "Run `npm run db:migration:new -- <name>` and review the migration it writes.";
 
 describe("schema drift", () => {

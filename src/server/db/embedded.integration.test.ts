@@ -1,4 +1,4 @@
-import { spawn, spawnSync } from "node:child_process";
+import { spawn } from "node:child_process";
 import { once } from "node:events";
 import fs from "node:fs/promises";
 import os from "node:os";
@@ -8,12 +8,15 @@ import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { withClient } from "./admin";
 import { startEmbeddedPostgres, type EmbeddedPostgres } from "./embedded";
+import { isAlive } from "./postmaster";
 
 // A server of its own in a temporary directory: these tests kill and restart servers.
 let dataDir: string;
 const started: EmbeddedPostgres[] = [];
 beforeAll(async () => {
-  dataDir = path.join(await fs.mkdtemp(path.join(os.tmpdir(), "gw-embedded-")), "pg");
+  const dir = await fs.mkdtemp(path.join(os.tmpdir(), "gw-embedded-"));
+  await fs.chmod(dir, 0o755); // the server runs as the postgres user when we are root
+  dataDir = path.join(dir, "pg");
 });
 afterAll(async () => {
   for (const server of started.reverse()) await server.stop();
@@ -25,15 +28,6 @@ async function start(): Promise<EmbeddedPostgres> {
   started.push(server);
   return server;
 }
-
-const isAlive = (pid: number) => {
-  try {
-    process.kill(pid, 0);
-    return spawnSync("ps", ["-o", "stat=", "-p", String(pid)], { encoding: "utf8" }).stdout.trim()[0] !== "Z";
-  } catch {
-    return false;
-  }
-};
 
 /** Starts a server from another Node process that writes a row, then waits to be killed. */
 async function startInChildProcess(): Promise<{ child: ReturnType<typeof spawn>; postmaster: number }> {
@@ -49,7 +43,9 @@ async function startInChildProcess(): Promise<{ child: ReturnType<typeof spawn>;
     stdio: ["ignore", "pipe", "inherit"],
   });
   const lines = createInterface({ input: child.stdout! });
-  const [line] = (await once(lines, "line")) as [string];
+  const exited = once(child, "exit").then(() => Promise.reject(new Error("the child process failed to start a server")));
+  const [line] = (await Promise.race([once(lines, "line"), exited])) as [string];
+  exited.catch(() => undefined);
   lines.close();
   return { child, postmaster: (JSON.parse(line) as { postmaster: number }).postmaster };
 }

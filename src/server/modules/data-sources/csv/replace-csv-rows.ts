@@ -2,7 +2,7 @@ import type { PrismaClient } from "@/server/db/types";
 import { AppError } from "@/server/errors/app-error";
 import { hashRowData } from "../row-hash";
 import { csvConfigSchema } from "../source-config";
-import { columnsChanged } from "../sync/delete-guardrail";
+import { columnsChanged } from "../column-set";
 import { lockSourceForWrite, SOURCE_TRANSACTION_OPTIONS } from "../source-lock";
 import { parseCsv } from "./parse-csv";
 

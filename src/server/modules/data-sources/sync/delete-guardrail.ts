@@ -24,8 +24,3 @@ export function decideDeletions(input: { liveBefore: number; toRemove: number; a
   if (input.approvedCount === null) return { apply: false, reason: "exceeds_guardrail" };
   return input.toRemove <= input.approvedCount ? { apply: true, reason: "approved" } : { apply: false, reason: "exceeds_approval" };
 }
-
-/** Ordered comparison: a new, dropped, renamed or moved column changes the set devices build. */
-export function columnsChanged(previous: readonly string[], next: readonly string[]): boolean {
-  return previous.length !== next.length || previous.some((column, i) => column !== next[i]);
-}

@@ -2,7 +2,8 @@ import type { DataSource } from "@/server/db/generated/client";
 import type { Prisma } from "@/server/db/types";
 import type { Connector } from "../connectors/connector";
 import { failure, success, type Result } from "../result";
-import { columnsChanged, decideDeletions } from "./delete-guardrail";
+import { columnsChanged } from "../column-set";
+import { decideDeletions } from "./delete-guardrail";
 import { countUnseen, createSeenTable, passBaseline, tombstoneUnseen, writeBatch } from "./mirror-rows";
 import type { SyncCounts } from "./run-sync-pass";
 

@@ -94,6 +94,8 @@ async function prepareRead(
   }
 
   const key = `t.${quoteIdent(config.keyColumn)}`;
+  const repeated = await findRepeatedKey(client, table, config.keyColumn);
+  if (repeated !== null) return failure(`the key column "${config.keyColumn}" of ${shown} is not unique: "${repeated}" appears more than once`);
   const selected = columns.map((name) => `t.${quoteIdent(name)}`).join(", ");
   // to_jsonb over a sub-select keeps the column names and has no argument limit (unlike
   // json_build_object), and lets Postgres turn every type into JSON the same way each time.
@@ -105,6 +107,27 @@ async function prepareRead(
     LIMIT $1`;
   // The cursor parameter takes the key column's own type, so ">" orders exactly as ORDER BY.
   return success({ columns, sql: { first: select(`${key} IS NOT NULL`), next: select(`${key} > $2`) } });
+}
+
+/**
+ * Keyset batches would silently skip a repeated key that straddles two batches, so a key
+ * column without a unique index is checked up front (in the same snapshot as the read).
+ */
+async function findRepeatedKey(client: pg.Client, table: TableName, keyColumn: string): Promise<string | null> {
+  const { rows: indexed } = await client.query<{ unique: boolean }>(
+    `SELECT EXISTS (
+       SELECT 1 FROM pg_index i JOIN pg_attribute a ON a.attrelid = i.indrelid AND a.attnum = i.indkey[0]
+        WHERE i.indrelid = format('%I.%I', $1::text, $2::text)::regclass
+          AND i.indisunique AND i.indnatts = 1 AND i.indpred IS NULL AND a.attname = $3
+     ) AS unique`,
+    [table.schema, table.table, keyColumn],
+  );
+  if (indexed[0]?.unique) return null;
+  const key = quoteIdent(keyColumn);
+  const { rows } = await client.query<{ key: string }>(
+    `SELECT ${key}::text AS key FROM ${formatTableName(table)} WHERE ${key} IS NOT NULL GROUP BY ${key} HAVING count(*) > 1 LIMIT 1`,
+  );
+  return rows[0]?.key ?? null;
 }
 
 interface BatchSql {

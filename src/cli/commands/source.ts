@@ -1,0 +1,207 @@
+import { readFile } from "node:fs/promises";
+import { AppError } from "@/server/errors/app-error";
+import { approveDeletions } from "@/server/modules/data-sources/approve-deletions";
+import { createCsvSource } from "@/server/modules/data-sources/create-csv-source";
+import { createManagedSource, type ManagedSourceInput } from "@/server/modules/data-sources/create-managed-source";
+import { loadEncryptionKey } from "@/server/modules/data-sources/credentials/encryption-key";
+import { createSecretBox, type SecretBox } from "@/server/modules/data-sources/credentials/secret-box";
+import { replaceCsvRows } from "@/server/modules/data-sources/csv/replace-csv-rows";
+import { getDataSourceDetails, type DataSourceDetails } from "@/server/modules/data-sources/get-data-source";
+import { runSyncPass, type SyncPassOutcome } from "@/server/modules/data-sources/sync/run-sync-pass";
+import { CliUsageError, requireOption, requirePositional, type CliArgs, type CliContext, type CommandGroup } from "../command";
+
+const KINDS = ["csv", "postgres_table", "crm_object"] as const;
+
+export const sourceCommands: CommandGroup = {
+  create: {
+    usage:
+      "source create --org ORG --name N --kind postgres_table --url URL --table schema.table --key COL [--order COL] [--columns a,b] [--interval SECONDS] | --kind crm_object --instance-url URL --object NAME --client-id ID --client-secret S [--fields a,b] [--interval SECONDS] | --kind csv [--key COL]",
+    summary: "Create a data source (credentials are stored encrypted, never shown)",
+    options: {
+      org: { type: "string" },
+      name: { type: "string" },
+      kind: { type: "string" },
+      url: { type: "string" },
+      table: { type: "string" },
+      key: { type: "string" },
+      order: { type: "string" },
+      columns: { type: "string" },
+      interval: { type: "string" },
+      "instance-url": { type: "string" },
+      object: { type: "string" },
+      "client-id": { type: "string" },
+      "client-secret": { type: "string" },
+      fields: { type: "string" },
+    },
+    async run(ctx, args) {
+      const organizationId = requireOption(args, "org");
+      const name = requireOption(args, "name");
+      const kind = requireOption(args, "kind");
+      if (!(KINDS as readonly string[]).includes(kind)) throw new CliUsageError(`--kind must be one of ${KINDS.join(", ")}`);
+      const created =
+        kind === "csv"
+          ? await createCsvSource(ctx.db, { organizationId, name, keyColumn: optionalString(args, "key") })
+          : await createManagedSource(ctx.db, await secretBox(ctx), managedInput(kind, organizationId, name, args));
+      await printSource(ctx, created.id, "Created data source");
+    },
+  },
+  upload: {
+    usage: "source upload SOURCE_ID FILE",
+    summary: "Replace a CSV source's rows with a file (data_version + 1)",
+    async run(ctx, args) {
+      const sourceId = requirePositional(args, 0, "SOURCE_ID");
+      const file = requirePositional(args, 1, "FILE");
+      const content = await readFile(file, "utf8").catch((error: NodeJS.ErrnoException) => {
+        throw new CliUsageError(`cannot read ${file}: ${error.code ?? error.message}`);
+      });
+      const result = await replaceCsvRows(ctx.db, sourceId, content);
+      ctx.print(
+        { id: sourceId, rows: result.rows, data_version: result.dataVersion, schema_version: result.schemaVersion, columns: result.columns },
+        `Uploaded ${result.rows} rows (data_version ${result.dataVersion}, schema_version ${result.schemaVersion}).`,
+      );
+    },
+  },
+  sync: {
+    usage: "source sync SOURCE_ID",
+    summary: "Run a sync pass of a managed source now, in this process",
+    async run(ctx, args) {
+      const sourceId = requirePositional(args, 0, "SOURCE_ID");
+      const outcome = await runSyncPass({ db: ctx.db, secrets: await secretBox(ctx) }, sourceId, { trigger: "cli" });
+      ctx.print(outcomeJson(sourceId, outcome), describeOutcome(outcome));
+      // The result is printed either way; the exit code tells scripts the pass failed.
+      if (outcome.status === "error") throw new AppError("service_unavailable", `sync failed: ${outcome.error}`);
+    },
+  },
+  "approve-deletions": {
+    usage: "source approve-deletions SOURCE_ID",
+    summary: "Let the next pass apply the deletions the guardrail declined",
+    async run(ctx, args) {
+      const sourceId = requirePositional(args, 0, "SOURCE_ID");
+      const approved = await approveDeletions(ctx.db, sourceId, { type: "cli" });
+      ctx.print(
+        { id: sourceId, deletions_approved_at: approved.approvedAt.toISOString(), approved_deletions: approved.count },
+        `Approved ${approved.count} deletions; the next sync pass applies them.`,
+      );
+    },
+  },
+  show: {
+    usage: "source show SOURCE_ID",
+    summary: "Show a data source: sync status, versions, row counts, declined deletions",
+    async run(ctx, args) {
+      await printSource(ctx, requirePositional(args, 0, "SOURCE_ID"));
+    },
+  },
+};
+
+function managedInput(kind: string, organizationId: string, name: string, args: CliArgs): ManagedSourceInput {
+  const syncIntervalSeconds = optionalInteger(args, "interval");
+  if (kind === "postgres_table") {
+    return {
+      kind,
+      organizationId,
+      name,
+      syncIntervalSeconds,
+      config: {
+        table: requireOption(args, "table"),
+        keyColumn: requireOption(args, "key"),
+        orderColumn: optionalString(args, "order"),
+        columns: optionalList(args, "columns"),
+      },
+      credentials: { url: requireOption(args, "url") },
+    };
+  }
+  return {
+    kind: "crm_object",
+    organizationId,
+    name,
+    syncIntervalSeconds,
+    config: { instanceUrl: requireOption(args, "instance-url"), object: requireOption(args, "object"), fields: optionalList(args, "fields") },
+    credentials: { clientId: requireOption(args, "client-id"), clientSecret: requireOption(args, "client-secret") },
+  };
+}
+
+async function secretBox(ctx: CliContext): Promise<SecretBox> {
+  return createSecretBox(await loadEncryptionKey(ctx.dataDir));
+}
+
+async function printSource(ctx: CliContext, sourceId: string, heading?: string): Promise<void> {
+  const details = await getDataSourceDetails(ctx.db, sourceId);
+  const json = sourceJson(details);
+  const human = Object.entries(json)
+    .filter(([key]) => key !== "last_run")
+    .map(([key, value]) => `  ${key.padEnd(22)} ${typeof value === "object" && value !== null ? JSON.stringify(value) : String(value)}`);
+  const run = details.lastRun;
+  if (run) human.push(`  ${"last_run".padEnd(22)} ${run.status} (${run.trigger}, started ${run.startedAt.toISOString()})${run.error ? `: ${run.error}` : ""}`);
+  ctx.print(json, [heading ? `${heading} ${details.id}` : `Data source ${details.id}`, ...human].join("\n"));
+}
+
+/** snake_case, like the API; dates as ISO 8601. */
+export function sourceJson(source: DataSourceDetails): Record<string, unknown> {
+  const iso = (date: Date | null) => date?.toISOString() ?? null;
+  return {
+    id: source.id,
+    organization_id: source.organizationId,
+    name: source.name,
+    kind: source.kind,
+    config: source.config,
+    has_credentials: source.hasCredentials,
+    columns: source.columns,
+    sync_status: source.syncStatus,
+    sync_error: source.syncError,
+    last_synced_at: iso(source.lastSyncedAt),
+    updated_at: iso(source.updatedAt),
+    data_version: source.dataVersion,
+    schema_version: source.schemaVersion,
+    declined_deletions: source.declinedDeletions,
+    deletions_approved_at: iso(source.deletionsApprovedAt),
+    sync_interval_seconds: source.syncIntervalSeconds,
+    created_at: iso(source.createdAt),
+    live_rows: source.liveRows,
+    tombstones: source.tombstones,
+    last_run: source.lastRun && {
+      id: source.lastRun.id,
+      trigger: source.lastRun.trigger,
+      status: source.lastRun.status,
+      started_at: iso(source.lastRun.startedAt),
+      finished_at: iso(source.lastRun.finishedAt),
+      inserted: source.lastRun.inserted,
+      updated: source.lastRun.updated,
+      tombstoned: source.lastRun.tombstoned,
+      revived: source.lastRun.revived,
+      declined: source.lastRun.declined,
+      error: source.lastRun.error,
+    },
+  };
+}
+
+function outcomeJson(sourceId: string, outcome: SyncPassOutcome): Record<string, unknown> {
+  return { id: sourceId, status: outcome.status, sync_run_id: outcome.syncRunId, error: outcome.error, ...outcome.counts };
+}
+
+function describeOutcome(outcome: SyncPassOutcome): string {
+  if (outcome.status === "error") return `Sync failed: ${outcome.error}`;
+  const c = outcome.counts;
+  const counts = `${c.inserted} inserted, ${c.updated} updated, ${c.tombstoned} tombstoned, ${c.revived} revived`;
+  if (outcome.status === "needs_attention") {
+    return `Needs attention: ${counts}; ${c.declined} deletions declined (more than half of the rows). Review the source, then run "source approve-deletions".`;
+  }
+  return `Synced (${outcome.status}): ${counts}.`;
+}
+
+function optionalString(args: CliArgs, name: string): string | null {
+  const value = args.values[name];
+  return typeof value === "string" && value.trim() !== "" ? value.trim() : null;
+}
+
+function optionalList(args: CliArgs, name: string): string[] | null {
+  const value = optionalString(args, name);
+  return value === null ? null : value.split(",").map((item) => item.trim()).filter((item) => item !== "");
+}
+
+function optionalInteger(args: CliArgs, name: string): number | null {
+  const value = optionalString(args, name);
+  if (value === null) return null;
+  const number = Number(value);
+  if (!Number.isInteger(number)) throw new CliUsageError(`--${name} must be a whole number`);
+  return number;
+}

@@ -1,0 +1,62 @@
+import { Validator } from "@seriousme/openapi-schema-validator";
+import { describe, expect, it } from "vitest";
+import { appRouter } from "@/server/api/root";
+import { listApiRoutes } from "./routes";
+import { buildOpenApiDocument } from "./openapi-document";
+
+type Operation = {
+  parameters?: Array<{ in: string; name: string }>;
+  responses: Record<string, { headers?: Record<string, unknown>; content?: Record<string, { schema: unknown }> }>;
+};
+
+const document = buildOpenApiDocument(appRouter, { version: "0.1.0", serverUrl: "/api/v1" });
+const operation = (path: string, method: string) =>
+  (document.paths as Record<string, Record<string, Operation>>)[path]![method]!;
+
+describe("the OpenAPI document", () => {
+  it("passes an OpenAPI 3.1 validator", async () => {
+    const validator = new Validator();
+    const result = await validator.validate(JSON.parse(JSON.stringify(document)) as Record<string, unknown>);
+    expect(result.errors).toBeUndefined();
+    expect(result.valid).toBe(true);
+    expect(validator.version).toBe("3.1");
+  });
+
+  it("is checked by a validator that does reject a broken document", async () => {
+    const broken = JSON.parse(JSON.stringify(document)) as { paths: Record<string, Record<string, { responses: unknown }>> };
+    broken.paths["/organizations"]!.get!.responses = "none";
+    expect((await new Validator().validate(broken)).valid).toBe(false);
+  });
+
+  it("states each route's real success status and the one error envelope", () => {
+    for (const route of listApiRoutes(appRouter)) {
+      const op = operation(route.path, route.method.toLowerCase());
+      const success = String(route.meta.successStatus ?? 200);
+      expect(Object.keys(op.responses), `${route.method} ${route.path}`).toContain(success);
+      expect(op.responses["200"] === undefined || success === "200").toBe(true);
+      for (const status of ["400", "404", "500"]) {
+        expect(op.responses[status]?.content?.["application/json"]?.schema).toEqual({ $ref: "#/components/schemas/ErrorResponse" });
+      }
+    }
+    expect(Object.keys(document.components?.schemas ?? {}).filter((name) => name.startsWith("error."))).toEqual([]);
+  });
+
+  it("declares Idempotency-Key on POST and PATCH only, and the replay header on their success", () => {
+    for (const route of listApiRoutes(appRouter)) {
+      const op = operation(route.path, route.method.toLowerCase());
+      const declares = (op.parameters ?? []).some((p) => p.in === "header" && p.name === "Idempotency-Key");
+      const idempotent = route.method === "POST" || route.method === "PATCH";
+      expect(declares, `${route.method} ${route.path}`).toBe(idempotent);
+      if (idempotent) {
+        expect(op.responses[String(route.meta.successStatus ?? 200)]?.headers).toHaveProperty("X-Idempotent-Replay");
+        expect(op.responses["409"]?.headers).toHaveProperty("Retry-After");
+      }
+    }
+  });
+
+  it("documents 429 with Retry-After on every authenticated route", () => {
+    for (const route of listApiRoutes(appRouter)) {
+      expect(operation(route.path, route.method.toLowerCase()).responses["429"]?.headers).toHaveProperty("Retry-After");
+    }
+  });
+});

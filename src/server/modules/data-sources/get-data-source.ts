@@ -1,0 +1,71 @@
+import type { Db } from "@/server/db/types";
+import { AppError } from "@/server/errors/app-error";
+
+export interface SyncRunSummary {
+  id: string;
+  trigger: string;
+  status: string;
+  startedAt: Date;
+  finishedAt: Date | null;
+  inserted: number;
+  updated: number;
+  tombstoned: number;
+  revived: number;
+  declined: number;
+  error: string | null;
+}
+
+/** Everything of spec 2.3 plus what an operator needs; credentials are never part of it. */
+export interface DataSourceDetails {
+  id: string;
+  organizationId: string;
+  name: string;
+  kind: string;
+  /** Non-secret settings only (table, key column, object...). */
+  config: unknown;
+  hasCredentials: boolean;
+  columns: string[];
+  syncStatus: string | null;
+  syncError: string | null;
+  lastSyncedAt: Date | null;
+  updatedAt: Date;
+  dataVersion: number;
+  schemaVersion: number;
+  declinedDeletions: number;
+  deletionsApprovedAt: Date | null;
+  syncIntervalSeconds: number | null;
+  createdAt: Date;
+  liveRows: number;
+  tombstones: number;
+  lastRun: SyncRunSummary | null;
+}
+
+export async function getDataSourceDetails(db: Db, sourceId: string): Promise<DataSourceDetails> {
+  const source = await db.dataSource.findUnique({ where: { id: sourceId } });
+  if (!source) throw new AppError("not_found", `No data source ${sourceId}.`);
+  const [liveRows, tombstones, lastRun] = await Promise.all([
+    db.dataSourceRow.count({ where: { dataSourceId: sourceId, deletedAt: null } }),
+    db.dataSourceRow.count({ where: { dataSourceId: sourceId, deletedAt: { not: null } } }),
+    db.syncRun.findFirst({ where: { dataSourceId: sourceId }, orderBy: [{ startedAt: "desc" }, { id: "desc" }] }),
+  ]);
+  const { credentialsEncrypted, ...visible } = source;
+  return {
+    ...visible,
+    hasCredentials: credentialsEncrypted !== null,
+    liveRows,
+    tombstones,
+    lastRun: lastRun && {
+      id: lastRun.id,
+      trigger: lastRun.trigger,
+      status: lastRun.status,
+      startedAt: lastRun.startedAt,
+      finishedAt: lastRun.finishedAt,
+      inserted: lastRun.inserted,
+      updated: lastRun.updated,
+      tombstoned: lastRun.tombstoned,
+      revived: lastRun.revived,
+      declined: lastRun.declined,
+      error: lastRun.error,
+    },
+  };
+}

@@ -1,0 +1,29 @@
+import type { PrismaClient } from "@/server/db/types";
+import { SOURCE_TRANSACTION_OPTIONS } from "@/server/modules/data-sources/source-lock";
+import { SYNC_MAX_ATTEMPTS, SYNC_SOURCE_TASK, syncJobKey, type SyncSourcePayload } from "./jobs";
+
+export type AddJob = (task: string, payload: SyncSourcePayload, spec: { jobKey: string; maxAttempts: number }) => Promise<unknown>;
+
+/** Older than the longest a pass may hold its transaction: whoever marked it running is gone. */
+const RUNNING_IS_STALE_MS = SOURCE_TRANSACTION_OPTIONS.timeout;
+
+/**
+ * The periodic tick: queues a pass for every managed source whose interval has elapsed since
+ * its last cycle. Sources with a pass under way are left alone, or a long pass would queue a
+ * redundant one behind itself at every tick.
+ */
+export async function enqueueDueSources(db: PrismaClient, addJob: AddJob, now = new Date()): Promise<string[]> {
+  const staleBefore = new Date(now.getTime() - RUNNING_IS_STALE_MS);
+  const due = await db.$queryRaw<{ id: string }[]>`
+    SELECT s.id FROM data_sources s
+     WHERE s.kind <> 'csv' AND s.sync_interval_seconds IS NOT NULL
+       AND (s.sync_status IS NULL OR s.updated_at + make_interval(secs => s.sync_interval_seconds) <= ${now}::timestamptz)
+       AND NOT EXISTS (
+         SELECT 1 FROM sync_runs r
+          WHERE r.data_source_id = s.id AND r.status = 'running' AND r.started_at > ${staleBefore}::timestamptz)
+     ORDER BY s.updated_at`;
+  for (const { id } of due) {
+    await addJob(SYNC_SOURCE_TASK, { sourceId: id, trigger: "schedule" }, { jobKey: syncJobKey(id, "schedule"), maxAttempts: SYNC_MAX_ATTEMPTS });
+  }
+  return due.map((row) => row.id);
+}

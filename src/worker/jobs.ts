@@ -1,0 +1,40 @@
+import { z } from "zod";
+import type { Db } from "@/server/db/types";
+
+/** graphile-worker task names. */
+export const SYNC_SOURCE_TASK = "sync_source";
+export const SYNC_TICK_TASK = "sync_tick";
+
+export const syncSourcePayloadSchema = z.object({
+  sourceId: z.string().min(1),
+  trigger: z.enum(["manual", "schedule"]),
+});
+export type SyncSourcePayload = z.infer<typeof syncSourcePayloadSchema>;
+
+/** Exceptions (bugs, our own database down) are retried a little; failed reads are not exceptions. */
+export const SYNC_MAX_ATTEMPTS = 3;
+
+/**
+ * One queued job per source and trigger: asking for "sync now" ten times queues one pass, and a
+ * scheduled pass never replaces a requested one. Two jobs of one source (a manual and a
+ * scheduled one, or a new one queued while a pass runs) are serialised by the source lock.
+ */
+export function syncJobKey(sourceId: string, trigger: SyncSourcePayload["trigger"]): string {
+  return `${SYNC_SOURCE_TASK}:${trigger}:${sourceId}`;
+}
+
+/**
+ * "Sync now": queues a pass for the workers through graphile-worker's SQL API, so any process
+ * holding a database client can ask (dashboard, API, CLI) without a job-queue client of its
+ * own. Needs the worker schema, which the first worker start installs.
+ */
+export async function requestSourceSync(db: Db, sourceId: string): Promise<void> {
+  const payload = JSON.stringify({ sourceId, trigger: "manual" } satisfies SyncSourcePayload);
+  await db.$executeRaw`SELECT graphile_worker.add_job(
+    ${SYNC_SOURCE_TASK}::text,
+    payload := ${payload}::json,
+    max_attempts := ${SYNC_MAX_ATTEMPTS}::int,
+    job_key := ${syncJobKey(sourceId, "manual")}::text,
+    job_key_mode := 'replace'
+  )`;
+}

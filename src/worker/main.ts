@@ -1,0 +1,50 @@
+import path from "node:path";
+import { env } from "@/env";
+import { prepareDatabase } from "@/server/db/bootstrap";
+import { startWorker } from "./start-worker";
+
+/**
+ * `npm run worker`: sync workers alone, on DATABASE_URL or the embedded database, for
+ * deployments that run them apart from the web server. Several may run at once.
+ */
+async function main(): Promise<void> {
+  const say = (message: string) => process.stdout.write(`${message}\n`);
+  const dataDir = path.resolve(env().GROUNDWORK_DATA_DIR ?? ".data");
+  const database = await prepareDatabase({ dataDir: path.join(dataDir, "postgres"), log: say });
+  let worker;
+  try {
+    worker = await startWorker({ databaseUrl: database.url, log: say, dataDir, concurrency: workerConcurrency() });
+  } catch (error) {
+    await database.stop();
+    throw error;
+  }
+  say(`Sync worker running (${database.embedded ? "embedded Postgres" : "DATABASE_URL"}); Ctrl-C stops it.`);
+
+  let stopping = false;
+  const shutdown = async (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    say(`${signal} received: finishing running passes...`);
+    const force = setTimeout(() => process.exit(1), 30_000);
+    force.unref();
+    await worker.stop().catch((error: unknown) => say(`Worker stop failed: ${String(error)}`));
+    await database.stop().catch((error: unknown) => say(`Database stop failed: ${String(error)}`));
+    process.exit(0);
+  };
+  process.on("SIGINT", () => void shutdown("SIGINT"));
+  process.on("SIGTERM", () => void shutdown("SIGTERM"));
+}
+
+/** `npm run worker -- --concurrency 4`; the default suits a small machine. */
+function workerConcurrency(): number | undefined {
+  const index = process.argv.indexOf("--concurrency");
+  if (index < 0) return undefined;
+  const value = Number(process.argv[index + 1]);
+  if (!Number.isInteger(value) || value < 1) throw new Error("--concurrency must be a positive whole number");
+  return value;
+}
+
+main().catch((error: unknown) => {
+  process.stderr.write(`The worker failed to start: ${error instanceof Error ? error.message : String(error)}\n`);
+  process.exit(1);
+});

@@ -1,0 +1,108 @@
+import path from "node:path";
+import { PrismaPg } from "@prisma/adapter-pg";
+import { Logger, parseCronItems, run, type LogFunctionFactory, type TaskList } from "graphile-worker";
+import { env } from "@/env";
+import { PrismaClient } from "@/server/db/generated/client";
+import { loadEncryptionKey } from "@/server/modules/data-sources/credentials/encryption-key";
+import { createSecretBox } from "@/server/modules/data-sources/credentials/secret-box";
+import { runSyncPass } from "@/server/modules/data-sources/sync/run-sync-pass";
+import { enqueueDueSources } from "./enqueue-due-sources";
+import { SYNC_SOURCE_TASK, SYNC_TICK_TASK, syncSourcePayloadSchema } from "./jobs";
+
+export interface StartWorkerOptions {
+  databaseUrl: string;
+  log: (message: string) => void;
+  /** Passes run at once by this process (default 2). */
+  concurrency?: number;
+  /** Where encryption.key lives when GROUNDWORK_ENCRYPTION_KEY is unset (default: GROUNDWORK_DATA_DIR or .data). */
+  dataDir?: string;
+  /** Rows per batch (default 1000): bounds the memory of a pass. */
+  batchSize?: number;
+  /** Per network operation towards a source (default 30 s). */
+  timeoutMs?: number;
+  /** How often idle workers look for jobs, in ms (default 1000; new jobs are also pushed via LISTEN). */
+  pollInterval?: number;
+  /** Progress of each pass, after every batch. */
+  onBatch?: (progress: { sourceId: string; rowsRead: number }) => void;
+}
+
+export interface RunningWorker {
+  /** Lets running passes finish, then closes every connection. */
+  stop(): Promise<void>;
+}
+
+/**
+ * Background sync on graphile-worker: `sync_source` runs one pass, `sync_tick` (cron, every
+ * minute) queues the sources that are due. Several processes can run this side by side: jobs
+ * are taken with SKIP LOCKED, cron ticks are deduplicated by graphile-worker, and the source
+ * lock keeps two passes of one source from overlapping.
+ */
+export async function startWorker(options: StartWorkerOptions): Promise<RunningWorker> {
+  const concurrency = options.concurrency ?? 2;
+  const dataDir = options.dataDir ?? path.resolve(env().GROUNDWORK_DATA_DIR ?? ".data");
+  const secrets = createSecretBox(await loadEncryptionKey(dataDir));
+  // NOTE: a pass holds one connection for its transaction and briefly needs a second (the
+  // sync run it shows while running); size the pool so passes waiting on a source lock can
+  // never starve the pass that holds it.
+  const db = new PrismaClient({ adapter: new PrismaPg({ connectionString: options.databaseUrl, max: concurrency * 2 + 2 }) });
+
+  const taskList: TaskList = {
+    [SYNC_SOURCE_TASK]: async (rawPayload, helpers) => {
+      const payload = syncSourcePayloadSchema.safeParse(rawPayload);
+      if (!payload.success) {
+        options.log(`ignoring a ${SYNC_SOURCE_TASK} job with an invalid payload (job ${helpers.job.id})`);
+        return;
+      }
+      const { sourceId, trigger } = payload.data;
+      const exists = await db.dataSource.findUnique({ where: { id: sourceId }, select: { kind: true } });
+      if (!exists || exists.kind === "csv") return; // deleted since it was queued, or nothing to sync
+      await runSyncPass({ db, secrets, log: options.log }, sourceId, {
+        trigger,
+        onlyIfDue: trigger === "schedule",
+        batchSize: options.batchSize,
+        timeoutMs: options.timeoutMs,
+        onBatch: options.onBatch && ((progress) => options.onBatch?.({ sourceId, ...progress })),
+      });
+    },
+    [SYNC_TICK_TASK]: async (_payload, helpers) => {
+      await enqueueDueSources(db, (task, payload, spec) => helpers.addJob(task, payload, spec));
+    },
+  };
+
+  let runner;
+  try {
+    runner = await run({
+      connectionString: options.databaseUrl,
+      concurrency,
+      maxPoolSize: concurrency + 2,
+      pollInterval: options.pollInterval ?? 1000,
+      noHandleSignals: true,
+      logger: new Logger(graphileLog(options.log)),
+      taskList,
+      // No backfill: a worker that was down does not owe the ticks it missed; the next one
+      // finds every source that became due meanwhile.
+      parsedCronItems: parseCronItems([{ task: SYNC_TICK_TASK, match: "* * * * *", identifier: SYNC_TICK_TASK, options: { backfillPeriod: 0, maxAttempts: 1 } }]),
+    });
+  } catch (error) {
+    await db.$disconnect();
+    throw error;
+  }
+  const started = runner;
+  let stopping: Promise<void> | undefined;
+  return {
+    stop() {
+      stopping ??= (async () => {
+        await started.stop();
+        await db.$disconnect();
+      })();
+      return stopping;
+    },
+  };
+}
+
+/** graphile-worker's own chatter below warnings is dropped; job failures and warnings pass. */
+function graphileLog(log: (message: string) => void): LogFunctionFactory {
+  return () => (level, message) => {
+    if (level === "error" || level === "warning") log(`worker ${level}: ${message}`);
+  };
+}
