@@ -17,6 +17,11 @@ const config = [
     },
   },
   {
+    // `use*` test helpers (useTestDatabase) are not React hooks.
+    files: ["src/**/*.ts", "scripts/**/*.ts", "e2e/**/*.ts", "bench/**/*.ts"],
+    rules: { "react-hooks/rules-of-hooks": "off" },
+  },
+  {
     rules: {
       "@typescript-eslint/no-unused-vars": ["error", { argsIgnorePattern: "^_", varsIgnorePattern: "^_" }],
     },

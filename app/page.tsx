@@ -42,6 +42,7 @@ export default async function HomePage() {
           <a href="/api/v1/openapi.json">OpenAPI document</a>
         </li>
         <li>
+          {/* eslint-disable-next-line @next/next/no-html-link-for-pages -- a JSON endpoint, not a page */}
           <a href="/api/v1/health">Health endpoint</a>
         </li>
       </ul>

@@ -21,7 +21,8 @@ async function main(): Promise<void> {
   if (!dev) ensureBuild(root, say);
 
   const database = await prepareDatabase({ dataDir: path.join(dataDir, "postgres"), log: say });
-  let server: Server | undefined;
+  // Filled in once listening; the signal handlers are installed before that.
+  const running: { server?: Server } = {};
   let stopping = false;
   const shutdown = async (signal: string) => {
     if (stopping) return;
@@ -29,7 +30,7 @@ async function main(): Promise<void> {
     say(`\n${signal} received: stopping...`);
     const force = setTimeout(() => process.exit(1), 10_000);
     force.unref();
-    server?.close();
+    running.server?.close();
     await database.stop().catch((error: unknown) => say(`Database stop failed: ${String(error)}`));
     process.exit(0);
   };
@@ -55,7 +56,7 @@ async function main(): Promise<void> {
   await app.prepare();
   const handle = app.getRequestHandler();
   const httpServer = createServer((req, res) => void handle(req, res));
-  server = httpServer;
+  running.server = httpServer;
   await new Promise<void>((resolve, reject) => {
     httpServer.once("error", reject);
     httpServer.listen(port, hostname, () => resolve());

@@ -6,7 +6,7 @@ export interface PreparedDatabase {
   url: string;
   /** True when the database is the embedded server under `dataDir`. */
   embedded: boolean;
-  /** Stops the embedded server if this process started it; otherwise does nothing. Idempotent. */
+  /** Embedded: leaves the server, which stops when no other process uses it. Otherwise nothing. Idempotent. */
   stop(): Promise<void>;
 }
 

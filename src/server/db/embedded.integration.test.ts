@@ -31,9 +31,9 @@ async function start(): Promise<EmbeddedPostgres> {
 
 /** Starts a server from another Node process that writes a row, then waits to be killed. */
 async function startInChildProcess(): Promise<{ child: ReturnType<typeof spawn>; postmaster: number }> {
-  const module = fileURLToPath(new URL("./embedded.ts", import.meta.url));
+  const embeddedModule = fileURLToPath(new URL("./embedded.ts", import.meta.url));
   const script = `
-    const { startEmbeddedPostgres } = await import(${JSON.stringify(module)});
+    const { startEmbeddedPostgres } = await import(${JSON.stringify(embeddedModule)});
     const { withClient } = await import(${JSON.stringify(fileURLToPath(new URL("./admin.ts", import.meta.url)))});
     const server = await startEmbeddedPostgres({ dataDir: ${JSON.stringify(dataDir)} });
     await withClient(server.url, (c) => c.query("CREATE TABLE IF NOT EXISTS kept (note text); INSERT INTO kept VALUES ('before the kill')"));
@@ -58,29 +58,36 @@ describe("startEmbeddedPostgres", () => {
     expect(isAlive(postmaster)).toBe(true); // the orphaned server survives its owner
 
     const server = await start();
-    expect(server.owned).toBe(true);
+    expect(server.startedHere).toBe(true);
     expect(server.pid).not.toBe(postmaster);
     expect(isAlive(postmaster)).toBe(false);
     const { rows } = await withClient(server.url, (client) => client.query("SELECT note FROM kept"));
     expect(rows).toEqual([{ note: "before the kill" }]);
   });
 
-  it("connects to a server a live process runs instead of stopping it, and then stop() leaves it alone", async () => {
-    const owner = started.at(-1)!;
+  it("shares one server between processes: whoever leaves first leaves it running, the last one stops it", async () => {
+    const first = started.at(-1)!;
     const second = await startEmbeddedPostgres({ dataDir });
-    expect(second).toMatchObject({ owned: false, pid: owner.pid, port: owner.port });
+    expect(second).toMatchObject({ startedHere: false, pid: first.pid, port: first.port });
+
+    await first.stop();
+    expect(isAlive(first.pid)).toBe(true);
+    const { rows } = await withClient(second.url, (client) => client.query("SELECT count(*)::int AS n FROM kept"));
+    expect(rows).toEqual([{ n: 1 }]);
+
     await second.stop();
-    expect(isAlive(owner.pid)).toBe(true);
+    expect(isAlive(first.pid)).toBe(false);
   });
 
-  it("stops cleanly, idempotently, and restarts on the same data", async () => {
-    const server = started.pop()!;
+  it("stops cleanly and idempotently, and restarts on the same data", async () => {
+    const server = await start();
     await Promise.all([server.stop(), server.stop()]);
     await server.stop();
     expect(isAlive(server.pid)).toBe(false);
     await expect(fs.access(path.join(dataDir, "postmaster.pid"))).rejects.toThrow();
 
     const again = await start();
+    expect(again.pid).not.toBe(server.pid);
     const { rows } = await withClient(again.url, (client) => client.query("SELECT count(*)::int AS n FROM kept"));
     expect(rows).toEqual([{ n: 1 }]);
     await again.stop();
@@ -99,6 +106,15 @@ describe("startEmbeddedPostgres", () => {
     } finally {
       bystander.kill();
     }
+  });
+
+  it("lets two starters race on one directory: one starts the server, the other joins it", async () => {
+    const pair = await Promise.all([startEmbeddedPostgres({ dataDir }), startEmbeddedPostgres({ dataDir })]);
+    started.push(...pair);
+    expect(pair.map((server) => server.startedHere).sort()).toEqual([false, true]);
+    expect(pair[0].pid).toBe(pair[1].pid);
+    await Promise.all(pair.map((server) => server.stop()));
+    expect(isAlive(pair[0].pid)).toBe(false);
   });
 
   it("creates the requested database on first start", async () => {

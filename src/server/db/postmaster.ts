@@ -31,8 +31,8 @@ export function signal(pid: number, sig: NodeJS.Signals): void {
 
 /** Alive and not a zombie (an orphan's zombie lingers when pid 1 does not reap). */
 export function isAlive(pid: number): boolean {
-  const stat = procStat(pid);
-  if (stat) return stat.state !== "Z" && stat.state !== "X";
+  const state = procState(pid);
+  if (state) return state !== "Z" && state !== "X";
   try {
     process.kill(pid, 0);
     return true;
@@ -41,17 +41,25 @@ export function isAlive(pid: number): boolean {
   }
 }
 
-export function parentOf(pid: number): number | undefined {
-  return procStat(pid)?.ppid;
+/** The state letter of /proc/<pid>/stat (Linux); undefined when the process or /proc is absent. */
+function procState(pid: number): string | undefined {
+  return procStatFields(pid)?.[0];
 }
 
-/** Fields of /proc/<pid>/stat (Linux); undefined when the process or /proc is absent. */
-function procStat(pid: number): { state: string; ppid: number } | undefined {
+/**
+ * When the process started (clock ticks since boot): with the pid it names one process even after
+ * the pid is reused, which happens soon where pid_max is 32768. Undefined without /proc.
+ */
+export function startTimeOf(pid: number): string | undefined {
+  return procStatFields(pid)?.[19];
+}
+
+/** /proc/<pid>/stat after the command name: state, ppid, … (see proc(5)). */
+function procStatFields(pid: number): string[] | undefined {
   if (!Number.isInteger(pid) || pid <= 0) return undefined;
   try {
     const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
-    const [state, ppid] = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-    return { state: state ?? "", ppid: Number(ppid) };
+    return stat.slice(stat.lastIndexOf(")") + 2).split(" ");
   } catch {
     return undefined;
   }

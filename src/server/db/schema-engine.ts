@@ -87,6 +87,8 @@ async function withEngine<T>(url: string, run: (engine: SchemaEngine) => Promise
     throw engineError(error, adapters.errorRegistry);
   } finally {
     engine?.free();
+    // NOTE: the engine does not dispose of its connections; pg's pools would then keep the process
+    // alive for their 10 s idle timeout after the work is done.
     await Promise.all([...pools].map((pool) => pool.end().catch(() => undefined)));
   }
 }
@@ -173,20 +175,10 @@ let engineClass: Promise<SchemaEngineClass> | undefined;
 function loadEngineClass(): Promise<SchemaEngineClass> {
   engineClass ??= (async () => {
     const glue = await import("@prisma/schema-engine-wasm/schema_engine_bg");
-    const wasmPath = path.join(path.dirname(createRequire(import.meta.url).resolve("prisma/package.json")), "build", "schema_engine_bg.wasm");
-    const module = new WebAssembly.Module(await fs.readFile(wasmPath));
-    const imports: Record<string, unknown> = { ...glue };
-    // NOTE: the engine arms a ~10 s timer that would keep a finished command-line tool alive; ours
-    // are unref'd so the process exits as soon as its real work is done.
-    for (const name of Object.keys(glue).filter((key) => key.startsWith("__wbg_setTimeout_"))) {
-      const setTimer = glue[name as keyof typeof glue] as (...args: unknown[]) => unknown;
-      imports[name] = (...args: unknown[]) => {
-        const timer = setTimer(...args);
-        (timer as { unref?: () => void }).unref?.();
-        return timer;
-      };
-    }
-    const instance = new WebAssembly.Instance(module, { "./schema_engine_bg.js": imports as WebAssembly.ModuleImports });
+    const prismaCli = path.dirname(createRequire(import.meta.url).resolve("prisma/package.json"));
+    const wasmPath = path.join(prismaCli, "build", "schema_engine_bg.wasm");
+    const compiled = new WebAssembly.Module(await fs.readFile(wasmPath));
+    const instance = new WebAssembly.Instance(compiled, { "./schema_engine_bg.js": glue as unknown as WebAssembly.ModuleImports });
     glue.__wbg_set_wasm(instance.exports);
     (instance.exports.__wbindgen_start as () => void)();
     return glue.SchemaEngine;

@@ -2,7 +2,6 @@ import type { AnyTRPCRouter } from "@trpc/server";
 import { generateOpenApiDocument, type OpenAPIObject } from "trpc-to-openapi";
 import { errorResponseSchema } from "@/server/api/envelope";
 import { MAX_BODY_BYTES } from "./read-body";
-import { API_PREFIX } from "./handle-api-request";
 import { listApiRoutes, type ApiRoute } from "./routes";
 import { healthPathItem } from "./openapi-health";
 

@@ -3,7 +3,6 @@ import path from "node:path";
 
 /** The API reference renders with no internet: its assets come from the installed package. */
 const assets: Record<string, string> = {
-  "swagger-ui.css": "text/css; charset=utf-8",
   "swagger-ui-bundle.js": "text/javascript; charset=utf-8",
 };
 

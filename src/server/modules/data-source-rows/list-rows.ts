@@ -1,7 +1,7 @@
 import { Prisma } from "@/server/db/generated/client";
 import type { Db } from "@/server/db/types";
 import { AppError } from "@/server/errors/app-error";
-import { decodeCursor } from "@/server/modules/pagination/cursor";
+import { cursorValues, decodeCursor } from "@/server/modules/pagination/cursor";
 import { parseSort, toPage, type Page } from "@/server/modules/pagination/page";
 
 export type RowSort = "display_order" | "-display_order" | "updated_at" | "-updated_at";
@@ -31,12 +31,11 @@ export interface RowRecord {
  * NOTE: the sort key is an expression, never a bare nullable column. Rows without a display
  * order sort as +Infinity, and every order ends with the unique id, so the keyset comparison
  * `(key, id) > (last key, last id)` is total: ties on display order can neither hide nor
- * repeat rows (the paging bug fixed on 2026-08-08, spec 9).
+ * repeat rows (the paging bug fixed on 2026-08-08, spec 9). The display-order position is
+ * carried as Postgres's own text of the key (exact, and defined for Infinity and NaN, which
+ * JSON numbers are not), and cast back to float8 in SQL.
  */
-const sortKeys = {
-  display_order: Prisma.sql`COALESCE(display_order, 'Infinity'::float8)`,
-  updated_at: Prisma.sql`updated_at`,
-} as const;
+const DISPLAY_ORDER_KEY = Prisma.sql`COALESCE(display_order, 'Infinity'::float8)`;
 
 export async function listRows(db: Db, query: ListRowsQuery): Promise<Page<RowRecord>> {
   const source = await db.dataSource.findFirst({
@@ -45,8 +44,9 @@ export async function listRows(db: Db, query: ListRowsQuery): Promise<Page<RowRe
   });
   if (!source) throw new AppError("not_found", `No data source ${query.dataSourceId} in organization ${query.organizationId}.`);
 
-  const { field, direction } = parseSort<keyof typeof sortKeys>(query.sort);
-  const key = sortKeys[field];
+  const { field, direction } = parseSort<"display_order" | "updated_at">(query.sort);
+  const byUpdatedAt = field === "updated_at";
+  const key = byUpdatedAt ? Prisma.sql`updated_at` : DISPLAY_ORDER_KEY;
   const filters = {
     source: query.dataSourceId,
     external_id: query.externalId ?? null,
@@ -54,35 +54,30 @@ export async function listRows(db: Db, query: ListRowsQuery): Promise<Page<RowRe
     include_deleted: query.includeDeleted,
   };
   const binding = { endpoint: "rows.list", sort: query.sort, filters };
-  const after = query.cursor ? decodeCursor(query.cursor, binding) : undefined;
+  const after = query.cursor
+    ? decodeCursor(query.cursor, binding, byUpdatedAt ? cursorValues.timestamp : cursorValues.float8)
+    : undefined;
 
   const conditions = [Prisma.sql`data_source_id = ${query.dataSourceId}`];
   if (query.externalId !== undefined) conditions.push(Prisma.sql`external_id = ${query.externalId}`);
   if (query.updatedAfter) conditions.push(Prisma.sql`updated_at > ${query.updatedAfter}`);
   if (!query.includeDeleted) conditions.push(Prisma.sql`deleted_at IS NULL`);
   if (after) {
-    const value = field === "updated_at" ? new Date(String(after[0])) : (after[0] ?? Number.POSITIVE_INFINITY);
-    const cast = field === "updated_at" ? Prisma.sql`${value}::timestamptz` : Prisma.sql`${value}::float8`;
+    const cast = byUpdatedAt ? Prisma.sql`${new Date(after[0])}::timestamptz` : Prisma.sql`${after[0]}::float8`;
     conditions.push(
       direction === "asc" ? Prisma.sql`(${key}, id) > (${cast}, ${after[1]})` : Prisma.sql`(${key}, id) < (${cast}, ${after[1]})`,
     );
   }
   const order = direction === "asc" ? Prisma.sql`ASC` : Prisma.sql`DESC`;
 
-  const rows = await db.$queryRaw<RowRecord[]>`
-    SELECT id, external_id AS "externalId", data, display_order AS "displayOrder",
+  const rows = await db.$queryRaw<Array<RowRecord & { orderKey: string }>>`
+    SELECT id, external_id AS "externalId", data, display_order AS "displayOrder", ${DISPLAY_ORDER_KEY}::text AS "orderKey",
            created_at AS "createdAt", updated_at AS "updatedAt", deleted_at AS "deletedAt"
     FROM data_source_rows
     WHERE ${Prisma.join(conditions, " AND ")}
     ORDER BY ${key} ${order}, id ${order}
     LIMIT ${query.limit + 1}`;
 
-  return toPage(rows, query.limit, binding, (row) => [
-    field === "updated_at"
-      ? row.updatedAt.toISOString()
-      : row.displayOrder === null || !Number.isFinite(row.displayOrder)
-        ? null
-        : row.displayOrder,
-    row.id,
-  ]);
+  const page = toPage(rows, query.limit, binding, (row) => [byUpdatedAt ? row.updatedAt.toISOString() : row.orderKey, row.id]);
+  return { ...page, items: page.items.map(({ orderKey: _, ...row }) => row) };
 }

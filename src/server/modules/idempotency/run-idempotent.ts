@@ -1,6 +1,7 @@
 import type { Prisma, PrismaClient } from "@/server/db/types";
 import { AppError } from "@/server/errors/app-error";
 import { IDEMPOTENCY_WINDOW_MS } from "./fingerprint";
+import { createSlotQueue } from "./slot-queue";
 
 export interface IdempotentRequest {
   apiKeyId: string;
@@ -14,28 +15,52 @@ export type IdempotentOutcome<T> =
   | { kind: "failed"; value: T };
 
 /** How long a duplicate waits for the first request before it is told to retry later. */
-const WAIT_FOR_FIRST_MS = 10_000;
+export const WAIT_FOR_FIRST_MS = 10_000;
+
+/** The documented answer to a duplicate that arrives while the first is still running. */
+export function stillInFlight(): AppError {
+  return new AppError("conflict", "A request with this Idempotency-Key is still in progress; retry shortly.", {
+    details: { header: "Idempotency-Key" },
+    headers: { "Retry-After": "1" },
+  });
+}
+
+const inSlot = createSlotQueue(stillInFlight);
+
+type Operation<T> = (tx: Prisma.TransactionClient) => Promise<{ ok: boolean; value: T; statusCode: number; body: () => string }>;
 
 /**
  * Exactly-once writes. The operation runs inside a transaction that first takes a lock on
- * (API key, Idempotency-Key): concurrent duplicates queue on that lock and, once the first
- * commits, find its stored response and replay it. The stored entry commits in the same
- * transaction as the operation's writes, so a crash can neither store a response for writes
- * that did not happen nor let them happen twice. Only successes are kept: a failure rolls
- * back and leaves the key free for a retry.
+ * (API key, Idempotency-Key): concurrent duplicates queue (in-process first, see
+ * ./slot-queue.ts, then on that lock across processes) and, once the first commits, find its
+ * stored response and replay it; one still waiting after `waitMs` gets the in-flight 409.
+ * The stored entry commits in the same transaction as the operation's writes, so a crash can
+ * neither store a response for writes that did not happen nor let them happen twice. Only
+ * successes are kept: a failure rolls back and leaves the key free for a retry.
  */
 export async function runIdempotent<T>(
   db: PrismaClient,
   request: IdempotentRequest,
-  operation: (tx: Prisma.TransactionClient) => Promise<{ ok: boolean; value: T; statusCode: number; body: () => string }>,
+  operation: Operation<T>,
+  options: { waitMs?: number } = {},
 ): Promise<IdempotentOutcome<T>> {
+  const waitMs = options.waitMs ?? WAIT_FOR_FIRST_MS;
+  const deadline = Date.now() + waitMs;
+  return inSlot(`${request.apiKeyId}:${request.key}`, waitMs, () =>
+    runLocked(db, request, operation, Math.max(1, deadline - Date.now())),
+  );
+}
+
+async function runLocked<T>(db: PrismaClient, request: IdempotentRequest, operation: Operation<T>, lockWaitMs: number) {
   const rollback = Symbol("rollback");
   let failed: T | undefined;
   try {
     return await db.$transaction(
-      async (tx) => {
-        await tx.$executeRawUnsafe(`SET LOCAL lock_timeout = '${WAIT_FOR_FIRST_MS}ms'`);
+      async (tx): Promise<IdempotentOutcome<T>> => {
+        await tx.$executeRawUnsafe(`SET LOCAL lock_timeout = '${Math.round(lockWaitMs)}ms'`);
         await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtextextended(${`idempotency:${request.apiKeyId}:${request.key}`}, 0))`;
+        // The bound is for waiting on another request with this key, not for the operation's own locks.
+        await tx.$executeRawUnsafe("SET LOCAL lock_timeout TO DEFAULT");
         const existing = await tx.idempotencyEntry.findUnique({
           where: { apiKeyId_key: { apiKeyId: request.apiKeyId, key: request.key } },
         });
@@ -71,12 +96,7 @@ export async function runIdempotent<T>(
     );
   } catch (error) {
     if (error === rollback) return { kind: "failed", value: failed as T };
-    if (isLockTimeout(error)) {
-      throw new AppError("conflict", "A request with this Idempotency-Key is still in progress; retry shortly.", {
-        details: { header: "Idempotency-Key" },
-        headers: { "Retry-After": "1" },
-      });
-    }
+    if (isLockTimeout(error)) throw stillInFlight();
     throw error;
   }
 }

@@ -1,5 +1,5 @@
 import type { Db } from "@/server/db/types";
-import { decodeCursor } from "@/server/modules/pagination/cursor";
+import { cursorValues, decodeCursor } from "@/server/modules/pagination/cursor";
 import { keysetAfter, parseSort, toPage, type Page } from "@/server/modules/pagination/page";
 
 export type OrganizationSort = "created_at" | "-created_at" | "name" | "-name";
@@ -24,8 +24,9 @@ export async function listOrganizations(db: Db, query: ListOrganizationsQuery): 
   const { field, direction } = parseSort<keyof typeof columns>(query.sort);
   const column = columns[field];
   const binding = { endpoint: "organizations.list", sort: query.sort, filters: { onlyId: query.onlyId } };
-  const after = query.cursor ? decodeCursor(query.cursor, binding) : undefined;
-  const afterValue = after && column === "createdAt" ? new Date(String(after[0])) : after?.[0];
+  const valueSchema = column === "createdAt" ? cursorValues.timestamp : cursorValues.text;
+  const after = query.cursor ? decodeCursor(query.cursor, binding, valueSchema) : undefined;
+  const afterValue = after && column === "createdAt" ? new Date(after[0]) : after?.[0];
 
   const rows = await db.organization.findMany({
     where: {

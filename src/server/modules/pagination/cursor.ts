@@ -10,8 +10,23 @@ export interface CursorBinding {
   filters?: Record<string, unknown>;
 }
 
+export type CursorValue = string | number | null;
+
 /** The keyset position: the last row's sort value and its unique id (the tiebreaker). */
-export type CursorPosition = [value: string | number | null, id: string];
+export type CursorPosition<V extends CursorValue = CursorValue> = [value: V, id: string];
+
+/**
+ * What a position's sort value may be, per sort column. NOTE: the checksum only catches
+ * accidents; anyone can forge a well-formed cursor, so the value is validated before it reaches
+ * SQL (an unchecked "abc" cast to a timestamp or float would be a 500, not a 400).
+ */
+export const cursorValues = {
+  /** `Date.prototype.toISOString()` of a timestamptz(3) column. */
+  timestamp: z.iso.datetime({ precision: 3 }),
+  text: z.string(),
+  /** A float8 as Postgres prints it (shortest exact form), including its special values. */
+  float8: z.string().regex(/^(?:-?Infinity|NaN|-?\d+(?:\.\d+)?(?:e[+-]?\d+)?)$/),
+} as const;
 
 const payloadSchema = z
   .object({
@@ -40,7 +55,11 @@ export function encodeCursor(binding: CursorBinding, position: CursorPosition): 
   return Buffer.from(`${checksum(body)}${body}`, "utf8").toString("base64url");
 }
 
-export function decodeCursor(cursor: string, binding: CursorBinding): CursorPosition {
+export function decodeCursor<V extends CursorValue>(
+  cursor: string,
+  binding: CursorBinding,
+  value: z.ZodType<V>,
+): CursorPosition<V> {
   const decoded = Buffer.from(cursor, "base64url");
   // NOTE: base64url decoding ignores junk and unused trailing bits; re-encoding catches both.
   if (decoded.toString("base64url") !== cursor) throw invalidCursor();
@@ -60,7 +79,9 @@ export function decodeCursor(cursor: string, binding: CursorBinding): CursorPosi
       { details: { parameter: "cursor" } },
     );
   }
-  return parsed.k;
+  const checked = value.safeParse(parsed.k[0]);
+  if (!checked.success) throw invalidCursor();
+  return [checked.data, parsed.k[1]];
 }
 
 function invalidCursor(): AppError {

@@ -57,16 +57,22 @@ export function createMemoryRateLimitStore(): RateLimitStore {
   };
 }
 
+/** A Redis command unanswered for this long counts as Redis being down (see below). */
+export const REDIS_COMMAND_TIMEOUT_MS = 500;
+
 /**
  * Shared across app instances through Redis. NOTE: if Redis is unreachable the limiter falls
  * back to an in-process insurance limiter with the same budget (fail-open to per-instance
- * limits): an outage of the cache neither takes the API down nor lifts every limit.
+ * limits): an outage of the cache neither takes the API down nor lifts every limit. A Redis
+ * that hangs (connection up, no answers) is an outage too: without a command timeout every
+ * authenticated request would wait for it forever.
  */
 export function createRedisRateLimitStore(url: string, onError: (error: Error) => void = () => {}): RateLimitStore {
   const client = new Redis(url, {
     enableOfflineQueue: false,
     maxRetriesPerRequest: 1,
     connectTimeout: 2000,
+    commandTimeout: REDIS_COMMAND_TIMEOUT_MS,
     lazyConnect: false,
   });
   client.on("error", onError);

@@ -1,5 +1,5 @@
 import type { Db } from "@/server/db/types";
-import { decodeCursor } from "@/server/modules/pagination/cursor";
+import { cursorValues, decodeCursor } from "@/server/modules/pagination/cursor";
 import { keysetAfter, parseSort, toPage, type Page } from "@/server/modules/pagination/page";
 import { requireFormInOrganization } from "./require-form";
 
@@ -34,7 +34,7 @@ export async function listRecords(db: Db, query: ListRecordsQuery): Promise<Page
     submitted_by: query.submittedBy ?? null,
   };
   const binding = { endpoint: "records.list", sort: query.sort, filters };
-  const after = query.cursor ? decodeCursor(query.cursor, binding) : undefined;
+  const after = query.cursor ? decodeCursor(query.cursor, binding, cursorValues.timestamp) : undefined;
 
   const rows = await db.record.findMany({
     where: {
@@ -44,7 +44,7 @@ export async function listRecords(db: Db, query: ListRecordsQuery): Promise<Page
         ...(query.createdAfter ? { gt: query.createdAfter } : {}),
         ...(query.createdBefore ? { lt: query.createdBefore } : {}),
       },
-      ...(after ? keysetAfter("createdAt", direction, new Date(String(after[0])), after[1]) : {}),
+      ...(after ? keysetAfter("createdAt", direction, new Date(after[0]), after[1]) : {}),
     },
     orderBy: [{ createdAt: direction }, { id: direction }],
     take: query.limit + 1,

@@ -19,7 +19,8 @@ export function toRowDto(row: RowRecord): z.infer<typeof rowSchema> {
     id: row.id,
     external_id: row.externalId,
     data: row.data as Record<string, unknown>,
-    display_order: row.displayOrder,
+    // NOTE: float8 admits Infinity and NaN, JSON does not; such an order is shown as none.
+    display_order: row.displayOrder !== null && Number.isFinite(row.displayOrder) ? row.displayOrder : null,
     created_at: row.createdAt.toISOString(),
     updated_at: row.updatedAt.toISOString(),
     deleted_at: row.deletedAt?.toISOString() ?? null,

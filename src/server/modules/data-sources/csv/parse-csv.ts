@@ -26,7 +26,7 @@ export function parseCsv(content: string, options: { keyColumn?: string | null }
   if (!headerRecord) throw invalid("the file is empty; the first line must be a header row");
   const columns = headerRecord.fields.map((name) => name.trim());
   checkHeader(columns);
-  if (body.length > MAX_CSV_ROWS) throw invalid(`the file has ${body.length} rows; the limit is ${MAX_CSV_ROWS}`);
+  if (body.length > MAX_CSV_ROWS) throw invalid(`the file has more than ${MAX_CSV_ROWS} rows, the limit`);
 
   const keyColumn = options.keyColumn ?? null;
   const keyIndex = keyColumn === null ? -1 : columns.indexOf(keyColumn);
@@ -68,6 +68,8 @@ function parseRecords(content: string): CsvRecord[] {
     bom: true,
     skip_empty_lines: true,
     relax_column_count: false,
+    // Stop one record past the limit: a huge file is refused without being held in memory.
+    to: MAX_CSV_ROWS + 2,
     on_record: (fields, info) => {
       const line = previousEnd + 1 + (info.empty_lines - previousEmpty);
       previousEnd = info.lines;

@@ -91,8 +91,11 @@ describe("the delete guardrail", () => {
     const source = await db.prisma.dataSource.findUniqueOrThrow({ where: { id: sourceId } });
     expect(source).toMatchObject({ syncStatus: "ok", declinedDeletions: 0, deletionsApprovedAt: null });
     const rows = await storedRows(db.prisma, sourceId);
-    const stamp = outcome.syncRunId && rows.get("1")!.updatedAt.getTime();
-    for (const key of ["1", "2", "3", "4", "5", "6"]) expect(rows.get(key)!.deletedAt?.getTime()).toBe(stamp);
+    const tombstones = ["1", "2", "3", "4", "5", "6"].map((key) => rows.get(key)!);
+    // One stamp for the whole pass: deleted_at = updated_at = the moment of deletion.
+    expect(new Set(tombstones.map((row) => row.deletedAt?.getTime())).size).toBe(1);
+    expect(tombstones.every((row) => row.deletedAt?.getTime() === row.updatedAt.getTime())).toBe(true);
+    expect(rows.get("7")!.deletedAt).toBeNull();
   });
 
   it("an approval covers the count that was declined: a bigger removal is declined again", async () => {

@@ -2,7 +2,8 @@ import { randomBytes } from "node:crypto";
 import type { PrismaClient } from "@/server/db/types";
 import { createOrganization } from "@/server/modules/organizations/create-organization";
 import { createManagedSource } from "../create-managed-source";
-import { createSecretBox } from "../credentials/secret-box";
+import { createSecretBox, type SecretBox } from "../credentials/secret-box";
+import { sealCredentials } from "../credentials/source-credentials";
 import { runSyncPass, type SyncPassOptions } from "../sync/run-sync-pass";
 
 /** A throwaway encryption key per test process. */
@@ -15,9 +16,10 @@ export async function createTestOrganization(db: PrismaClient): Promise<string> 
 export async function createTableSource(
   db: PrismaClient,
   input: { url: string; table: string; key: string; order?: string | null; columns?: string[] | null; interval?: number | null },
+  secrets: SecretBox = testSecrets,
 ): Promise<string> {
   const organizationId = await createTestOrganization(db);
-  const created = await createManagedSource(db, testSecrets, {
+  const created = await createManagedSource(db, secrets, {
     kind: "postgres_table",
     organizationId,
     name: `Table ${input.table}`,
@@ -40,3 +42,23 @@ export async function storedRows(db: PrismaClient, sourceId: string) {
 
 /** Sleep past the millisecond so stamps of consecutive writes differ visibly. */
 export const tick = () => new Promise((resolve) => setTimeout(resolve, 5));
+
+export async function createCrmSource(
+  db: PrismaClient,
+  input: { instanceUrl: string; object: string; clientId: string; clientSecret: string; fields?: string[] | null },
+): Promise<string> {
+  const organizationId = await createTestOrganization(db);
+  const created = await createManagedSource(db, testSecrets, {
+    kind: "crm_object",
+    organizationId,
+    name: `CRM ${input.object}`,
+    config: { instanceUrl: input.instanceUrl, object: input.object, fields: input.fields ?? null },
+    credentials: { clientId: input.clientId, clientSecret: input.clientSecret },
+  });
+  return created.id;
+}
+
+/** Points a source at other credentials (as an operator editing them would). */
+export async function replaceCredentials(db: PrismaClient, sourceId: string, credentials: object): Promise<void> {
+  await db.dataSource.update({ where: { id: sourceId }, data: { credentialsEncrypted: sealCredentials(testSecrets, sourceId, credentials) } });
+}

@@ -1,0 +1,114 @@
+import { execFile } from "node:child_process";
+import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { promisify } from "node:util";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { useTestDatabase } from "@/test/db";
+import { useCustomerDatabase } from "@/server/modules/data-sources/testing/customer-database";
+
+const run = promisify(execFile);
+const database = useTestDatabase();
+const customer = useCustomerDatabase();
+let dataDir: string;
+
+beforeAll(async () => {
+  dataDir = await mkdtemp(path.join(tmpdir(), "gw-cli-source-"));
+});
+afterAll(() => rm(dataDir, { recursive: true, force: true }));
+
+async function cli(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  try {
+    const { stdout, stderr } = await run(process.execPath, ["--import", "tsx", "src/cli/main.ts", ...args], {
+      env: { ...process.env, DATABASE_URL: database.url, GROUNDWORK_DATA_DIR: dataDir, GROUNDWORK_ENCRYPTION_KEY: "", LOG_LEVEL: "silent" },
+      timeout: 60_000,
+    });
+    return { code: 0, stdout, stderr };
+  } catch (error) {
+    const failed = error as { code: number; stdout: string; stderr: string };
+    return { code: failed.code, stdout: failed.stdout, stderr: failed.stderr };
+  }
+}
+
+async function cliJson<T = Record<string, unknown>>(args: string[]): Promise<T> {
+  const result = await cli([...args, "--json"]);
+  expect(result.code, result.stderr).toBe(0);
+  return JSON.parse(result.stdout) as T;
+}
+
+describe("source commands", () => {
+  it("create, sync, guardrail, approve-deletions and show a Postgres table source, all as JSON", { timeout: 180_000 }, async () => {
+    await customer.query(`CREATE TABLE public.customers (id int PRIMARY KEY, name text)`);
+    await customer.query(`INSERT INTO public.customers SELECT g, 'c' || g FROM generate_series(1, 10) g`);
+    const org = await cliJson<{ id: string }>(["org", "create", "--name", "Acme"]);
+    // (The test server's password may be a common word: look for the URL and its userinfo.)
+    const userinfo = `${new URL(customer.url).username}:${new URL(customer.url).password}@`;
+
+    const created = await cli(["source", "create", "--org", org.id, "--name", "Customers", "--kind", "postgres_table", "--url", customer.url, "--table", "public.customers", "--key", "id", "--interval", "300", "--json"]);
+    expect(created.code, created.stderr).toBe(0);
+    expect(created.stdout).not.toContain(userinfo);
+    const source = JSON.parse(created.stdout) as Record<string, unknown>;
+    expect(source).toMatchObject({ kind: "postgres_table", has_credentials: true, sync_status: null, sync_interval_seconds: 300, data_version: 1, schema_version: 1 });
+    expect(source.config).toEqual({ table: "public.customers", keyColumn: "id", orderColumn: null, columns: null });
+    const id = source.id as string;
+    // At rest the connection URL is ciphertext, under a key generated into the data dir.
+    const stored = await database.prisma.dataSource.findUniqueOrThrow({ where: { id } });
+    expect(stored.credentialsEncrypted).toMatch(/^v1\./);
+    expect(stored.credentialsEncrypted).not.toContain(userinfo);
+    expect(JSON.stringify(stored.config)).not.toContain(userinfo);
+
+    expect(await cliJson(["source", "sync", id])).toMatchObject({ id, status: "ok", error: null, inserted: 10, updated: 0, tombstoned: 0, revived: 0, declined: 0 });
+
+    await customer.query(`DELETE FROM public.customers WHERE id <= 6`);
+    const declined = await cli(["source", "sync", id]);
+    expect(declined.code).toBe(0);
+    expect(declined.stdout).toMatch(/Needs attention: .*6 deletions declined/);
+
+    const shown = await cliJson(["source", "show", id]);
+    expect(shown).toMatchObject({ sync_status: "needs_attention", sync_error: null, declined_deletions: 6, deletions_approved_at: null, live_rows: 10, tombstones: 0 });
+    for (const field of ["sync_status", "sync_error", "last_synced_at", "updated_at", "data_version", "schema_version"]) expect(shown).toHaveProperty(field);
+    expect(shown.last_run).toMatchObject({ status: "needs_attention", declined: 6, trigger: "cli" });
+
+    expect(await cliJson(["source", "approve-deletions", id])).toMatchObject({ id, approved_deletions: 6 });
+    expect(await cliJson(["source", "sync", id])).toMatchObject({ status: "ok", tombstoned: 6 });
+    expect(await cliJson(["source", "show", id])).toMatchObject({ sync_status: "ok", declined_deletions: 0, live_rows: 4, tombstones: 6 });
+
+    // A failing pass prints its result and exits non-zero with one error line.
+    await database.prisma.dataSource.update({ where: { id }, data: { config: { table: "public.gone", keyColumn: "id" } } });
+    const failed = await cli(["source", "sync", id, "--json"]);
+    expect(failed.code).not.toBe(0);
+    expect(JSON.parse(failed.stdout)).toMatchObject({ status: "error", error: expect.stringContaining("public.gone does not exist") });
+    expect(failed.stderr).toMatch(/^error: sync failed: /m);
+  });
+
+  it("create and upload a CSV source; a malformed file changes nothing and names the line", { timeout: 120_000 }, async () => {
+    const org = await cliJson<{ id: string }>(["org", "create", "--name", "Shop"]);
+    const { id } = await cliJson<{ id: string }>(["source", "create", "--org", org.id, "--name", "Prices", "--kind", "csv", "--key", "sku"]);
+    const good = path.join(dataDir, "prices.csv");
+    await writeFile(good, "sku,price\nA,1\nB,2\n");
+    expect(await cliJson(["source", "upload", id, good])).toEqual({ id, rows: 2, data_version: 2, schema_version: 1, columns: ["sku", "price"] });
+
+    const bad = path.join(dataDir, "bad.csv");
+    await writeFile(bad, "sku,price\nC,3\nD\n");
+    const failed = await cli(["source", "upload", id, bad]);
+    expect(failed.code).not.toBe(0);
+    expect(failed.stderr).toMatch(/^error: Invalid CSV: line 3: the row has 1 fields but the header has 2\. Nothing was changed\.$/m);
+    expect(await cliJson(["source", "show", id])).toMatchObject({ data_version: 2, live_rows: 2 });
+    expect((await cli(["source", "sync", id])).stderr).toMatch(/CSV source; it changes only by upload/);
+  });
+
+  it("creates a CRM object source without ever printing the client secret", { timeout: 60_000 }, async () => {
+    const org = await cliJson<{ id: string }>(["org", "create", "--name", "Sales"]);
+    const result = await cli(["source", "create", "--org", org.id, "--name", "Accounts", "--kind", "crm_object", "--instance-url", "https://acme.my.example.com/", "--object", "Account", "--client-id", "3MVG9abc", "--client-secret", "very-secret-value", "--fields", "Name,Industry", "--json"]);
+    expect(result.code, result.stderr).toBe(0);
+    expect(result.stdout).not.toContain("very-secret-value");
+    expect(JSON.parse(result.stdout)).toMatchObject({
+      kind: "crm_object",
+      has_credentials: true,
+      config: { instanceUrl: "https://acme.my.example.com", object: "Account", fields: ["Name", "Industry"], apiVersion: "v60.0" },
+    });
+    const invalid = await cli(["source", "create", "--org", org.id, "--name", "X", "--kind", "crm_object", "--instance-url", "https://x.example", "--object", "Account; DROP", "--client-id", "a", "--client-secret", "b"]);
+    expect(invalid.code).not.toBe(0);
+    expect(invalid.stderr).toMatch(/^error: Invalid data source: config\.object: must be an API name/m);
+  });
+});

@@ -1,0 +1,53 @@
+import { randomBytes } from "node:crypto";
+import { mkdtemp, readFile, rm, stat, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { resetEnvCache } from "@/env";
+import { loadEncryptionKey, parseEncryptionKey } from "./encryption-key";
+
+let dir: string;
+beforeEach(async () => {
+  dir = await mkdtemp(path.join(tmpdir(), "gw-key-"));
+  vi.stubEnv("GROUNDWORK_ENCRYPTION_KEY", "");
+  resetEnvCache();
+});
+afterEach(async () => {
+  vi.unstubAllEnvs();
+  resetEnvCache();
+  await rm(dir, { recursive: true, force: true });
+});
+
+describe("the encryption key", () => {
+  it("is generated on first use into <dataDir>/encryption.key with mode 0600, then reused", async () => {
+    const dataDir = path.join(dir, "nested", ".data");
+    const key = await loadEncryptionKey(dataDir);
+    expect(key).toHaveLength(32);
+    const file = path.join(dataDir, "encryption.key");
+    expect((await stat(file)).mode & 0o777).toBe(0o600);
+    expect(Buffer.from((await readFile(file, "utf8")).trim(), "base64")).toEqual(key);
+    expect(await loadEncryptionKey(dataDir)).toEqual(key);
+  });
+
+  it("processes starting together all end up with one key", async () => {
+    const keys = await Promise.all(Array.from({ length: 8 }, () => loadEncryptionKey(dir)));
+    expect(new Set(keys.map((key) => key.toString("hex"))).size).toBe(1);
+  });
+
+  it("GROUNDWORK_ENCRYPTION_KEY wins over the file, as hex or base64", async () => {
+    const key = randomBytes(32);
+    vi.stubEnv("GROUNDWORK_ENCRYPTION_KEY", key.toString("hex"));
+    resetEnvCache();
+    expect(await loadEncryptionKey(dir)).toEqual(key);
+    vi.stubEnv("GROUNDWORK_ENCRYPTION_KEY", key.toString("base64"));
+    resetEnvCache();
+    expect(await loadEncryptionKey(dir)).toEqual(key);
+    await expect(stat(path.join(dir, "encryption.key"))).rejects.toMatchObject({ code: "ENOENT" });
+  });
+
+  it("a key of the wrong size is refused with a readable message", async () => {
+    expect(() => parseEncryptionKey("c2hvcnQ=", "GROUNDWORK_ENCRYPTION_KEY")).toThrow(/GROUNDWORK_ENCRYPTION_KEY must be 32 bytes/);
+    await writeFile(path.join(dir, "encryption.key"), "too short\n");
+    await expect(loadEncryptionKey(dir)).rejects.toThrow(/encryption\.key must be 32 bytes/);
+  });
+});
