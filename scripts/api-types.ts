@@ -10,7 +10,6 @@ const HEADER = `/**
  * (the same one /api/v1/openapi.json serves). Do not edit: run \`npx tsx scripts/generate-api-types.ts\`.
  * scripts/generate-api-types.test.ts fails when this file no longer matches the server.
  */
-/* eslint-disable */
 
 `;
 

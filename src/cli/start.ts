@@ -5,6 +5,7 @@ import { env, resetEnvCache } from "@/env";
 import { prepareDatabase } from "@/server/db/bootstrap";
 import { createPrismaClient } from "@/server/db/client";
 import { seedDemoInstance } from "@/server/seed/seed-demo";
+import { startWorker, type RunningWorker } from "@/worker/start-worker";
 import { ensureBuild } from "./ensure-build";
 
 /**
@@ -22,7 +23,7 @@ async function main(): Promise<void> {
 
   const database = await prepareDatabase({ dataDir: path.join(dataDir, "postgres"), log: say });
   // Filled in once listening; the signal handlers are installed before that.
-  const running: { server?: Server } = {};
+  const running: { server?: Server; worker?: RunningWorker } = {};
   let stopping = false;
   const shutdown = async (signal: string) => {
     if (stopping) return;
@@ -31,6 +32,7 @@ async function main(): Promise<void> {
     const force = setTimeout(() => process.exit(1), 10_000);
     force.unref();
     running.server?.close();
+    await running.worker?.stop().catch((error: unknown) => say(`Worker stop failed: ${String(error)}`));
     await database.stop().catch((error: unknown) => say(`Database stop failed: ${String(error)}`));
     process.exit(0);
   };
@@ -49,6 +51,10 @@ async function main(): Promise<void> {
       say(`  email:    ${seed.email}`);
       say(`  password: ${seed.password}`);
     }
+  }
+
+  if (env().GROUNDWORK_WORKER === "on") {
+    running.worker = await startWorker({ databaseUrl: database.url, log: (message) => say(`worker: ${message}`), dataDir });
   }
 
   const { PORT: port, HOST: hostname } = env();

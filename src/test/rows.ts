@@ -1,12 +1,12 @@
 import { createHash } from "node:crypto";
-import type { PrismaClient } from "@/server/db/types";
+import type { Prisma, PrismaClient } from "@/server/db/types";
 
 /** A row to seed directly (the sync engine that normally writes rows is not under test here). */
 export interface SeedRow {
   id?: string;
   externalId: string;
   displayOrder: number | null;
-  data?: Record<string, unknown>;
+  data?: Prisma.InputJsonObject;
   createdAt: Date;
   updatedAt: Date;
   deletedAt?: Date | null;

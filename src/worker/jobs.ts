@@ -1,5 +1,6 @@
 import { z } from "zod";
 import type { Db } from "@/server/db/types";
+import { AppError } from "@/server/errors/app-error";
 
 /** graphile-worker task names. */
 export const SYNC_SOURCE_TASK = "sync_source";
@@ -29,12 +30,23 @@ export function syncJobKey(sourceId: string, trigger: SyncSourcePayload["trigger
  * own. Needs the worker schema, which the first worker start installs.
  */
 export async function requestSourceSync(db: Db, sourceId: string): Promise<void> {
+  const source = await db.dataSource.findUnique({ where: { id: sourceId }, select: { kind: true } });
+  if (!source) throw new AppError("not_found", `No data source ${sourceId}.`);
+  if (source.kind === "csv") throw new AppError("bad_request", `Data source ${sourceId} is a CSV source; it changes only by upload.`);
   const payload = JSON.stringify({ sourceId, trigger: "manual" } satisfies SyncSourcePayload);
-  await db.$executeRaw`SELECT graphile_worker.add_job(
-    ${SYNC_SOURCE_TASK}::text,
-    payload := ${payload}::json,
-    max_attempts := ${SYNC_MAX_ATTEMPTS}::int,
-    job_key := ${syncJobKey(sourceId, "manual")}::text,
-    job_key_mode := 'replace'
-  )`;
+  try {
+    await db.$executeRaw`SELECT graphile_worker.add_job(
+      ${SYNC_SOURCE_TASK}::text,
+      payload := ${payload}::json,
+      max_attempts := ${SYNC_MAX_ATTEMPTS}::int,
+      job_key := ${syncJobKey(sourceId, "manual")}::text,
+      job_key_mode := 'replace'
+    )`;
+  } catch (error) {
+    // 3F000 / 42883: the queue's schema or function is missing, i.e. no worker ever started here.
+    if (/3F000|42883|graphile_worker/.test(String((error as { message?: string }).message))) {
+      throw new AppError("service_unavailable", "No sync worker has started on this database yet; start one (npm start or npm run worker) and retry.", { cause: error });
+    }
+    throw error;
+  }
 }

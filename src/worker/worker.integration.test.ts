@@ -3,7 +3,8 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { runMigrations } from "graphile-worker";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { useTestDatabase } from "@/test/db";
+import { createTestDatabase, useTestDatabase } from "@/test/db";
+import { createPrismaClient } from "@/server/db/client";
 import { loadEncryptionKey } from "@/server/modules/data-sources/credentials/encryption-key";
 import { createSecretBox, type SecretBox } from "@/server/modules/data-sources/credentials/secret-box";
 import { useCustomerDatabase } from "@/server/modules/data-sources/testing/customer-database";
@@ -45,6 +46,19 @@ async function finishedRuns(sourceId: string, count: number) {
 }
 
 describe("scheduling on graphile-worker", () => {
+  it('"sync now" refuses unknown sources, and says so when no worker ever installed the queue', async () => {
+    await expect(requestSourceSync(db.prisma, "no-such-source")).rejects.toMatchObject({ code: "not_found" });
+    const fresh = await createTestDatabase({ migrated: true });
+    const prisma = createPrismaClient(fresh.url);
+    try {
+      const sourceId = await createTableSource(prisma, { url: customer.url, table: "public.accounts", key: "id" }, secrets);
+      await expect(requestSourceSync(prisma, sourceId)).rejects.toMatchObject({ code: "service_unavailable", message: expect.stringMatching(/No sync worker has started/) });
+    } finally {
+      await prisma.$disconnect();
+      await fresh.drop();
+    }
+  });
+
   it('"sync now" requests are deduplicated per source until a worker takes them', async () => {
     const sourceId = await source();
     for (let i = 0; i < 5; i += 1) await requestSourceSync(db.prisma, sourceId);

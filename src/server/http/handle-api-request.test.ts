@@ -120,4 +120,26 @@ describe("the /api/v1 pipeline", () => {
     expect(text).not.toMatch(/at .*\(.*:\d+:\d+\)/);
     expectRequestId(res, body);
   });
+
+  it("accepts the JSON media type in any letter case, as RFC 9110 says", async () => {
+    for (const contentType of ["Application/JSON", "application/json; charset=UTF-8"]) {
+      const { res } = await call("/things", { method: "POST", body: '{"name":"pump"}', headers: { "content-type": contentType } });
+      expect(res.status, contentType).toBe(201);
+    }
+  });
+
+  it("refuses a NUL character (which Postgres cannot store) with a 400 naming where it is, not a 500", async () => {
+    const json = { "content-type": "application/json" };
+    const inBody = await call("/things", { method: "POST", body: '{"name":"a\\u0000b"}', headers: json });
+    expect(inBody.res.status).toBe(400);
+    expect(inBody.body.error?.message).toContain("name: must not contain the NUL character");
+    expectRequestId(inBody.res, inBody.body);
+    const nested = await call("/things", { method: "POST", body: '{"name":"a","tags":[{"x":"ok"},{"y":"\\u0000"}]}', headers: json });
+    expect(nested.body.error?.message).toContain("tags.1.y");
+    const inKey = await call("/things", { method: "POST", body: '{"name":"a","meta":{"k\\u0000":1}}', headers: json });
+    expect(inKey.res.status).toBe(400);
+    const inQuery = await call("/things/abc?limit=1&note=%00");
+    expect(inQuery.res.status).toBe(400);
+    expect(inQuery.body.error?.message).toContain("note");
+  });
 });

@@ -8,6 +8,7 @@ import { statusForCode } from "@/server/errors/http-status";
 import type { Logger } from "@/server/logger";
 import type { RateLimitStore } from "@/server/modules/rate-limit/rate-limit-store";
 import { errorResponse, internalErrorResponse, jsonResponse } from "./envelope";
+import { assertNoNulInQuery } from "./nul-check";
 import { methodTakesBody, readRawBody } from "./read-body";
 import { newRequestId } from "./request-id";
 import { listApiRoutes, matchRoute, routeForProcedure, type ApiRoute } from "./routes";
@@ -72,6 +73,7 @@ async function dispatch(
     });
   }
 
+  assertNoNulInQuery(new URL(req.url));
   const rawBody = await readRawBody(req);
   const forwarded = rebuildRequest(req, rawBody.bytes);
   const context: ApiContext = { requestId, req, rawBody, db: deps.db(), log, rateLimiter: deps.rateLimiter, response: { headers: {} } };
@@ -99,11 +101,15 @@ async function dispatch(
   return finalize(adapterResponse, requestId);
 }
 
-/** The adapter reads the body itself: hand it a fresh Request over the bytes already read. */
+/**
+ * The adapter reads the body itself: hand it a fresh Request over the bytes already read.
+ * NOTE: readRawBody has accepted the media type case-insensitively (RFC 9110); the adapter
+ * compares it case-sensitively, so it is handed the canonical spelling.
+ */
 function rebuildRequest(req: Request, bytes: Uint8Array<ArrayBuffer>): Request {
   const headers = new Headers(req.headers);
   const takesBody = methodTakesBody(req.method);
-  if (takesBody && bytes.length === 0) headers.set("content-type", "application/json");
+  if (takesBody) headers.set("content-type", "application/json");
   return new Request(req.url, {
     method: req.method,
     headers,

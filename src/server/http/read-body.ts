@@ -1,4 +1,5 @@
 import { AppError } from "@/server/errors/app-error";
+import { findNul, nulError } from "./nul-check";
 
 /** Request bodies above this are refused with 413 before they are buffered. */
 export const MAX_BODY_BYTES = 1024 * 1024;
@@ -15,7 +16,7 @@ export function methodTakesBody(method: string): boolean {
   return BODY_METHODS.has(method.toUpperCase());
 }
 
-/** Reads the body once, bounded, and checks it is JSON when the method carries one. */
+/** Reads the body once, bounded, and checks it is JSON (and storable) when the method carries one. */
 export async function readRawBody(req: Request, maxBytes = MAX_BODY_BYTES): Promise<RawBody> {
   const declared = Number(req.headers.get("content-length") ?? "NaN");
   if (Number.isFinite(declared) && declared > maxBytes) throw tooLarge(maxBytes);
@@ -61,11 +62,14 @@ function assertJson(req: Request, text: string): void {
         : "Missing Content-Type header; send application/json.",
     );
   }
+  let parsed: unknown;
   try {
-    JSON.parse(text);
+    parsed = JSON.parse(text);
   } catch {
     throw new AppError("bad_request", "The request body is not valid JSON.");
   }
+  const field = findNul(parsed);
+  if (field !== null) throw nulError(field);
 }
 
 function tooLarge(maxBytes: number): AppError {

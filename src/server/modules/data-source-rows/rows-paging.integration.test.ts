@@ -32,7 +32,9 @@ const seedRow = fc.record({
 });
 const dataset = fc.uniqueArray(seedRow, { selector: (row) => row.id.toLowerCase(), maxLength: 60 });
 
-function toSeedRows(rows: fc.GeneratorValue<typeof dataset>, prefix: string): SeedRow[] {
+type SeedSpec = typeof dataset extends fc.Arbitrary<infer T> ? T : never;
+
+function toSeedRows(rows: SeedSpec, prefix: string): SeedRow[] {
   return rows.map((row, i) => {
     const updatedAt = new Date(base + row.updatedOffset);
     return {

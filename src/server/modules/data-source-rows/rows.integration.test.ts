@@ -121,6 +121,7 @@ describe("GET …/data-sources/{data_source_id}/rows", () => {
       [`cursor=${flipped}`, "cursor"],
       [`cursor=${cursor.slice(0, -4)}`, "cursor"],
       ["cursor=%00%27", "cursor"],
+      ["external_id=%00", "external_id"],
     ];
     for (const [query, parameter] of cases) {
       const res = await call("GET", rowsUrl(query), { token });

@@ -51,7 +51,12 @@ export async function runIdempotent<T>(
   );
 }
 
-async function runLocked<T>(db: PrismaClient, request: IdempotentRequest, operation: Operation<T>, lockWaitMs: number) {
+async function runLocked<T>(
+  db: PrismaClient,
+  request: IdempotentRequest,
+  operation: Operation<T>,
+  lockWaitMs: number,
+): Promise<IdempotentOutcome<T>> {
   const rollback = Symbol("rollback");
   let failed: T | undefined;
   try {
@@ -95,7 +100,7 @@ async function runLocked<T>(db: PrismaClient, request: IdempotentRequest, operat
       { maxWait: 30_000, timeout: 120_000 },
     );
   } catch (error) {
-    if (error === rollback) return { kind: "failed", value: failed as T };
+    if (error === rollback) return { kind: "failed", value: failed as T } as const;
     if (isLockTimeout(error)) throw stillInFlight();
     throw error;
   }

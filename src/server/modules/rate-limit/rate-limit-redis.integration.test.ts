@@ -18,12 +18,13 @@ let redisDown: string | undefined;
 
 beforeAll(async () => {
   const probe = new Redis(REDIS_URL, { lazyConnect: true, connectTimeout: 1_000, maxRetriesPerRequest: 0, retryStrategy: () => null });
-  probe.on("error", () => undefined);
+  let socketError: string | undefined;
+  probe.on("error", (error: Error) => (socketError ??= error.message));
   try {
     await probe.connect();
     if ((await probe.ping()) !== "PONG") redisDown = "PING did not answer PONG";
   } catch (error) {
-    redisDown = (error as Error).message;
+    redisDown = socketError ?? (error as Error).message;
   } finally {
     probe.disconnect();
   }

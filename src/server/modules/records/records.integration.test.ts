@@ -193,6 +193,23 @@ describe("POST /organizations/{org}/forms/{form}/records", () => {
     expect(await database.prisma.record.count()).toBe(before);
   });
 
+  it("answers a NUL character (unstorable in Postgres) in a field or filter with 400 naming it, never 500", async () => {
+    const before = await database.prisma.record.count();
+    for (const [body, field] of [
+      [{ created_by: "a\u0000b", field_values: {} }, "created_by"],
+      [{ created_by: "ana", field_values: { note: "x\u0000" } }, "field_values.note"],
+      [{ created_by: "ana", field_values: { "k\u0000": 1 } }, "field_values.k"],
+    ] as const) {
+      const res = await client.POST(RECORDS, { params: { path: path() }, body: body as never });
+      expect(res.response.status, field).toBe(400);
+      expect(res.error?.error.message, field).toContain(field);
+    }
+    expect(await database.prisma.record.count()).toBe(before);
+    const filter = await client.GET(RECORDS, { params: { path: path(), query: { submitted_by: "a\u0000" } } });
+    expect(filter.response.status).toBe(400);
+    expect(filter.error?.error.message).toContain("submitted_by");
+  });
+
   it("answers 404 for a form outside the organization and 403 for another organization, writing nothing", async () => {
     const before = await database.prisma.record.count();
     const body = { created_by: "ana", field_values: {} };

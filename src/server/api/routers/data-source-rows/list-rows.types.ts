@@ -11,7 +11,7 @@ export const listRowsMeta: ApiMeta = {
     tags: ["data sources"],
     summary: "List a data source's rows",
     description:
-      "Devices delta-sync with `updated_after=<max updated_at seen>&include_deleted=true`: removed rows arrive as tombstones with `deleted_at` set.",
+      "Devices delta-sync with `updated_after=<max updated_at seen>&include_deleted=true`, paging in `updated_at` order (the default when `updated_after` is given): removed rows arrive as tombstones with `deleted_at` set.",
     protect: true,
   },
   access: "bearer",
@@ -19,10 +19,19 @@ export const listRowsMeta: ApiMeta = {
   orgParam: "organization_id",
 };
 
+const ROW_SORTS = ["display_order", "-display_order", "updated_at", "-updated_at"] as const;
+
 export const listRowsInput = z.object({
   organization_id: z.string().min(1).max(200),
   data_source_id: z.string().min(1).max(200),
-  ...paginationInput(["display_order", "-display_order", "updated_at", "-updated_at"] as const, "display_order"),
+  ...paginationInput(ROW_SORTS, "display_order"),
+  // NOTE: no fixed default: with updated_after the default is updated_at. A delta walk in
+  // display order could miss rows that a pass commits mid-walk before the cursor, and the
+  // device would then move its high-water mark past them for good.
+  sort: z
+    .enum(ROW_SORTS, { error: `must be one of ${ROW_SORTS.join(", ")}` })
+    .optional()
+    .describe("Default display_order, or updated_at when updated_after is given (the order delta sync needs)."),
   external_id: z.string().min(1).max(1000).optional().describe("At most one row: external_id is unique per source."),
   updated_after: z.iso
     .datetime({ offset: true, error: "updated_after must be an ISO 8601 timestamp such as 2026-01-31T00:00:00Z" })

@@ -7,6 +7,14 @@ import { createTableSource, syncNow } from "../testing/source-fixtures";
 const db = useTestDatabase();
 const customer = useCustomerDatabase();
 
+interface PolledRow {
+  id: string;
+  external_id: string;
+  data: unknown;
+  updated_at: Date;
+  deleted_at: Date | null;
+}
+
 interface DeviceRow {
   data: unknown;
   deleted: boolean;
@@ -52,7 +60,7 @@ class Device {
     let received = 0;
     let max = this.since;
     for (;;) {
-      const { rows } = await this.client.query<{ id: string; external_id: string; data: unknown; updated_at: Date; deleted_at: Date | null }>(
+      const { rows }: { rows: PolledRow[] } = await this.client.query<PolledRow>(
         `SELECT id, external_id, data, updated_at, deleted_at FROM data_source_rows
           WHERE data_source_id = $1 AND ($2::timestamptz IS NULL OR updated_at > $2)
             AND ($3::timestamptz IS NULL OR (updated_at, id) > ($3, $4))
@@ -66,7 +74,7 @@ class Device {
       }
       received += rows.length;
       if (rows.length < pageSize) break;
-      const last = rows[rows.length - 1]!;
+      const last: PolledRow = rows[rows.length - 1]!;
       after = { updatedAt: last.updated_at, id: last.id };
       await pause(); // a pass may commit between two pages
     }

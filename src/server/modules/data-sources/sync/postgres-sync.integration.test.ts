@@ -129,9 +129,13 @@ describe("a sync pass over a customer's Postgres table", () => {
     expect(["1", "2", "3", "4"].map((key) => rows.get(key)!.displayOrder)).toEqual([9, 8, 7, 6]);
 
     await customer.query(`UPDATE public.customers SET rank = 0.5 WHERE id = 1`);
+    await customer.query(`UPDATE public.customers SET rank = NULL WHERE id = 2`);
     const outcome = await syncNow(db.prisma, sourceId);
-    expect(outcome.counts.updated).toBe(1);
-    expect((await storedRows(db.prisma, sourceId)).get("1")!.displayOrder).toBe(0.5);
+    expect(outcome.counts.updated).toBe(2);
+    const after = await storedRows(db.prisma, sourceId);
+    expect(after.get("1")!.displayOrder).toBe(0.5);
+    // An empty order value leaves the row without a display order (the rows endpoint lists those last).
+    expect(after.get("2")!.displayOrder).toBeNull();
   });
 
   it("without an order column, rows keep the order they were first read in; new rows go after", async () => {

@@ -4,10 +4,10 @@ import { AppError } from "@/server/errors/app-error";
 import { connectorForSource, type ConnectorDeps } from "../connectors/connector-for-source";
 import { lockSourceForWrite, SOURCE_TRANSACTION_OPTIONS } from "../source-lock";
 import { mirrorSource, type MirrorResult } from "./mirror-source";
+import { abortedPassReason, INTERNAL_ERROR, isTransactionTimeout, recordAbortedPass } from "./record-aborted-pass";
 
 export const DEFAULT_BATCH_SIZE = 1000;
 export const DEFAULT_TIMEOUT_MS = 30_000;
-const INTERNAL_ERROR = "The sync failed on an internal error; the worker log has the details. Nothing was changed.";
 
 export interface SyncPassDeps extends ConnectorDeps {
   db: PrismaClient;
@@ -23,6 +23,8 @@ export interface SyncPassOptions {
   onlyIfDue?: boolean;
   /** Called after each batch is written (progress reports). */
   onBatch?: (progress: { rowsRead: number }) => void;
+  /** The longest a pass may hold its transaction (default 30 min); past it, it is rolled back. */
+  maxPassMs?: number;
 }
 
 export interface SyncCounts {
@@ -53,6 +55,28 @@ const NO_COUNTS: SyncCounts = { inserted: 0, updated: 0, tombstoned: 0, revived:
  * can never overwrite the status of a newer pass.
  */
 export async function runSyncPass(deps: SyncPassDeps, sourceId: string, options: SyncPassOptions): Promise<SyncPassOutcome> {
+  const maxPassMs = options.maxPassMs ?? SOURCE_TRANSACTION_OPTIONS.timeout;
+  let runId: string | null = null;
+  try {
+    return await passInTransaction(deps, sourceId, options, maxPassMs, (id) => (runId = id));
+  } catch (error) {
+    if (runId === null) throw error;
+    const reason = abortedPassReason(error, maxPassMs);
+    await recordAbortedPass(deps.db, sourceId, runId, reason).catch(() => undefined);
+    // A pass that ran out of time is an expected outcome; anything else is a bug to surface.
+    if (!isTransactionTimeout(error)) throw error;
+    deps.log?.(`sync of data source ${sourceId} failed: ${reason}`);
+    return { status: "error", syncRunId: runId, counts: NO_COUNTS, error: reason };
+  }
+}
+
+async function passInTransaction(
+  deps: SyncPassDeps,
+  sourceId: string,
+  options: SyncPassOptions,
+  maxPassMs: number,
+  onRun: (runId: string) => void,
+): Promise<SyncPassOutcome> {
   let bug: unknown = null;
   const outcome = await deps.db.$transaction(async (tx) => {
     const stamp = await lockSourceForWrite(tx, sourceId);
@@ -69,6 +93,7 @@ export async function runSyncPass(deps: SyncPassDeps, sourceId: string, options:
     });
     // Committed on its own connection so the dashboard can show the pass while it runs.
     const run = await deps.db.syncRun.create({ data: { dataSourceId: sourceId, trigger: options.trigger, status: "running" }, select: { id: true } });
+    onRun(run.id);
 
     await tx.$executeRawUnsafe("SAVEPOINT sync_pass");
     let result: MirrorResult;
@@ -112,7 +137,7 @@ export async function runSyncPass(deps: SyncPassDeps, sourceId: string, options:
     });
     await tx.syncRun.update({ where: { id: run.id }, data: { status, finishedAt, ...counts } });
     return { status, syncRunId: run.id, counts, error: null } as const;
-  }, SOURCE_TRANSACTION_OPTIONS);
+  }, { ...SOURCE_TRANSACTION_OPTIONS, timeout: maxPassMs });
 
   if (bug !== null) {
     deps.log?.(`sync of data source ${sourceId} failed on an internal error: ${bug instanceof Error ? (bug.stack ?? bug.message) : String(bug)}`);

@@ -156,6 +156,20 @@ describe("a CRM object source", () => {
     expect(source.syncError).not.toContain("a-wrong-but-secret-value");
   });
 
+  it("a pass that outlives its time limit is rolled back and recorded as an error, not left running", async () => {
+    const before = await syncedCrmSource();
+    crm.fail("page", { hangMs: 1_500 });
+    const outcome = await syncNow(db.prisma, before.sourceId, { batchSize: 200, timeoutMs: 5_000, maxPassMs: 500 });
+    expect(outcome).toMatchObject({ status: "error", error: expect.stringMatching(/^The pass did not finish within 0.5 s and was rolled back/) });
+    const source = await db.prisma.dataSource.findUniqueOrThrow({ where: { id: before.sourceId } });
+    expect(source).toMatchObject({ syncStatus: "error", syncError: outcome.error, lastSyncedAt: before.source.lastSyncedAt });
+    expect(source.updatedAt.getTime()).toBeGreaterThan(before.source.updatedAt.getTime());
+    expect(await storedRows(db.prisma, before.sourceId)).toEqual(before.rows);
+    expect(await db.prisma.syncRun.findUniqueOrThrow({ where: { id: outcome.syncRunId! } })).toMatchObject({ status: "error", error: outcome.error });
+    // The source is usable again straight away.
+    expect((await syncNow(db.prisma, before.sourceId, { batchSize: 200 })).status).toBe("ok");
+  });
+
   it("a record Id repeated across pages fails the pass instead of mirroring half of it", async () => {
     const object = `Dup${Math.random().toString(36).slice(2, 8)}`;
     const records = accounts(300);

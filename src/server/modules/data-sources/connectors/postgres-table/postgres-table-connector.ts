@@ -44,6 +44,9 @@ export function postgresTableConnector(config: PostgresTableConfig, credentials:
       };
       try {
         await client.connect();
+        // Timestamps become JSON text in the session's time zone: pin it, or a change of the
+        // server's default would rewrite every row.
+        await client.query("SET TIME ZONE 'UTC'");
         await client.query("BEGIN ISOLATION LEVEL REPEATABLE READ, READ ONLY");
         const prepared = await prepareRead(client, table, config);
         if (!prepared.ok) {

@@ -1,0 +1,32 @@
+import { Prisma } from "@/server/db/generated/client";
+import type { PrismaClient } from "@/server/db/types";
+import { lockSourceForWrite, SOURCE_TRANSACTION_OPTIONS } from "../source-lock";
+
+export const INTERNAL_ERROR = "The sync failed on an internal error; the worker log has the details. Nothing was changed.";
+
+/** Prisma's P2028: the interactive transaction outlived its timeout and was rolled back. */
+export function isTransactionTimeout(error: unknown): boolean {
+  return error instanceof Prisma.PrismaClientKnownRequestError && error.code === "P2028";
+}
+
+export function abortedPassReason(error: unknown, maxPassMs: number): string {
+  if (!isTransactionTimeout(error)) return INTERNAL_ERROR;
+  const limit = maxPassMs % 60_000 === 0 ? `${maxPassMs / 60_000} min` : `${maxPassMs / 1000} s`;
+  return `The pass did not finish within ${limit} and was rolled back; nothing was changed. Try a larger batch size or a smaller table.`;
+}
+
+/**
+ * When the pass's own transaction is lost (timeout, our database gone), its failure is written
+ * in a fresh transaction under the source lock, and only while its run is still marked
+ * running: a newer pass that already took over (and marked it interrupted) has the last word
+ * on the source's status.
+ */
+export async function recordAbortedPass(db: PrismaClient, sourceId: string, runId: string, reason: string): Promise<void> {
+  await db.$transaction(async (tx) => {
+    await lockSourceForWrite(tx, sourceId);
+    const finishedAt = new Date();
+    const { count } = await tx.syncRun.updateMany({ where: { id: runId, status: "running" }, data: { status: "error", error: reason, finishedAt } });
+    if (count === 0) return;
+    await tx.dataSource.update({ where: { id: sourceId }, data: { syncStatus: "error", syncError: reason, updatedAt: finishedAt } });
+  }, SOURCE_TRANSACTION_OPTIONS);
+}
