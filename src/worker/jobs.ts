@@ -5,6 +5,7 @@ import { AppError } from "@/server/errors/app-error";
 /** graphile-worker task names. */
 export const SYNC_SOURCE_TASK = "sync_source";
 export const SYNC_TICK_TASK = "sync_tick";
+export const IDEMPOTENCY_CLEANUP_TASK = "idempotency_cleanup";
 
 export const syncSourcePayloadSchema = z.object({
   sourceId: z.string().min(1),

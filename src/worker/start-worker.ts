@@ -7,7 +7,8 @@ import { loadEncryptionKey } from "@/server/modules/data-sources/credentials/enc
 import { createSecretBox } from "@/server/modules/data-sources/credentials/secret-box";
 import { runSyncPass } from "@/server/modules/data-sources/sync/run-sync-pass";
 import { enqueueDueSources } from "./enqueue-due-sources";
-import { SYNC_SOURCE_TASK, SYNC_TICK_TASK, syncSourcePayloadSchema } from "./jobs";
+import { deleteExpiredIdempotencyEntries } from "@/server/modules/idempotency/cleanup";
+import { IDEMPOTENCY_CLEANUP_TASK, SYNC_SOURCE_TASK, SYNC_TICK_TASK, syncSourcePayloadSchema } from "./jobs";
 
 export interface StartWorkerOptions {
   databaseUrl: string;
@@ -67,6 +68,10 @@ export async function startWorker(options: StartWorkerOptions): Promise<RunningW
     [SYNC_TICK_TASK]: async (_payload, helpers) => {
       await enqueueDueSources(db, (task, payload, spec) => helpers.addJob(task, payload, spec));
     },
+    [IDEMPOTENCY_CLEANUP_TASK]: async () => {
+      const removed = await deleteExpiredIdempotencyEntries(db);
+      if (removed > 0) options.log(`removed ${removed} expired idempotency entries`);
+    },
   };
 
   let runner;
@@ -81,7 +86,11 @@ export async function startWorker(options: StartWorkerOptions): Promise<RunningW
       taskList,
       // No backfill: a worker that was down does not owe the ticks it missed; the next one
       // finds every source that became due meanwhile.
-      parsedCronItems: parseCronItems([{ task: SYNC_TICK_TASK, match: "* * * * *", identifier: SYNC_TICK_TASK, options: { backfillPeriod: 0, maxAttempts: 1 } }]),
+      parsedCronItems: parseCronItems([
+        { task: SYNC_TICK_TASK, match: "* * * * *", identifier: SYNC_TICK_TASK, options: { backfillPeriod: 0, maxAttempts: 1 } },
+        // Hourly: entries live 24 h, so a key may replay up to ~25 h (spec 8 allows a few hours).
+        { task: IDEMPOTENCY_CLEANUP_TASK, match: "17 * * * *", identifier: IDEMPOTENCY_CLEANUP_TASK, options: { backfillPeriod: 0, maxAttempts: 1 } },
+      ]),
     });
   } catch (error) {
     await db.$disconnect();
