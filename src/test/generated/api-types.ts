@@ -99,7 +99,7 @@ export interface paths {
         };
         /**
          * List a data source's rows
-         * @description Devices delta-sync with `updated_after=<max updated_at seen>&include_deleted=true`: removed rows arrive as tombstones with `deleted_at` set.
+         * @description Devices delta-sync with `updated_after=<max updated_at seen>&include_deleted=true`, paging in `updated_at` order (the default when `updated_after` is given): removed rows arrive as tombstones with `deleted_at` set.
          */
         get: operations["dataSourceRows-list"];
         put?: never;

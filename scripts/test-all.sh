@@ -1,0 +1,20 @@
+#!/usr/bin/env bash
+# `npm test`: every suite runs even when an earlier one fails, so one run shows every failure;
+# the last line totals the test reports (`N passed, N failed`) and the exit code is non-zero if
+# any step failed (lint and typecheck count as steps, not as tests).
+set -u
+cd "$(dirname "$0")/.."
+rm -rf reports test-results
+failed_steps=()
+for step in lint typecheck test:unit test:integration test:e2e; do
+  echo "==> npm run ${step}"
+  npm run -s "${step}" || failed_steps+=("${step}")
+done
+[ ${#failed_steps[@]} -gt 0 ] && echo "Failed steps: ${failed_steps[*]}"
+summary=$(npx tsx scripts/test-summary.ts reports/unit.json reports/integration.json reports/e2e.json)
+if [ ${#failed_steps[@]} -gt 0 ] && [[ "$summary" == *" 0 failed"* ]]; then
+  # A failed lint or typecheck step has no test report of its own: count it so the line is honest.
+  summary=$(echo "$summary" | sed -E "s/ 0 failed/ ${#failed_steps[@]} failed/")
+fi
+echo "$summary"
+[ ${#failed_steps[@]} -eq 0 ]
