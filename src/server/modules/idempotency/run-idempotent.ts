@@ -84,6 +84,7 @@ async function runLocked<T>(
           failed = result.value;
           throw rollback;
         }
+        // One clock for both ends: the window is exactly IDEMPOTENCY_WINDOW_MS long.
         const now = Date.now();
         await tx.idempotencyEntry.create({
           data: {
@@ -92,6 +93,7 @@ async function runLocked<T>(
             fingerprint: request.fingerprint,
             statusCode: result.statusCode,
             responseBody: result.body(),
+            createdAt: new Date(now),
             expiresAt: new Date(now + IDEMPOTENCY_WINDOW_MS),
           },
         });
