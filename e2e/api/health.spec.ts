@@ -23,7 +23,11 @@ test("an unknown path is a 404 in the error shape, invalid JSON a 400, never a 5
     headers: { "content-type": "application/json" },
     data: "{not json",
   });
-  expect(invalid.status()).toBeLessThan(500);
+  expect(invalid.status()).toBe(400);
+  const invalidBody = (await invalid.json()) as { error: { code: string }; request_id: string };
+  expect(invalidBody.error.code).toBe("bad_request");
+  expect(invalidBody.request_id).toMatch(/^req_/);
+  expect(invalid.headers()["x-request-id"]).toBe(invalidBody.request_id);
 });
 
 test("openapi.json is served with the real envelope schemas", async ({ request }) => {

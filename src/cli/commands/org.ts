@@ -1,4 +1,5 @@
 import { createOrganization } from "@/server/modules/organizations/create-organization";
+import { listAllOrganizations } from "@/server/modules/organizations/list-organizations";
 import { requireOption, type CommandGroup } from "../command";
 
 export const orgCommands: CommandGroup = {
@@ -15,7 +16,7 @@ export const orgCommands: CommandGroup = {
     usage: "org list",
     summary: "List organizations",
     async run(ctx) {
-      const orgs = await ctx.db.organization.findMany({ orderBy: [{ createdAt: "asc" }, { id: "asc" }] });
+      const orgs = await listAllOrganizations(ctx.db);
       ctx.print(
         orgs.map((org) => ({ id: org.id, name: org.name, created_at: org.createdAt.toISOString() })),
         orgs.map((org) => `${org.id}  ${org.name}`).join("\n") || "(no organizations)",

@@ -128,7 +128,7 @@ describe("the /api/v1 pipeline", () => {
     }
   });
 
-  it("refuses a NUL character (which Postgres cannot store) with a 400 naming where it is, not a 500", async () => {
+  it("refuses a NUL character, an unpaired surrogate or extreme nesting (which Postgres cannot store) with a 400 naming where it is, not a 500", async () => {
     const json = { "content-type": "application/json" };
     const inBody = await call("/things", { method: "POST", body: '{"name":"a\\u0000b"}', headers: json });
     expect(inBody.res.status).toBe(400);
@@ -138,6 +138,13 @@ describe("the /api/v1 pipeline", () => {
     expect(nested.body.error?.message).toContain("tags.1.y");
     const inKey = await call("/things", { method: "POST", body: '{"name":"a","meta":{"k\\u0000":1}}', headers: json });
     expect(inKey.res.status).toBe(400);
+    const surrogate = await call("/things", { method: "POST", body: '{"name":"a","tags":["\\ud83d\\ude00","\\udc00"]}', headers: json });
+    expect(surrogate.res.status).toBe(400);
+    expect(surrogate.body.error?.message).toContain("tags.1: must not contain an unpaired UTF-16 surrogate");
+    const deep = await call("/things", { method: "POST", body: `{"name":"a","tags":${"[".repeat(200_000)}${"]".repeat(200_000)}}`, headers: json });
+    expect(deep.res.status).toBe(400);
+    expect(deep.body.error?.message).toContain("tags.0.0.0…: must not nest arrays and objects more than 100 levels deep");
+    expectRequestId(deep.res, deep.body);
     const inQuery = await call("/things/abc?limit=1&note=%00");
     expect(inQuery.res.status).toBe(400);
     expect(inQuery.body.error?.message).toContain("note");

@@ -1,39 +1,72 @@
 import { AppError } from "@/server/errors/app-error";
 
 const NUL = "\u0000";
+/** A UTF-16 surrogate without its partner: JSON can carry it as `\ud800`, UTF-8 and jsonb cannot. */
+const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
+
+/** Arrays and objects nested deeper than this are refused. */
+export const MAX_BODY_DEPTH = 100;
+
+export interface UnstorableValue {
+  /** Where it is: `field_values.note`, `tags.2`, or `(body)`. */
+  field: string;
+  message: string;
+}
 
 /**
- * The path (`field_values.note`, `tags.2`) of the first string or key holding U+0000, or null.
- * NOTE: Postgres can store that character neither in text nor in jsonb; left to the database it
- * is a 500, so the pipeline answers a 400 naming the field before any procedure runs.
+ * The first string, key or nesting level of a parsed body that Postgres could not store, or null.
+ * NOTE: Postgres stores neither U+0000 nor unpaired surrogates in text or jsonb, and refuses jsonb
+ * nested a few thousand levels deep; left to the database each is a 500, so the pipeline answers
+ * a 400 naming the field before any procedure runs. The walk keeps its own stack: a recursive one
+ * would overflow on a deep enough body.
  */
-export function findNul(value: unknown, path: string[] = []): string | null {
-  if (typeof value === "string") return value.includes(NUL) ? path.join(".") || "(body)" : null;
-  if (Array.isArray(value)) {
-    for (const [index, item] of value.entries()) {
-      const found = findNul(item, [...path, String(index)]);
-      if (found !== null) return found;
+export function findUnstorable(body: unknown): UnstorableValue | null {
+  const pending: Array<{ value: unknown; path: string[] }> = [{ value: body, path: [] }];
+  for (let next = pending.pop(); next !== undefined; next = pending.pop()) {
+    const { value, path } = next;
+    const key = path[path.length - 1];
+    const keyProblem = key === undefined ? null : stringProblem(key);
+    if (keyProblem) return { field: fieldName(path), message: keyProblem };
+    if (typeof value === "string") {
+      const problem = stringProblem(value);
+      if (problem) return { field: fieldName(path), message: problem };
+      continue;
     }
-    return null;
-  }
-  if (value !== null && typeof value === "object") {
-    for (const [key, item] of Object.entries(value)) {
-      if (key.includes(NUL)) return [...path, key.replaceAll(NUL, "\\u0000")].join(".");
-      const found = findNul(item, [...path, key]);
-      if (found !== null) return found;
+    if (value === null || typeof value !== "object") continue;
+    if (path.length >= MAX_BODY_DEPTH) {
+      return { field: fieldName(path), message: `must not nest arrays and objects more than ${MAX_BODY_DEPTH} levels deep` };
     }
+    const children = Array.isArray(value) ? value.map((item, i) => [String(i), item] as const) : Object.entries(value);
+    // Reversed onto the stack, so the first problem in document order is the one reported.
+    for (let i = children.length - 1; i >= 0; i--) pending.push({ value: children[i]![1], path: [...path, children[i]![0]] });
   }
   return null;
 }
 
-export function nulError(field: string): AppError {
-  const message = "must not contain the NUL character (U+0000)";
+function stringProblem(text: string): string | null {
+  if (text.includes(NUL)) return "must not contain the NUL character (U+0000)";
+  if (LONE_SURROGATE.test(text)) return "must not contain an unpaired UTF-16 surrogate (U+D800 to U+DFFF)";
+  return null;
+}
+
+/** A readable path: odd characters escaped, and a very deep one shortened. */
+function fieldName(path: string[]): string {
+  const escaped = path.map((part) =>
+    part.replace(/[\u0000\ud800-\udfff]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`),
+  );
+  if (escaped.length === 0) return "(body)";
+  return escaped.length > 4 ? `${escaped.slice(0, 4).join(".")}…` : escaped.join(".");
+}
+
+export function unstorableError({ field, message }: UnstorableValue): AppError {
   return new AppError("bad_request", `Invalid request. ${field}: ${message}`, { details: { issues: [{ field, message }] } });
 }
 
 /** Query parameters are strings too: a NUL in any of them is refused the same way. */
 export function assertNoNulInQuery(url: URL): void {
   for (const [name, value] of url.searchParams) {
-    if (value.includes(NUL) || name.includes(NUL)) throw nulError(name.replaceAll(NUL, "\\u0000"));
+    if (value.includes(NUL) || name.includes(NUL)) {
+      throw unstorableError({ field: name.replaceAll(NUL, "\\u0000"), message: "must not contain the NUL character (U+0000)" });
+    }
   }
 }

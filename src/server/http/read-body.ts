@@ -1,5 +1,5 @@
 import { AppError } from "@/server/errors/app-error";
-import { findNul, nulError } from "./nul-check";
+import { findUnstorable, unstorableError } from "./nul-check";
 
 /** Request bodies above this are refused with 413 before they are buffered. */
 export const MAX_BODY_BYTES = 1024 * 1024;
@@ -68,8 +68,8 @@ function assertJson(req: Request, text: string): void {
   } catch {
     throw new AppError("bad_request", "The request body is not valid JSON.");
   }
-  const field = findNul(parsed);
-  if (field !== null) throw nulError(field);
+  const unstorable = findUnstorable(parsed);
+  if (unstorable !== null) throw unstorableError(unstorable);
 }
 
 function tooLarge(maxBytes: number): AppError {

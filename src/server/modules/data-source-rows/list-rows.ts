@@ -11,7 +11,8 @@ export interface ListRowsQuery {
   dataSourceId: string;
   limit: number;
   cursor?: string;
-  sort: RowSort;
+  /** Default: display order, or updated_at when updatedAfter is given (see defaultRowSort). */
+  sort?: RowSort;
   externalId?: string;
   updatedAfter?: Date;
   includeDeleted: boolean;
@@ -37,6 +38,15 @@ export interface RowRecord {
  */
 const DISPLAY_ORDER_KEY = Prisma.sql`COALESCE(display_order, 'Infinity'::float8)`;
 
+/**
+ * NOTE: a delta walk (updatedAfter given) defaults to updated_at order. In display order, a pass
+ * committing mid-walk could stamp rows that sort before the cursor; the device would miss them
+ * and still move its high-water mark past them.
+ */
+export function defaultRowSort(updatedAfter: Date | undefined): RowSort {
+  return updatedAfter ? "updated_at" : "display_order";
+}
+
 export async function listRows(db: Db, query: ListRowsQuery): Promise<Page<RowRecord>> {
   const source = await db.dataSource.findFirst({
     where: { id: query.dataSourceId, organizationId: query.organizationId },
@@ -44,7 +54,8 @@ export async function listRows(db: Db, query: ListRowsQuery): Promise<Page<RowRe
   });
   if (!source) throw new AppError("not_found", `No data source ${query.dataSourceId} in organization ${query.organizationId}.`);
 
-  const { field, direction } = parseSort<"display_order" | "updated_at">(query.sort);
+  const sort = query.sort ?? defaultRowSort(query.updatedAfter);
+  const { field, direction } = parseSort<"display_order" | "updated_at">(sort);
   const byUpdatedAt = field === "updated_at";
   const key = byUpdatedAt ? Prisma.sql`updated_at` : DISPLAY_ORDER_KEY;
   const filters = {
@@ -53,7 +64,7 @@ export async function listRows(db: Db, query: ListRowsQuery): Promise<Page<RowRe
     updated_after: query.updatedAfter?.toISOString() ?? null,
     include_deleted: query.includeDeleted,
   };
-  const binding = { endpoint: "rows.list", sort: query.sort, filters };
+  const binding = { endpoint: "rows.list", sort, filters };
   const after = query.cursor
     ? decodeCursor(query.cursor, binding, byUpdatedAt ? cursorValues.timestamp : cursorValues.float8)
     : undefined;

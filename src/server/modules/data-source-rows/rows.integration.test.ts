@@ -2,7 +2,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { encodeCursor } from "@/server/modules/pagination/cursor";
 import { createTestApi, mintTestKey } from "@/test/api-client";
 import { useTestDatabase } from "@/test/db";
-import { createTestSource, insertRows } from "@/test/rows";
+import { createTestSource, expectedRowIds, insertRows } from "@/test/rows";
 import { createTypedTestClient, type TypedApiClient } from "@/test/typed-client";
 import { walkRows } from "@/test/walk-rows";
 
@@ -82,6 +82,17 @@ describe("GET …/data-sources/{data_source_id}/rows", () => {
     expect(live.data?.data.map((row) => row.external_id)).toEqual(["changed"]);
   });
 
+  it("orders a delta walk (updated_after given, no sort) by updated_at, not display order", async () => {
+    const query = { updated_after: T0.toISOString(), include_deleted: "true" } as const;
+    const expected = await expectedRowIds(database.prisma, sourceA, { sort: "updated_at", includeDeleted: true, updatedAfter: T0 });
+    const byDisplayOrder = await expectedRowIds(database.prisma, sourceA, { sort: "display_order", includeDeleted: true, updatedAfter: T0 });
+    expect(expected).not.toEqual(byDisplayOrder);
+    const pages = await walkRows(client, path(), { ...query, limit: 1 });
+    expect(pages.flat().map((row) => row.id)).toEqual(expected);
+    const explicit = await walkRows(client, path(), { ...query, sort: "display_order", limit: 1 });
+    expect(explicit.flat().map((row) => row.id)).toEqual(byDisplayOrder);
+  });
+
   it("accepts updated_after with an offset, the same instant as in UTC", async () => {
     const { data } = await client.GET(ROWS, { params: { path: path(), query: { updated_after: "2026-05-02T12:00:00+02:00" } } });
     expect(data?.data.map((row) => row.external_id)).toEqual(["changed"]);
@@ -148,6 +159,31 @@ describe("GET …/data-sources/{data_source_id}/rows", () => {
       expect(res.status, `${sort} ${String(value)}`).toBe(400);
       expect(res.body.error?.message).toContain("cursor");
     }
+  });
+
+  it("answers instants and cursor values Postgres cannot hold with 400, not 500", async () => {
+    // Postgres has no year 0, and float8 neither overflows to Infinity nor underflows to 0.
+    for (const query of ["updated_after=0000-06-01T00:00:00Z", "updated_after=0001-01-01T00:00:00%2B01:00"]) {
+      const res = await call("GET", rowsUrl(query), { token });
+      expect(res.status, query).toBe(400);
+      expect(res.body.error?.message, query).toContain("updated_after");
+    }
+    const filters = { source: sourceA, external_id: null, updated_after: null, include_deleted: false };
+    for (const [sort, value] of [
+      ["display_order", "1e999"],
+      ["-display_order", "-1e400"],
+      ["display_order", "1e-400"],
+      ["updated_at", "0000-06-01T00:00:00.000Z"],
+    ] as const) {
+      const cursor = encodeCursor({ endpoint: "rows.list", sort, filters }, [value, "x"]);
+      const res = await call("GET", rowsUrl(`sort=${sort}&cursor=${cursor}`), { token });
+      expect(res.status, `${sort} ${value}`).toBe(400);
+      expect(res.body.error?.message).toContain("cursor");
+    }
+    // The edges that are representable still work.
+    const tiny = encodeCursor({ endpoint: "rows.list", sort: "display_order", filters }, ["5e-324", "x"]);
+    expect((await call("GET", rowsUrl(`sort=display_order&cursor=${tiny}`), { token })).status).toBe(200);
+    expect((await call("GET", rowsUrl("updated_after=0001-01-01T00:00:00Z"), { token })).status).toBe(200);
   });
 
   it("refuses a cursor reused with another sort or filter (400), and accepts it with its own", async () => {

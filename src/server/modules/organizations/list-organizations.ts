@@ -42,3 +42,11 @@ export async function listOrganizations(db: Db, query: ListOrganizationsQuery): 
     row.id,
   ]);
 }
+
+/** Every organization, oldest first: for operators (the CLI), not a paged API list. */
+export async function listAllOrganizations(db: Db): Promise<OrganizationRow[]> {
+  return db.organization.findMany({
+    orderBy: [{ createdAt: "asc" }, { id: "asc" }],
+    select: { id: true, name: true, createdAt: true },
+  });
+}

@@ -2,6 +2,7 @@ import { createHash } from "node:crypto";
 import { z } from "zod";
 import { AppError } from "@/server/errors/app-error";
 import { canonicalJson } from "@/server/lib/canonical-json";
+import { isFloat8Text, isStorableInstant } from "@/server/lib/postgres-values";
 
 /** What a cursor is valid for: the endpoint, the sort and the filters of the first page. */
 export interface CursorBinding {
@@ -22,10 +23,13 @@ export type CursorPosition<V extends CursorValue = CursorValue> = [value: V, id:
  */
 export const cursorValues = {
   /** `Date.prototype.toISOString()` of a timestamptz(3) column. */
-  timestamp: z.iso.datetime({ precision: 3 }),
+  timestamp: z.iso.datetime({ precision: 3 }).refine((value) => isStorableInstant(new Date(value))),
   text: z.string(),
   /** A float8 as Postgres prints it (shortest exact form), including its special values. */
-  float8: z.string().regex(/^(?:-?Infinity|NaN|-?\d+(?:\.\d+)?(?:e[+-]?\d+)?)$/),
+  float8: z
+    .string()
+    .regex(/^(?:-?Infinity|NaN|-?\d+(?:\.\d+)?(?:e[+-]?\d+)?)$/)
+    .refine(isFloat8Text),
 } as const;
 
 const payloadSchema = z

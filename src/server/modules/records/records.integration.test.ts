@@ -1,4 +1,5 @@
 import { beforeAll, describe, expect, it } from "vitest";
+import { encodeCursor } from "@/server/modules/pagination/cursor";
 import { createTestApi, mintTestKey } from "@/test/api-client";
 import { useTestDatabase } from "@/test/db";
 import { createTypedTestClient, type TypedApiClient } from "@/test/typed-client";
@@ -208,6 +209,43 @@ describe("POST /organizations/{org}/forms/{form}/records", () => {
     const filter = await client.GET(RECORDS, { params: { path: path(), query: { submitted_by: "a\u0000" } } });
     expect(filter.response.status).toBe(400);
     expect(filter.error?.error.message).toContain("submitted_by");
+  });
+
+  it("answers bodies Postgres cannot store (unpaired surrogates, extreme nesting) with 400 naming the field, never 500", async () => {
+    const before = await database.prisma.record.count();
+    const url = `/organizations/${orgA}/forms/${formA}/records`;
+    const nested = (depth: number) => `${"[".repeat(depth)}${"]".repeat(depth)}`;
+    for (const [rawBody, field] of [
+      ['{"created_by":"ana","field_values":{"note":"x\\ud800"}}', "field_values.note"],
+      ['{"created_by":"ana","field_values":{"\\udc00":1}}', "field_values"],
+      [`{"created_by":"ana","field_values":{"deep":${nested(3000)}}}`, "field_values.deep"],
+    ] as const) {
+      const res = await call("POST", url, { token, rawBody });
+      expect(res.status, field).toBe(400);
+      expect(res.body.error?.message, field).toContain(field);
+      expect(res.body.request_id).toMatch(/^req_/);
+    }
+    expect(await database.prisma.record.count()).toBe(before);
+    // Ordinary nesting and paired surrogates (emoji) are fine.
+    const ok = await call("POST", url, { token, rawBody: `{"created_by":"ana","field_values":{"deep":${nested(50)},"e":"\\ud83d\\ude00"}}` });
+    expect(ok.status).toBe(201);
+  });
+
+  it("answers instants Postgres cannot hold (before year 1) with 400 naming the parameter, in filters and cursors", async () => {
+    const base = `/organizations/${orgA}/forms/${formA}/records`;
+    for (const [query, parameter] of [
+      ["created_after=0000-06-01T00:00:00Z", "created_after"],
+      ["created_before=0001-01-01T00:00:00%2B01:00", "created_before"],
+    ] as const) {
+      const res = await call("GET", `${base}?${query}`, { token });
+      expect(res.status, query).toBe(400);
+      expect(res.body.error?.message, query).toContain(parameter);
+    }
+    const filters = { form: formA, created_after: null, created_before: null, submitted_by: null };
+    const forged = encodeCursor({ endpoint: "records.list", sort: "created_at", filters }, ["0000-06-01T00:00:00.000Z", "x"]);
+    const res = await call("GET", `${base}?cursor=${forged}`, { token });
+    expect(res.status).toBe(400);
+    expect(res.body.error?.message).toContain("cursor");
   });
 
   it("answers 404 for a form outside the organization and 403 for another organization, writing nothing", async () => {

@@ -14,7 +14,7 @@ export const listRowsProcedure = apiProcedure
       dataSourceId: input.data_source_id,
       limit: input.limit,
       cursor: input.cursor,
-      sort: input.sort ?? (input.updated_after ? "updated_at" : "display_order"),
+      sort: input.sort,
       externalId: input.external_id,
       updatedAfter: input.updated_after,
       includeDeleted: input.include_deleted === "true",

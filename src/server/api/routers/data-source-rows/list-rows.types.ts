@@ -2,6 +2,7 @@ import { z } from "zod";
 import { listEnvelope } from "@/server/api/envelope";
 import type { ApiMeta } from "@/server/api/meta";
 import { paginationInput } from "@/server/api/pagination-input";
+import { timestampParam } from "@/server/api/timestamp-param";
 import { rowSchema } from "./row.types";
 
 export const listRowsMeta: ApiMeta = {
@@ -25,17 +26,13 @@ export const listRowsInput = z.object({
   organization_id: z.string().min(1).max(200),
   data_source_id: z.string().min(1).max(200),
   ...paginationInput(ROW_SORTS, "display_order"),
-  // NOTE: no fixed default: with updated_after the default is updated_at. A delta walk in
-  // display order could miss rows that a pass commits mid-walk before the cursor, and the
-  // device would then move its high-water mark past them for good.
+  // No fixed default here: the domain picks it (defaultRowSort), updated_at for delta walks.
   sort: z
     .enum(ROW_SORTS, { error: `must be one of ${ROW_SORTS.join(", ")}` })
     .optional()
     .describe("Default display_order, or updated_at when updated_after is given (the order delta sync needs)."),
   external_id: z.string().min(1).max(1000).optional().describe("At most one row: external_id is unique per source."),
-  updated_after: z.iso
-    .datetime({ offset: true, error: "updated_after must be an ISO 8601 timestamp such as 2026-01-31T00:00:00Z" })
-    .transform((value) => new Date(value))
+  updated_after: timestampParam("updated_after")
     .optional()
     .describe("Only rows written strictly after this ISO 8601 timestamp."),
   include_deleted: z

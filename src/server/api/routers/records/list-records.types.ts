@@ -2,6 +2,7 @@ import { z } from "zod";
 import { listEnvelope } from "@/server/api/envelope";
 import type { ApiMeta } from "@/server/api/meta";
 import { paginationInput } from "@/server/api/pagination-input";
+import { timestampParam } from "@/server/api/timestamp-param";
 import { recordSchema } from "./record.types";
 
 export const listRecordsMeta: ApiMeta = {
@@ -17,11 +18,7 @@ export const listRecordsMeta: ApiMeta = {
   orgParam: "org",
 };
 
-const timestamp = (name: string) =>
-  z.iso
-    .datetime({ offset: true, error: `${name} must be an ISO 8601 timestamp such as 2026-01-31T00:00:00Z` })
-    .transform((value) => new Date(value))
-    .optional();
+const timestamp = (name: string) => timestampParam(name).optional();
 
 export const listRecordsInput = z.object({
   org: z.string().min(1).max(200),
