@@ -43,3 +43,21 @@ export function requirePositional(args: CliArgs, index: number, name: string): s
 export class CliUsageError extends Error {
   override name = "CliUsageError";
 }
+
+/**
+ * A required secret option. `--name -` reads it from standard input instead, so a password or
+ * connection URL need not appear in `ps` or the shell history.
+ */
+export async function requireSecretOption(args: CliArgs, name: string, stdin: () => Promise<string> = readStdin): Promise<string> {
+  const value = requireOption(args, name);
+  if (value !== "-") return value;
+  const fromStdin = (await stdin()).replace(/\r?\n$/, "");
+  if (fromStdin === "") throw new CliUsageError(`--${name} - was given but standard input was empty`);
+  return fromStdin;
+}
+
+async function readStdin(): Promise<string> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of process.stdin) chunks.push(Buffer.from(chunk as Uint8Array));
+  return Buffer.concat(chunks).toString("utf8");
+}

@@ -1,15 +1,15 @@
 import { createInstanceOwner } from "@/server/modules/users/create-owner";
-import { requireOption, type CommandGroup } from "../command";
+import { requireOption, requireSecretOption, type CommandGroup } from "../command";
 
 export const ownerCommands: CommandGroup = {
   create: {
-    usage: "owner create --email E --password P [--name N]",
+    usage: "owner create --email E --password P|- [--name N]",
     summary: "Create an instance owner (signs in to the dashboard)",
     options: { email: { type: "string" }, password: { type: "string" }, name: { type: "string" } },
     async run(ctx, args) {
       const owner = await createInstanceOwner(ctx.db, {
         email: requireOption(args, "email"),
-        password: requireOption(args, "password"),
+        password: await requireSecretOption(args, "password"),
         name: typeof args.values.name === "string" ? args.values.name : undefined,
       });
       ctx.print(

@@ -8,7 +8,7 @@ import { createSecretBox, type SecretBox } from "@/server/modules/data-sources/c
 import { replaceCsvRows } from "@/server/modules/data-sources/csv/replace-csv-rows";
 import { getDataSourceDetails, type DataSourceDetails } from "@/server/modules/data-sources/get-data-source";
 import { runSyncPass, type SyncPassOutcome } from "@/server/modules/data-sources/sync/run-sync-pass";
-import { CliUsageError, requireOption, requirePositional, type CliArgs, type CliContext, type CommandGroup } from "../command";
+import { CliUsageError, requireOption, requireSecretOption, requirePositional, type CliArgs, type CliContext, type CommandGroup } from "../command";
 
 const KINDS = ["csv", "postgres_table", "crm_object"] as const;
 
@@ -41,7 +41,7 @@ export const sourceCommands: CommandGroup = {
       const created =
         kind === "csv"
           ? await createCsvSource(ctx.db, { organizationId, name, keyColumn: optionalString(args, "key") })
-          : await createManagedSource(ctx.db, await secretBox(ctx), managedInput(kind, organizationId, name, args));
+          : await createManagedSource(ctx.db, await secretBox(ctx), await managedInput(kind, organizationId, name, args));
       await printSource(ctx, created.id, "Created data source");
     },
   },
@@ -93,7 +93,7 @@ export const sourceCommands: CommandGroup = {
   },
 };
 
-function managedInput(kind: string, organizationId: string, name: string, args: CliArgs): ManagedSourceInput {
+async function managedInput(kind: string, organizationId: string, name: string, args: CliArgs): Promise<ManagedSourceInput> {
   const syncIntervalSeconds = optionalInteger(args, "interval");
   if (kind === "postgres_table") {
     return {
@@ -107,7 +107,7 @@ function managedInput(kind: string, organizationId: string, name: string, args: 
         orderColumn: optionalString(args, "order"),
         columns: optionalList(args, "columns"),
       },
-      credentials: { url: requireOption(args, "url") },
+      credentials: { url: await requireSecretOption(args, "url") },
     };
   }
   return {
@@ -116,7 +116,7 @@ function managedInput(kind: string, organizationId: string, name: string, args: 
     name,
     syncIntervalSeconds,
     config: { instanceUrl: requireOption(args, "instance-url"), object: requireOption(args, "object"), fields: optionalList(args, "fields") },
-    credentials: { clientId: requireOption(args, "client-id"), clientSecret: requireOption(args, "client-secret") },
+    credentials: { clientId: requireOption(args, "client-id"), clientSecret: await requireSecretOption(args, "client-secret") },
   };
 }
 

@@ -25,10 +25,18 @@ export type SeedResult = { seeded: false } | { seeded: true; email: string; pass
 export async function seedDemoInstance(db: PrismaClient): Promise<SeedResult> {
   if ((await db.user.count()) > 0 || (await db.organization.count()) > 0) return { seeded: false };
   const password = generatePassword();
-  await createInstanceOwner(db, { email: DEMO_OWNER_EMAIL, password, name: "Demo Owner" });
-  const organization = await createOrganization(db, "Demo Organization");
-  await createForm(db, organization.id, "Site inspection");
-  const source = await createCsvSource(db, { organizationId: organization.id, name: "Sites", keyColumn: "site_code" });
-  await replaceCsvRows(db, source.id, DEMO_SITES_CSV);
-  return { seeded: true, email: DEMO_OWNER_EMAIL, password, organizationId: organization.id };
+  // NOTE: one transaction: a start interrupted half-way must not leave an owner whose
+  // password was never shown (the next start would then skip seeding).
+  const organizationId = await db.$transaction(
+    async (tx) => {
+      await createInstanceOwner(tx, { email: DEMO_OWNER_EMAIL, password, name: "Demo Owner" });
+      const organization = await createOrganization(tx, "Demo Organization");
+      await createForm(tx, organization.id, "Site inspection");
+      const source = await createCsvSource(tx, { organizationId: organization.id, name: "Sites", keyColumn: "site_code" });
+      await replaceCsvRows(tx, source.id, DEMO_SITES_CSV);
+      return organization.id;
+    },
+    { timeout: 60_000 },
+  );
+  return { seeded: true, email: DEMO_OWNER_EMAIL, password, organizationId };
 }

@@ -1,4 +1,5 @@
-import type { PrismaClient } from "@/server/db/types";
+import { inTransaction } from "@/server/db/transaction";
+import type { Db } from "@/server/db/types";
 import { AppError } from "@/server/errors/app-error";
 import { hashRowData } from "../row-hash";
 import { csvConfigSchema } from "../source-config";
@@ -20,7 +21,7 @@ const INSERT_BATCH = 1000;
  * data_version, which tells devices to discard their copy and re-pull (spec 2.3). A file that
  * does not parse throws before anything is written.
  */
-export async function replaceCsvRows(db: PrismaClient, sourceId: string, content: string): Promise<CsvReplaceResult> {
+export async function replaceCsvRows(db: Db, sourceId: string, content: string): Promise<CsvReplaceResult> {
   const source = await db.dataSource.findUnique({ where: { id: sourceId } });
   if (!source) throw new AppError("not_found", `No data source ${sourceId}.`);
   if (source.kind !== "csv") throw new AppError("bad_request", `Data source ${sourceId} is managed (${source.kind}); only CSV sources take uploads.`);
@@ -28,7 +29,7 @@ export async function replaceCsvRows(db: PrismaClient, sourceId: string, content
   const keyColumn = config.success ? config.data.keyColumn : null;
   const parsed = parseCsv(content, { keyColumn });
 
-  return db.$transaction(async (tx) => {
+  return inTransaction(db, async (tx) => {
     const stamp = await lockSourceForWrite(tx, sourceId);
     const startedAt = new Date();
     // Read again under the lock: another upload may have changed the columns meanwhile, and
