@@ -1,20 +1,12 @@
 import type { Db } from "@/server/db/types";
+import type { KeyIdentity } from "./principal";
 
 export type KeyState = "active" | "revoked" | "expired";
 
-export interface KeySummary {
-  id: string;
-  name: string;
-  prefix: string;
-  scopes: string[];
-  organizationId: string | null;
-  environment: "live" | "test";
+export interface KeySummary extends KeyIdentity {
   state: KeyState;
-  expiresAt: Date | null;
   lastUsedAt: Date | null;
   revokedAt: Date | null;
-  rateLimit: number;
-  createdAt: Date;
 }
 
 /** Prefixes only: the hash is never selected, the plaintext never existed here. */

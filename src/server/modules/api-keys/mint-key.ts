@@ -2,6 +2,7 @@ import { z } from "zod";
 import type { PrismaClient } from "@/server/db/types";
 import { AppError } from "@/server/errors/app-error";
 import { recordAuditEvent, type ActorType } from "@/server/modules/audit/record-audit-event";
+import type { KeyIdentity } from "./principal";
 import { parseScopes } from "./scopes";
 import { displayPrefix, generateToken, hashToken } from "./token";
 
@@ -25,17 +26,8 @@ export interface Minter {
   isInstanceOwner: boolean;
 }
 
-export interface MintedKey {
-  id: string;
-  name: string;
-  prefix: string;
-  scopes: string[];
-  organizationId: string | null;
-  environment: "live" | "test";
-  expiresAt: Date | null;
-  rateLimit: number;
+export interface MintedKey extends KeyIdentity {
   rateLimitWindowSeconds: number;
-  createdAt: Date;
   /** The plaintext: returned here once and never stored or shown again. */
   token: string;
 }

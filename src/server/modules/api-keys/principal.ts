@@ -8,3 +8,17 @@ export interface ApiKeyPrincipal {
   rateLimit: number;
   rateLimitWindowSeconds: number;
 }
+
+/** What any view of a key may show: never its hash, and the plaintext only at mint. */
+export interface KeyIdentity {
+  id: string;
+  name: string;
+  prefix: string;
+  scopes: string[];
+  /** null: instance-scoped key. */
+  organizationId: string | null;
+  environment: "live" | "test";
+  expiresAt: Date | null;
+  rateLimit: number;
+  createdAt: Date;
+}
