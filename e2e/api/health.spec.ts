@@ -21,7 +21,7 @@ test("an unknown path is a 404 in the error shape, invalid JSON a 400, never a 5
 
   const invalid = await request.post("/api/v1/organizations", {
     headers: { "content-type": "application/json" },
-    data: "{not json",
+    data: Buffer.from("{not json"),
   });
   expect(invalid.status()).toBe(400);
   const invalidBody = (await invalid.json()) as { error: { code: string }; request_id: string };
