@@ -8,7 +8,7 @@ import { statusForCode } from "@/server/errors/http-status";
 import type { Logger } from "@/server/logger";
 import type { RateLimitStore } from "@/server/modules/rate-limit/rate-limit-store";
 import { errorResponse, internalErrorResponse, jsonResponse } from "./envelope";
-import { assertNoNulInQuery } from "./nul-check";
+import { assertNoNulInQuery } from "./unstorable-input";
 import { methodTakesBody, readRawBody } from "./read-body";
 import { newRequestId } from "./request-id";
 import { listApiRoutes, matchRoute, routeForProcedure, type ApiRoute } from "./routes";

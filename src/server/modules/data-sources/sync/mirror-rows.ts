@@ -1,6 +1,7 @@
 import type { Prisma } from "@/server/db/types";
 import type { SourceRecord } from "../connectors/connector";
 import { failure, success, type Result } from "../result";
+import { findUnstorable, stringProblem } from "@/server/lib/storable-json";
 import { hashRowData } from "../row-hash";
 
 type Tx = Prisma.TransactionClient;
@@ -46,6 +47,8 @@ export async function passBaseline(tx: Tx, sourceId: string): Promise<{ liveBefo
 export async function writeBatch(tx: Tx, pass: PassContext, records: SourceRecord[], position: number): Promise<Result<BatchCounts>> {
   const repeated = firstRepeat(records.map((record) => record.externalId));
   if (repeated !== null) return failure(repeatedKey(repeated));
+  const unstorable = firstUnstorable(records);
+  if (unstorable !== null) return failure(unstorable);
   const payload = JSON.stringify(
     records.map((record, i) => ({
       e: record.externalId,
@@ -130,6 +133,23 @@ function firstRepeat(keys: string[]): string | null {
     seen.add(key);
   }
   return null;
+}
+
+/** Source values Postgres cannot store fail the pass with a readable reason, not a SQL error. */
+function firstUnstorable(records: SourceRecord[]): string | null {
+  for (const record of records) {
+    const shown = shortKey(record.externalId);
+    const keyProblem = stringProblem(record.externalId);
+    if (keyProblem) return `the key "${shown}" ${keyProblem}`;
+    const found = findUnstorable(record.data);
+    if (found) return `the row with key "${shown}", column ${found.field}: ${found.message}`;
+  }
+  return null;
+}
+
+function shortKey(key: string): string {
+  const printable = key.replace(/[\u0000\ud800-\udfff]/g, "?");
+  return printable.length > 80 ? `${printable.slice(0, 80)}…` : printable;
 }
 
 function repeatedKey(key: string): string {

@@ -116,7 +116,7 @@ describe("a CRM object source", () => {
   const accounts = (n: number, name = (i: number) => `Account ${i}`) =>
     Array.from({ length: n }, (_, i) => ({ Id: `001${String(i).padStart(12, "0")}`, Name: name(i) }));
 
-  async function syncedCrmSource(): Promise<Baseline> {
+  async function syncedCrmSource(): Promise<Baseline & { object: string }> {
     const object = `Obj${Math.random().toString(36).slice(2, 8)}`;
     crm.setRecords(object, ["Name"], accounts(450));
     const sourceId = await createCrmSource(db.prisma, { instanceUrl: crm.url, object, clientId: crm.clientId, clientSecret: crm.clientSecret });
@@ -125,7 +125,7 @@ describe("a CRM object source", () => {
     const rows = await storedRows(db.prisma, sourceId);
     const source = await db.prisma.dataSource.findUniqueOrThrow({ where: { id: sourceId } });
     await tick();
-    return { sourceId, rows, source };
+    return { sourceId, rows, source, object };
   }
 
   it("mirrors records with the record Id as external_id, across pages", async () => {
@@ -179,5 +179,13 @@ describe("a CRM object source", () => {
     const outcome = await syncNow(db.prisma, sourceId, { batchSize: 200 });
     expect(outcome).toMatchObject({ status: "error", error: 'The source cannot be mirrored: the key "001000000000000" appears more than once in the source; the key column must be unique.' });
     expect(await db.prisma.dataSourceRow.count({ where: { dataSourceId: sourceId } })).toBe(0);
+  });
+
+  it("a CRM value Postgres cannot store (NUL, lone surrogate) fails the pass readably, rows unchanged", async () => {
+    const before = await syncedCrmSource();
+    for (const bad of ["a\u0000b", "x\ud800y"]) {
+      crm.setRecords(before.object, ["Name"], accounts(450, (i) => (i === 5 ? bad : `Account ${i}`)));
+      await expectFailedCycle(before.sourceId, before, /^The source cannot be mirrored: the row with key "001000000000005", column Name: must not contain/);
+    }
   });
 });

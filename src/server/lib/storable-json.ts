@@ -1,6 +1,9 @@
-import { AppError } from "@/server/errors/app-error";
-
-const NUL = "\u0000";
+/**
+ * What Postgres cannot store in text or jsonb: U+0000, unpaired UTF-16 surrogates, and jsonb
+ * nested a few thousand levels deep. Shared by the API (a 400 naming the field) and the sync
+ * engine (a readable sync_error instead of a failed statement).
+ */
+export const NUL = "\u0000";
 /** A UTF-16 surrogate without its partner: JSON can carry it as `\ud800`, UTF-8 and jsonb cannot. */
 const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
 
@@ -43,7 +46,7 @@ export function findUnstorable(body: unknown): UnstorableValue | null {
   return null;
 }
 
-function stringProblem(text: string): string | null {
+export function stringProblem(text: string): string | null {
   if (text.includes(NUL)) return "must not contain the NUL character (U+0000)";
   if (LONE_SURROGATE.test(text)) return "must not contain an unpaired UTF-16 surrogate (U+D800 to U+DFFF)";
   return null;
@@ -56,17 +59,4 @@ function fieldName(path: string[]): string {
   );
   if (escaped.length === 0) return "(body)";
   return escaped.length > 4 ? `${escaped.slice(0, 4).join(".")}…` : escaped.join(".");
-}
-
-export function unstorableError({ field, message }: UnstorableValue): AppError {
-  return new AppError("bad_request", `Invalid request. ${field}: ${message}`, { details: { issues: [{ field, message }] } });
-}
-
-/** Query parameters are strings too: a NUL in any of them is refused the same way. */
-export function assertNoNulInQuery(url: URL): void {
-  for (const [name, value] of url.searchParams) {
-    if (value.includes(NUL) || name.includes(NUL)) {
-      throw unstorableError({ field: name.replaceAll(NUL, "\\u0000"), message: "must not contain the NUL character (U+0000)" });
-    }
-  }
 }

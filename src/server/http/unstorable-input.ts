@@ -1,0 +1,17 @@
+import { AppError } from "@/server/errors/app-error";
+import { NUL, type UnstorableValue } from "@/server/lib/storable-json";
+
+export { findUnstorable, MAX_BODY_DEPTH, type UnstorableValue } from "@/server/lib/storable-json";
+
+export function unstorableError({ field, message }: UnstorableValue): AppError {
+  return new AppError("bad_request", `Invalid request. ${field}: ${message}`, { details: { issues: [{ field, message }] } });
+}
+
+/** Query parameters are strings too: a NUL in any of them is refused the same way. */
+export function assertNoNulInQuery(url: URL): void {
+  for (const [name, value] of url.searchParams) {
+    if (value.includes(NUL) || name.includes(NUL)) {
+      throw unstorableError({ field: name.replaceAll(NUL, "\\u0000"), message: "must not contain the NUL character (U+0000)" });
+    }
+  }
+}
