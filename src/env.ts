@@ -22,7 +22,6 @@ const schema = z.object({
   PUBLIC_URL: optionalString.pipe(z.url().optional()),
   REDIS_URL: optionalString.pipe(z.string().regex(/^rediss?:\/\//, "must be a redis:// URL").optional()),
   GROUNDWORK_ENCRYPTION_KEY: optionalString,
-  NEXTAUTH_SECRET: optionalString,
   GROUNDWORK_WORKER: z.enum(["on", "off"]).default("on"),
   GROUNDWORK_SEED: z.enum(["on", "off"]).default("on"),
 });
