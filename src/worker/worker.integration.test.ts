@@ -10,7 +10,8 @@ import { createSecretBox, type SecretBox } from "@/server/modules/data-sources/c
 import { useCustomerDatabase } from "@/server/modules/data-sources/testing/customer-database";
 import { createTableSource } from "@/server/modules/data-sources/testing/source-fixtures";
 import { enqueueDueSources } from "./enqueue-due-sources";
-import { requestSourceSync, SYNC_SOURCE_TASK, syncJobKey } from "./jobs";
+import { mintTestKey } from "@/test/api-client";
+import { IDEMPOTENCY_CLEANUP_TASK, requestSourceSync, SYNC_SOURCE_TASK, syncJobKey } from "./jobs";
 import { startWorker, type RunningWorker } from "./start-worker";
 
 const db = useTestDatabase();
@@ -135,6 +136,30 @@ describe("scheduling on graphile-worker", () => {
     } finally {
       clearInterval(watcher);
       await Promise.all(workers.map((worker) => worker.stop()));
+    }
+  });
+
+  it("schedules and runs the hourly idempotency cleanup: expired entries go, live ones stay", async () => {
+    const org = await db.prisma.organization.create({ data: { name: "Cleanup" } });
+    const key = await mintTestKey(db.prisma, { organizationId: org.id, scopes: ["records:write"] });
+    const day = 24 * 3600 * 1000;
+    const entry = (name: string, expiresAt: Date) => ({
+      apiKeyId: key.id, key: name, fingerprint: "f", statusCode: 201, responseBody: "{}", createdAt: new Date(expiresAt.getTime() - day), expiresAt,
+    });
+    await db.prisma.idempotencyEntry.createMany({ data: [entry("old", new Date(Date.now() - 60_000)), entry("live", new Date(Date.now() + day))] });
+
+    const worker = await startWorker({ databaseUrl: db.url, log: quiet, dataDir, pollInterval: 100 });
+    try {
+      const crontabs = await db.prisma.$queryRaw<{ identifier: string }[]>`SELECT identifier FROM graphile_worker._private_known_crontabs`;
+      expect(crontabs.map((c) => c.identifier)).toContain(IDEMPOTENCY_CLEANUP_TASK);
+      await db.prisma.$executeRaw`SELECT graphile_worker.add_job(${IDEMPOTENCY_CLEANUP_TASK}::text)`;
+      const deadline = Date.now() + 15_000;
+      while ((await db.prisma.idempotencyEntry.count({ where: { key: "old" } })) > 0 && Date.now() < deadline) {
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+      expect((await db.prisma.idempotencyEntry.findMany({ select: { key: true } })).map((e) => e.key)).toEqual(["live"]);
+    } finally {
+      await worker.stop();
     }
   });
 });
