@@ -59,6 +59,11 @@ describe("parseCsv", () => {
     expect(invalid("")).toBe("Invalid CSV: the file is empty; the first line must be a header row. Nothing was changed.");
   });
 
+  it("names the line and column of a value Postgres cannot store (NUL), in the header or a row", () => {
+    expect(invalid("a,b\n1,2\n3,x\u0000y\n")).toBe('Invalid CSV: line 3, column "b": must not contain the NUL character (U+0000). Nothing was changed.');
+    expect(invalid("a,b\u0000\n1,2\n")).toBe("Invalid CSV: line 1, column 2: the header name must not contain the NUL character (U+0000). Nothing was changed.");
+  });
+
   it("refuses more than the row limit", () => {
     const content = `n\n${"1\n".repeat(MAX_CSV_ROWS + 1)}`;
     expect(invalid(content)).toBe(`Invalid CSV: the file has more than ${MAX_CSV_ROWS} rows, the limit. Nothing was changed.`);

@@ -1,5 +1,6 @@
 import { CsvError, parse, type Options } from "csv-parse/sync";
 import { AppError } from "@/server/errors/app-error";
+import { stringProblem } from "@/server/lib/storable-json";
 
 export interface ParsedCsvRow {
   externalId: string;
@@ -36,6 +37,7 @@ export function parseCsv(content: string, options: { keyColumn?: string | null }
 
   const seen = new Map<string, number>();
   const rows = body.map(({ fields, line }, index) => {
+    checkStorable(fields, columns, line);
     // fromEntries defines own properties: a column named "__proto__" stays a column.
     const data: Record<string, string> = Object.fromEntries(columns.map((column, i) => [column, fields[i] ?? ""]));
     let externalId = String(index + 1);
@@ -111,8 +113,18 @@ function checkHeader(columns: string[]): void {
   const seen = new Set<string>();
   columns.forEach((column, i) => {
     if (column === "") throw invalid(`line 1, column ${i + 1}: the header name is empty`);
+    const problem = stringProblem(column);
+    if (problem) throw invalid(`line 1, column ${i + 1}: the header name ${problem}`);
     if (seen.has(column)) throw invalid(`line 1, column ${i + 1}: the header name "${column}" repeats`);
     seen.add(column);
+  });
+}
+
+/** A NUL byte is valid CSV but not storable in Postgres: refused here, with its place, not as a failed insert. */
+function checkStorable(fields: string[], columns: string[], line: number): void {
+  fields.forEach((field, i) => {
+    const problem = stringProblem(field);
+    if (problem) throw invalid(`line ${line}, column "${columns[i] ?? i + 1}": ${problem}`);
   });
 }
 

@@ -98,6 +98,13 @@ describe("an unreachable or failing source", () => {
     }
   });
 
+  it("a connection URL the driver cannot parse → a readable error (not an internal one), rows unchanged", async () => {
+    const before = await syncedThenChanged("public.unparsable_url");
+    await replaceCredentials(db.prisma, before.sourceId, { url: "postgres://app:s3cret-pass@127.0.0.1:99999/db" });
+    const source = await expectFailedCycle(before.sourceId, before, /^Could not read public\.unparsable_url: the connection URL is not valid/);
+    expect(source.syncError).not.toContain("s3cret-pass");
+  });
+
   it("a table that disappeared → error naming it", async () => {
     const before = await syncedThenChanged("public.dropped_table");
     await customer.query("DROP TABLE public.dropped_table");

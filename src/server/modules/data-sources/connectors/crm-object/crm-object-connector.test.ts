@@ -72,6 +72,13 @@ describe("the CRM object connector (Salesforce REST query protocol)", () => {
     expect(failure).toBe("The CRM query on Account answered 500 (SERVER_UNAVAILABLE: Service temporarily unavailable)");
   });
 
+  it("a read that ends before the query's totalSize is a failure, not a complete source (it would tombstone the rest)", async () => {
+    crm.fail("page", { status: 200, body: { totalSize: 450, done: true, records: [] } });
+    const { failure, batches } = await readAll();
+    expect(batches.map((batch) => batch.length)).toEqual([200]);
+    expect(failure).toBe("The CRM query on Account ended after 200 of the 450 records it announced; the read is incomplete");
+  });
+
   it("a request that hangs times out", async () => {
     crm.fail("query", { hangMs: 5_000 });
     const started = Date.now();

@@ -11,6 +11,8 @@ interface Session {
 }
 
 interface QueryPage {
+  /** The size of the whole result, on every page. */
+  totalSize?: number;
   done: boolean;
   nextRecordsUrl?: string;
   records: Record<string, unknown>[];
@@ -94,6 +96,10 @@ async function* readPages(
   let refreshed = false;
   const pageSize = Math.min(MAX_PAGE, Math.max(MIN_PAGE, options.batchSize));
   let next: string | null = `/services/data/${config.apiVersion}/query?q=${encodeURIComponent(soql)}`;
+  // NOTE: a read that stops short but says `done` would be mirrored as "the rest was deleted":
+  // the count announced by the first page is checked at the end.
+  let announced: number | null = null;
+  let delivered = 0;
   while (next !== null) {
     const url = new URL(next, `${session.baseUrl}/`);
     // The bearer token goes only to the API host that issued it.
@@ -135,6 +141,12 @@ async function* readPages(
         return;
       }
       records.push({ externalId: record.Id, data: Object.fromEntries(fields.map((field) => [field, record[field] ?? null])), orderValue: null });
+    }
+    if (announced === null && typeof page.totalSize === "number") announced = page.totalSize;
+    delivered += records.length;
+    if (page.done && announced !== null && delivered !== announced) {
+      yield failure(`${operation} ended after ${delivered} of the ${announced} records it announced; the read is incomplete`);
+      return;
     }
     if (records.length > 0) yield success(records);
     next = !page.done && typeof page.nextRecordsUrl === "string" ? page.nextRecordsUrl : null;

@@ -20,6 +20,9 @@ export function describePgError(error: unknown, url: string): string {
   const message = typeof err?.message === "string" ? err.message : String(error);
   let reason: string;
   switch (err?.code) {
+    case "ERR_INVALID_URL":
+      reason = "the connection URL is not valid (check its host, port and percent-escaping)";
+      break;
     case "ECONNREFUSED":
       reason = `the database server at ${target} refused the connection (is it running?)`;
       break;

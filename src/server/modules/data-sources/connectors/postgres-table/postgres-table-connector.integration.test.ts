@@ -74,6 +74,24 @@ describe("the Postgres table connector", () => {
     expect((await drain(byDate.value))[0]![0]!.orderValue).toBe(Date.UTC(2026, 0, 2));
   });
 
+  it("mirrors columns named like the query's own aliases (r, t) as columns, not as the whole row", async () => {
+    await customer.query(`CREATE TABLE public.aliases (id int PRIMARY KEY, r text, t int)`);
+    await customer.query(`INSERT INTO public.aliases VALUES (1, 'red', 7)`);
+    const opened = await open({ table: "public.aliases", keyColumn: "id" });
+    if (!opened.ok) throw new Error(opened.reason);
+    expect((await drain(opened.value))[0]![0]!.data).toEqual({ id: 1, r: "red", t: 7 });
+  });
+
+  it("keys and values do not depend on the server's or role's output settings (DateStyle, IntervalStyle, float digits)", async () => {
+    await customer.query(`CREATE TABLE public.styled (day date PRIMARY KEY, ratio float8, span interval)`);
+    await customer.query(`INSERT INTO public.styled VALUES ('2026-01-02', 0.1234567890123456, '1 day 02:00')`);
+    const url = new URL(customer.url);
+    url.searchParams.set("options", "-c DateStyle=SQL,DMY -c IntervalStyle=sql_standard -c extra_float_digits=-3");
+    const opened = await open({ table: "public.styled", keyColumn: "day" }, url.toString());
+    if (!opened.ok) throw new Error(opened.reason);
+    expect((await drain(opened.value))[0]![0]).toMatchObject({ externalId: "2026-01-02", data: { day: "2026-01-02", ratio: 0.1234567890123456, span: "1 day 02:00:00" } });
+  });
+
   it("explains a bad configuration: missing table, key, column, or an order column that is not a number or date", async () => {
     expect(await open({ table: "public.nope", keyColumn: "id" })).toEqual({ ok: false, reason: "the table public.nope does not exist or the user cannot read it" });
     expect(await open({ table: "public.products", keyColumn: "id" })).toEqual({

@@ -27,12 +27,19 @@ export function postgresTableConnector(config: PostgresTableConfig, credentials:
     async fetchSnapshot(options) {
       const table = parseTableName(config.table);
       if (!table) return failure(`"${config.table}" is not a valid schema.table name`);
-      const client = new pg.Client({
-        connectionString: credentials.url,
-        connectionTimeoutMillis: options.timeoutMs,
-        query_timeout: options.timeoutMs,
-        application_name: "groundwork-sync",
-      });
+      const fail = (error: unknown) => failure(`Could not read ${config.table}: ${describePgError(error, credentials.url)}`);
+      let client: pg.Client;
+      try {
+        // The driver parses the URL here: one it cannot read (a port out of range...) throws.
+        client = new pg.Client({
+          connectionString: credentials.url,
+          connectionTimeoutMillis: options.timeoutMs,
+          query_timeout: options.timeoutMs,
+          application_name: "groundwork-sync",
+        });
+      } catch (error) {
+        return fail(error);
+      }
       // A dropped connection is reported through the pending query; without a listener the
       // client's 'error' event would crash the process.
       client.on("error", () => undefined);
@@ -44,9 +51,10 @@ export function postgresTableConnector(config: PostgresTableConfig, credentials:
       };
       try {
         await client.connect();
-        // Timestamps become JSON text in the session's time zone: pin it, or a change of the
-        // server's default would rewrite every row.
-        await client.query("SET TIME ZONE 'UTC'");
+        // Keys (`::text`) and values (to_jsonb) are printed in the session's time zone and
+        // output styles: pin them, or a change of a server or role default would rewrite (or
+        // re-key, i.e. tombstone and re-insert) every row.
+        await client.query("SET TIME ZONE 'UTC'; SET DateStyle = 'ISO, MDY'; SET IntervalStyle = 'postgres'; SET extra_float_digits = 1");
         await client.query("BEGIN ISOLATION LEVEL REPEATABLE READ, READ ONLY");
         const prepared = await prepareRead(client, table, config);
         if (!prepared.ok) {
@@ -61,7 +69,7 @@ export function postgresTableConnector(config: PostgresTableConfig, credentials:
         });
       } catch (error) {
         await close();
-        return failure(`Could not read ${config.table}: ${describePgError(error, credentials.url)}`);
+        return fail(error);
       }
     },
   };
@@ -102,8 +110,9 @@ async function prepareRead(
   const selected = columns.map((name) => `t.${quoteIdent(name)}`).join(", ");
   // to_jsonb over a sub-select keeps the column names and has no argument limit (unlike
   // json_build_object), and lets Postgres turn every type into JSON the same way each time.
+  // NOTE: `r.*`, not `r`: a bare `r` means the customer's column "r" when the table has one.
   const select = (where: string) => `SELECT ${key}::text AS external_id, ${orderExpression} AS order_value,
-      (SELECT to_jsonb(r) FROM (SELECT ${selected}) r) AS data
+      (SELECT to_jsonb(r.*) FROM (SELECT ${selected}) r) AS data
     FROM ${formatTableName(table)} t
     WHERE ${where}
     ORDER BY ${key}
