@@ -38,7 +38,7 @@ describe("the Postgres table connector", () => {
     expect(new Set(keys).size).toBe(1234);
     expect(batches[0]![0]).toEqual({
       externalId: "sku-0001",
-      data: { sku: "sku-0001", title: "Product 1", price: 1.5, launched: "2026-01-02", tags: ["a"] },
+      data: { sku: "sku-0001", title: "Product 1", price: "1.50", launched: "2026-01-02", tags: ["a"] },
       orderValue: null,
     });
   });
@@ -72,6 +72,14 @@ describe("the Postgres table connector", () => {
     const byDate = await open({ table: "public.products", keyColumn: "sku", orderColumn: "launched" });
     if (!byDate.ok) throw new Error(byDate.reason);
     expect((await drain(byDate.value))[0]![0]!.orderValue).toBe(Date.UTC(2026, 0, 2));
+  });
+
+  it("mirrors bigint and numeric exactly, as strings (a JSON number would round them)", async () => {
+    await customer.query(`CREATE TABLE public.exact (id int PRIMARY KEY, big bigint, amount numeric, ratio double precision)`);
+    await customer.query(`INSERT INTO public.exact VALUES (1, 9007199254740993, 12345678901234567890.123456789, 0.5)`);
+    const opened = await open({ table: "public.exact", keyColumn: "id" });
+    if (!opened.ok) throw new Error(opened.reason);
+    expect((await drain(opened.value))[0]![0]!.data).toEqual({ id: 1, big: "9007199254740993", amount: "12345678901234567890.123456789", ratio: 0.5 });
   });
 
   it("mirrors columns named like the query's own aliases (r, t) as columns, not as the whole row", async () => {

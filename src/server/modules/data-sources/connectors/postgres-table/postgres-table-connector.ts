@@ -8,6 +8,11 @@ import { formatTableName, parseTableName, quoteIdent, type TableName } from "./i
 /** Order column types whose values make a display order: numbers, and dates as epoch ms. */
 const NUMERIC_TYPES = new Set(["smallint", "integer", "bigint", "numeric", "real", "double precision"]);
 const TEMPORAL_TYPES = new Set(["date", "timestamp without time zone", "timestamp with time zone"]);
+/**
+ * Mirrored as JSON strings: a JSON number is a double, so a bigint past 2^53 or a numeric with
+ * more than ~15 significant digits would be rounded, and a change in those digits never seen.
+ */
+const EXACT_AS_TEXT_TYPES = new Set(["bigint", "numeric"]);
 
 interface TableColumn {
   name: string;
@@ -107,7 +112,12 @@ async function prepareRead(
   const key = `t.${quoteIdent(config.keyColumn)}`;
   const repeated = await findRepeatedKey(client, table, config.keyColumn);
   if (repeated !== null) return failure(`the key column "${config.keyColumn}" of ${shown} is not unique: "${repeated}" appears more than once`);
-  const selected = columns.map((name) => `t.${quoteIdent(name)}`).join(", ");
+  const selected = columns
+    .map((name) => {
+      const ref = `t.${quoteIdent(name)}`;
+      return EXACT_AS_TEXT_TYPES.has(byName.get(name)!.type) ? `${ref}::text AS ${quoteIdent(name)}` : ref;
+    })
+    .join(", ");
   // to_jsonb over a sub-select keeps the column names and has no argument limit (unlike
   // json_build_object), and lets Postgres turn every type into JSON the same way each time.
   // NOTE: `r.*`, not `r`: a bare `r` means the customer's column "r" when the table has one.
