@@ -20,8 +20,19 @@ export const postgresTableConfigSchema = z.object({
 });
 export type PostgresTableConfig = z.infer<typeof postgresTableConfigSchema>;
 
+/**
+ * pg reads local files named by these URL parameters; a source's URL must not make the server
+ * read (or reveal the existence of) its own files. TLS is still available through sslmode.
+ */
+const FILE_PARAMETERS = ["sslcert", "sslkey", "sslrootcert", "sslcrl", "passfile", "service", "servicefile"];
+
 export const postgresCredentialsSchema = z.object({
-  url: z.string().regex(/^postgres(ql)?:\/\/\S+$/, "must be a postgres:// or postgresql:// URL"),
+  url: z
+    .string()
+    .regex(/^postgres(ql)?:\/\/\S+$/, "must be a postgres:// or postgresql:// URL")
+    .refine((value) => !FILE_PARAMETERS.some((name) => new RegExp(`[?&]${name}=`, "i").test(value)), {
+      message: `must not name local files (${FILE_PARAMETERS.join(", ")}); use sslmode for TLS`,
+    }),
 });
 export type PostgresCredentials = z.infer<typeof postgresCredentialsSchema>;
 

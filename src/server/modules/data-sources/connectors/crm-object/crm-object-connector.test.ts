@@ -79,6 +79,13 @@ describe("the CRM object connector (Salesforce REST query protocol)", () => {
     expect(failure).toBe("The CRM query on Account ended after 200 of the 450 records it announced; the read is incomplete");
   });
 
+  it("a page that makes no progress but is not done fails instead of looping until the pass limit", async () => {
+    crm.fail("page", { status: 200, body: { totalSize: 450, done: false, records: [], nextRecordsUrl: "/services/data/v60.0/query/01gX-200" } }, 50);
+    const { failure, batches } = await readAll();
+    expect(batches.map((batch) => batch.length)).toEqual([200]);
+    expect(failure).toBe("The CRM query on Account returned a page that makes no progress (no records) but is not done");
+  });
+
   it("a request that hangs times out", async () => {
     crm.fail("query", { hangMs: 5_000 });
     const started = Date.now();

@@ -149,11 +149,17 @@ async function* readPages(
       return;
     }
     if (records.length > 0) yield success(records);
-    next = !page.done && typeof page.nextRecordsUrl === "string" ? page.nextRecordsUrl : null;
-    if (!page.done && next === null) {
+    const following: string | null = !page.done && typeof page.nextRecordsUrl === "string" ? page.nextRecordsUrl : null;
+    if (!page.done && following === null) {
       yield failure(`${operation} said more records follow but gave no nextRecordsUrl`);
       return;
     }
+    // A CRM that keeps saying "more" without moving on would otherwise spin until the pass limit.
+    if (!page.done && (records.length === 0 || following === next)) {
+      yield failure(`${operation} returned a page that makes no progress (${records.length === 0 ? "no records" : "the same nextRecordsUrl"}) but is not done`);
+      return;
+    }
+    next = following;
   }
 }
 
