@@ -1,5 +1,5 @@
 import type { Db } from "@/server/db/types";
-import type { KeyIdentity } from "./principal";
+import { toKeyIdentity, type KeyIdentity } from "./principal";
 
 export type KeyState = "active" | "revoked" | "expired";
 
@@ -17,17 +17,9 @@ export async function listApiKeys(db: Db, filter: { organizationId?: string } = 
     omit: { hash: true },
   });
   return keys.map((key) => ({
-    id: key.id,
-    name: key.name,
-    prefix: key.prefix,
-    scopes: key.scopes,
-    organizationId: key.organizationId,
-    environment: key.environment,
+    ...toKeyIdentity(key),
     state: key.revokedAt ? "revoked" : key.expiresAt && key.expiresAt <= now ? "expired" : "active",
-    expiresAt: key.expiresAt,
     lastUsedAt: key.lastUsedAt,
     revokedAt: key.revokedAt,
-    rateLimit: key.rateLimit,
-    createdAt: key.createdAt,
   }));
 }

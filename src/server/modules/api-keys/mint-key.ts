@@ -2,7 +2,7 @@ import { z } from "zod";
 import type { PrismaClient } from "@/server/db/types";
 import { AppError } from "@/server/errors/app-error";
 import { recordAuditEvent, type ActorType } from "@/server/modules/audit/record-audit-event";
-import type { KeyIdentity } from "./principal";
+import { toKeyIdentity, type KeyIdentity } from "./principal";
 import { parseScopes } from "./scopes";
 import { displayPrefix, generateToken, hashToken } from "./token";
 
@@ -73,18 +73,6 @@ export async function mintApiKey(db: PrismaClient, input: z.input<typeof mintInp
       target: { type: "api_key", id: key.id },
       metadata: { prefix, name, scopes, environment },
     });
-    return {
-      id: key.id,
-      name: key.name,
-      prefix: key.prefix,
-      scopes: key.scopes,
-      organizationId: key.organizationId,
-      environment: key.environment,
-      expiresAt: key.expiresAt,
-      rateLimit: key.rateLimit,
-      rateLimitWindowSeconds: key.rateLimitWindowSeconds,
-      createdAt: key.createdAt,
-      token,
-    };
+    return { ...toKeyIdentity(key), rateLimitWindowSeconds: key.rateLimitWindowSeconds, token };
   });
 }

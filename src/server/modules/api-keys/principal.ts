@@ -22,3 +22,18 @@ export interface KeyIdentity {
   rateLimit: number;
   createdAt: Date;
 }
+
+/** The shared view of a stored key row; the hash is never part of it. */
+export function toKeyIdentity(key: KeyIdentity): KeyIdentity {
+  return {
+    id: key.id,
+    name: key.name,
+    prefix: key.prefix,
+    scopes: key.scopes,
+    organizationId: key.organizationId,
+    environment: key.environment,
+    expiresAt: key.expiresAt,
+    rateLimit: key.rateLimit,
+    createdAt: key.createdAt,
+  };
+}
