@@ -39,7 +39,3 @@ export function fromZod(error: ZodError): AppError {
   const summary = issues.map((issue) => `${issue.field}: ${issue.message}`).join("; ");
   return new AppError("bad_request", `Invalid request. ${summary}`, { details: { issues } });
 }
-
-export function isInternal(error: AppError): boolean {
-  return error.code === "internal_error";
-}

@@ -26,6 +26,5 @@ const t = initTRPC
 
 export const createRouter = t.router;
 export const middleware = t.middleware;
-export const mergeRouters = t.mergeRouters;
 export const createCallerFactory = t.createCallerFactory;
 export const baseProcedure = t.procedure;

@@ -29,14 +29,6 @@ export function getPrisma(): PrismaClient {
   return cache.__groundworkPrisma;
 }
 
-/** For orderly shutdown (CLI, worker, tests): closes the process-wide client and ping pool. */
-export async function closeDatabaseClients(): Promise<void> {
-  const { __groundworkPrisma: prisma, __groundworkPingPool: pool } = cache;
-  cache.__groundworkPrisma = undefined;
-  cache.__groundworkPingPool = undefined;
-  await Promise.all([prisma?.$disconnect(), pool?.end()]);
-}
-
 /**
  * A small pool of its own for health pings: a hung database must not tie up the connections that
  * serve requests, and a hung ping connection here can be destroyed, which Prisma does not allow.

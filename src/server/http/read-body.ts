@@ -1,5 +1,6 @@
 import { AppError } from "@/server/errors/app-error";
-import { findUnstorable, unstorableError } from "./unstorable-input";
+import { findUnstorable } from "@/server/lib/storable-json";
+import { unstorableError } from "./unstorable-input";
 
 /** Request bodies above this are refused with 413 before they are buffered. */
 export const MAX_BODY_BYTES = 1024 * 1024;

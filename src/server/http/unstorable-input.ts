@@ -1,8 +1,6 @@
 import { AppError } from "@/server/errors/app-error";
 import { NUL, type UnstorableValue } from "@/server/lib/storable-json";
 
-export { findUnstorable, MAX_BODY_DEPTH, type UnstorableValue } from "@/server/lib/storable-json";
-
 export function unstorableError({ field, message }: UnstorableValue): AppError {
   return new AppError("bad_request", `Invalid request. ${field}: ${message}`, { details: { issues: [{ field, message }] } });
 }

@@ -26,10 +26,3 @@ export async function lockSourceForWrite(tx: Db, sourceId: string): Promise<Date
   if (!stamp) throw new Error("could not read the write timestamp");
   return stamp;
 }
-
-/** Non-blocking variant for schedulers: false when another pass already holds the source. */
-export async function tryLockSource(tx: Db, sourceId: string): Promise<boolean> {
-  const rows = await tx.$queryRaw<{ locked: boolean }[]>`
-    SELECT pg_try_advisory_xact_lock(hashtextextended(${`data_source:${sourceId}`}, 0)) AS locked`;
-  return rows[0]?.locked === true;
-}

@@ -1,7 +1,7 @@
 import { randomBytes } from "node:crypto";
 import pg from "pg";
-import { afterAll, beforeAll, inject } from "vitest";
-import { createDatabase, databaseUrl, dropDatabase, randomDatabaseName } from "@/server/db/admin";
+import { afterAll, beforeAll } from "vitest";
+import { createTestDatabase } from "@/test/db";
 
 /**
  * A customer's own database for connector tests: a second database on the test server,
@@ -16,20 +16,17 @@ export interface CustomerDatabase {
 }
 
 export function useCustomerDatabase(): CustomerDatabase {
-  let state: { url: string; pool: pg.Pool; name: string } | undefined;
+  let state: { url: string; pool: pg.Pool; drop: () => Promise<void> } | undefined;
   beforeAll(async () => {
-    const adminUrl = inject("testDbAdminUrl");
-    const name = randomDatabaseName(`gw_test_${inject("testDbRun")}`);
-    await createDatabase(adminUrl, name);
-    const url = databaseUrl(adminUrl, name);
+    const { url, drop } = await createTestDatabase({ migrated: false });
     const pool = new pg.Pool({ connectionString: url, max: 4 });
     pool.on("error", () => undefined);
-    state = { url, pool, name };
+    state = { url, pool, drop };
   });
   afterAll(async () => {
     if (!state) return;
     await state.pool.end();
-    await dropDatabase(inject("testDbAdminUrl"), state.name);
+    await state.drop();
     state = undefined;
   });
   const ready = () => {
