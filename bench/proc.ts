@@ -52,7 +52,9 @@ export async function runToEnd(child: ChildProcess): Promise<{ code: number | nu
   child.stderr?.on("data", (chunk: Buffer) => (output += chunk.toString()));
   const sampler = setInterval(() => {
     try {
-      peakMb = Math.max(peakMb, memoryOf(child.pid!).peakMb);
+      // A process that has exited but not been reaped has no Vm* lines: NaN, skipped.
+      const { peakMb: now } = memoryOf(child.pid!);
+      if (Number.isFinite(now)) peakMb = Math.max(peakMb, now);
     } catch {
       // exited between two samples
     }

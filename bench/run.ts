@@ -19,11 +19,13 @@ import { Table } from "./table";
  *   BENCH_APP       next (default: the production server, src/cli/start.ts) | handler (the same
  *                   /api/v1 handler over node:http, src/test/serve-api.ts: no Next build needed)
  *   BENCH_WALK_MAX  seconds a full walk may take before it is stopped and extrapolated (default 300)
+ *   BENCH_ONLY      rows | sync: run one half (while working on it)
  */
 const ROWS = Number(process.env.BENCH_ROWS ?? 1_000_000);
 const STEP_SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
 const APP = process.env.BENCH_APP === "handler" ? "handler" : "next";
 const WALK_MAX = Number(process.env.BENCH_WALK_MAX ?? 300);
+const ONLY = process.env.BENCH_ONLY;
 
 async function main(): Promise<void> {
   const started = performance.now();
@@ -44,8 +46,8 @@ async function main(): Promise<void> {
     const fixture = await seed(db, appUrl, customerUrl, ROWS);
     await db.$disconnect();
     log(`seeded in ${((performance.now() - started) / 1000).toFixed(0)} s`);
-    await runRowsBench({ appUrl, fixture, rows: ROWS, stepSeconds: STEP_SECONDS, app: APP, walkMax: WALK_MAX, table, log });
-    await runSyncBench({ appUrl, customerUrl, fixture, rows: ROWS, table, log });
+    if (ONLY !== "sync") await runRowsBench({ appUrl, fixture, rows: ROWS, stepSeconds: STEP_SECONDS, app: APP, walkMax: WALK_MAX, table, log });
+    if (ONLY !== "rows") await runSyncBench({ appUrl, customerUrl, fixture, rows: ROWS, table, log });
   } finally {
     await db.$disconnect().catch(() => undefined);
     await dropDatabase(adminUrl, appName).catch(() => undefined);
