@@ -32,9 +32,8 @@ export interface PassContext {
  * to) removes it.
  */
 export async function createStageTable(tx: Tx): Promise<void> {
-  await tx.$executeRawUnsafe(
-    "CREATE TEMPORARY TABLE sync_stage (e text PRIMARY KEY, d jsonb NOT NULL, h text NOT NULL, o float8, p int NOT NULL) ON COMMIT DROP",
-  );
+  // No index while loading: a key repeated across batches is found once, at the end (firstStagedRepeat).
+  await tx.$executeRawUnsafe("CREATE TEMPORARY TABLE sync_stage (e text NOT NULL, d jsonb NOT NULL, h text NOT NULL, o float8, p int NOT NULL) ON COMMIT DROP");
 }
 
 export async function passBaseline(tx: Tx, sourceId: string): Promise<{ liveBefore: number; orderBase: number }> {
@@ -62,19 +61,16 @@ export async function stageBatch(tx: Tx, records: SourceRecord[], position: numb
       p: position + i,
     })),
   );
-  const staged = await tx.$queryRaw<{ n: number }[]>`
-    WITH ins AS (
-      INSERT INTO sync_stage (e, d, h, o, p)
-      SELECT x.e, x.d, x.h, x.o, x.p FROM jsonb_to_recordset(${payload}::jsonb) AS x(e text, d jsonb, h text, o float8, p int)
-      ON CONFLICT DO NOTHING
-      RETURNING 1
-    ) SELECT count(*)::int AS n FROM ins`;
-  if ((staged[0]?.n ?? 0) === records.length) return success(undefined);
-  // A key an earlier batch already staged: name it (rare, so a second look is fine).
-  const earlier = await tx.$queryRaw<{ e: string }[]>`
-    SELECT x.e FROM jsonb_to_recordset(${payload}::jsonb) AS x(e text, p int)
-      JOIN sync_stage s ON s.e = x.e AND s.p <> x.p LIMIT 1`;
-  return failure(repeatedKey(earlier[0]?.e ?? "?"));
+  await tx.$executeRaw`
+    INSERT INTO sync_stage (e, d, h, o, p)
+    SELECT x.e, x.d, x.h, x.o, x.p FROM jsonb_to_recordset(${payload}::jsonb) AS x(e text, d jsonb, h text, o float8, p int)`;
+  return success(undefined);
+}
+
+/** A key staged more than once (by two batches), or null. Run once the read is complete. */
+export async function firstStagedRepeat(tx: Tx): Promise<string | null> {
+  const rows = await tx.$queryRaw<{ e: string }[]>`SELECT e FROM sync_stage GROUP BY e HAVING count(*) > 1 ORDER BY min(p) LIMIT 1`;
+  return rows[0]?.e ?? null;
 }
 
 /**
@@ -84,7 +80,6 @@ export async function stageBatch(tx: Tx, records: SourceRecord[], position: numb
  * are not touched at all.
  */
 export async function applyStage(tx: Tx, pass: PassContext): Promise<BatchCounts> {
-  await tx.$executeRawUnsafe("ANALYZE sync_stage");
   const { sourceId, stamp, ordered, orderBase } = pass;
   const orderOf = Prisma.sql`CASE WHEN ${ordered}::boolean THEN s.o ELSE COALESCE(r.display_order, ${orderBase}::float8 + s.p) END`;
   const revived = await tx.$executeRaw`
@@ -154,7 +149,7 @@ function shortKey(key: string): string {
   return printable.length > 80 ? `${printable.slice(0, 80)}…` : printable;
 }
 
-function repeatedKey(key: string): string {
+export function repeatedKey(key: string): string {
   const shown = key.length > 80 ? `${key.slice(0, 80)}…` : key;
   return `the key "${shown}" appears more than once in the source; the key column must be unique`;
 }

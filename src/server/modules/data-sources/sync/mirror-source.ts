@@ -4,7 +4,7 @@ import type { Connector } from "../connectors/connector";
 import { failure, success, type Result } from "../result";
 import { columnsChanged } from "../column-set";
 import { decideDeletions } from "./delete-guardrail";
-import { applyStage, countUnseen, createStageTable, passBaseline, stageBatch, tombstoneUnseen } from "./mirror-rows";
+import { applyStage, countUnseen, createStageTable, firstStagedRepeat, passBaseline, repeatedKey, stageBatch, tombstoneUnseen } from "./mirror-rows";
 import type { SyncCounts } from "./run-sync-pass";
 
 export type MirrorResult = Result<{ counts: SyncCounts; columns: string[]; schemaChanged: boolean }>;
@@ -38,6 +38,9 @@ export async function mirrorSource(
       options.onBatch?.({ rowsRead });
     }
 
+    await tx.$executeRawUnsafe("ANALYZE sync_stage");
+    const repeated = await firstStagedRepeat(tx);
+    if (repeated !== null) return failure(`The source cannot be mirrored: ${repeatedKey(repeated)}.`);
     Object.assign(counts, await applyStage(tx, pass));
     const toRemove = await countUnseen(tx, source.id);
     const approvedCount = source.deletionsApprovedAt === null ? null : source.declinedDeletions;
