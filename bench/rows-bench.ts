@@ -20,7 +20,7 @@ interface RowsBenchOptions {
 
 async function startApp(options: RowsBenchOptions): Promise<{ child: ChildProcess; port: number }> {
   if (options.app === "handler") {
-    const child = startNode("src/test/serve-api.ts", [], { DATABASE_URL: options.appUrl, REDIS_URL: "" });
+    const child = startNode("src/test/serve-api.ts", [], { DATABASE_URL: options.appUrl, REDIS_URL: "", NODE_ENV: "production" });
     const match = await waitForLine(child, /listening (\d+)/, 60_000);
     return { child, port: Number(match[1]) };
   }
