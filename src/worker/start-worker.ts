@@ -1,8 +1,7 @@
 import path from "node:path";
-import { PrismaPg } from "@prisma/adapter-pg";
 import { Logger, parseCronItems, run, type LogFunctionFactory, type TaskList } from "graphile-worker";
 import { env } from "@/env";
-import { PrismaClient } from "@/server/db/generated/client";
+import { createPrismaClient } from "@/server/db/client";
 import { loadEncryptionKey } from "@/server/modules/data-sources/credentials/encryption-key";
 import { createSecretBox } from "@/server/modules/data-sources/credentials/secret-box";
 import { runSyncPass } from "@/server/modules/data-sources/sync/run-sync-pass";
@@ -42,10 +41,10 @@ export async function startWorker(options: StartWorkerOptions): Promise<RunningW
   const concurrency = options.concurrency ?? 2;
   const dataDir = options.dataDir ?? path.resolve(env().GROUNDWORK_DATA_DIR ?? ".data");
   const secrets = createSecretBox(await loadEncryptionKey(dataDir));
-  // NOTE: a pass holds one connection for its transaction and briefly needs a second (the
-  // sync run it shows while running); size the pool so passes waiting on a source lock can
-  // never starve the pass that holds it.
-  const db = new PrismaClient({ adapter: new PrismaPg({ connectionString: options.databaseUrl, max: concurrency * 2 + 2 }) });
+  // NOTE: a pass runs its transaction on a connection of its own (not from this pool) and
+  // briefly needs pool connections (the source read, the sync run it shows while running); the
+  // margin keeps passes of other sources and the tick from waiting on each other.
+  const db = createPrismaClient(options.databaseUrl, { max: concurrency * 2 + 2 });
 
   const taskList: TaskList = {
     [SYNC_SOURCE_TASK]: async (rawPayload, helpers) => {

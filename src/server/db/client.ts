@@ -4,8 +4,21 @@ import pg from "pg";
 import { env } from "@/env";
 import { PrismaClient } from "./generated/client";
 
-export function createPrismaClient(databaseUrl: string): PrismaClient {
-  return new PrismaClient({ adapter: new PrismaPg({ connectionString: databaseUrl }) });
+// The connection settings of each client's pool, for work that needs a raw `pg` connection of
+// its own (a sync pass streams through COPY, which Prisma cannot do).
+const connectionConfigs = new WeakMap<PrismaClient, pg.ClientConfig>();
+
+export function createPrismaClient(databaseUrl: string, pool: { max?: number } = {}): PrismaClient {
+  const client = new PrismaClient({ adapter: new PrismaPg({ connectionString: databaseUrl, ...pool }) });
+  connectionConfigs.set(client, { connectionString: databaseUrl });
+  return client;
+}
+
+/** A new raw connection to the database of a client made by createPrismaClient (not yet connected). */
+export function newRawConnection(db: PrismaClient, config: Omit<pg.ClientConfig, "connectionString"> = {}): pg.Client {
+  const base = connectionConfigs.get(db);
+  if (!base) throw new Error("this Prisma client was not made by createPrismaClient: its database URL is unknown");
+  return new pg.Client({ ...base, ...config });
 }
 
 /** The one place the database URL is read from the environment. */

@@ -1,3 +1,4 @@
+import type pg from "pg";
 import type { Db } from "@/server/db/types";
 
 /** Long passes hold one transaction; Prisma's 5 s default would abort them. */
@@ -22,6 +23,21 @@ export async function lockSourceForWrite(tx: Db, sourceId: string): Promise<Date
         '-infinity'::timestamptz
       ) + interval '1 millisecond'
     ) AS stamp`;
+  const stamp = rows[0]?.stamp;
+  if (!stamp) throw new Error("could not read the write timestamp");
+  return stamp;
+}
+
+/** lockSourceForWrite on a raw `pg` connection inside its transaction (a sync pass, see run-sync-pass.ts). */
+export async function lockSourceForWriteRaw(client: pg.ClientBase, sourceId: string): Promise<Date> {
+  await client.query("SELECT pg_advisory_xact_lock(hashtextextended($1, 0))", [`data_source:${sourceId}`]);
+  const { rows } = await client.query<{ stamp: Date }>(
+    `SELECT GREATEST(
+       date_trunc('milliseconds', clock_timestamp()),
+       COALESCE((SELECT max(updated_at) FROM data_source_rows WHERE data_source_id = $1), '-infinity'::timestamptz) + interval '1 millisecond'
+     ) AS stamp`,
+    [sourceId],
+  );
   const stamp = rows[0]?.stamp;
   if (!stamp) throw new Error("could not read the write timestamp");
   return stamp;

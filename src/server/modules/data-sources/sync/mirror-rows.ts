@@ -1,10 +1,13 @@
-import { Prisma } from "@/server/db/generated/client";
+import { Readable } from "node:stream";
+import { pipeline } from "node:stream/promises";
+import type pg from "pg";
+import { from as copyFrom } from "pg-copy-streams";
 import type { SourceRecord } from "../connectors/connector";
 import { failure, success, type Result } from "../result";
 import { findUnstorable, stringProblem } from "@/server/lib/storable-json";
-import { hashRowData } from "../row-hash";
+import { canonicalRow } from "../row-hash";
 
-type Tx = Prisma.TransactionClient;
+type Tx = pg.ClientBase;
 
 export interface BatchCounts {
   inserted: number;
@@ -20,27 +23,37 @@ export interface PassContext {
   ordered: boolean;
   /** Without an order column, new rows are placed after this (the source's highest order). */
   orderBase: number;
+  /** True when the source has no stored rows at all (a first pass): nothing to revive or update. */
+  empty: boolean;
 }
 
 /**
  * NOTE: a pass stages everything it reads (key, data, hash, order, read position) in a
- * temporary table on the pass's own connection, then reconciles the stored rows with a few
- * set-based statements at the end (applyStage, tombstoneUnseen). Memory stays bounded by the
- * batch however large the source (the stage is Postgres's, spilled to disk), and the database
- * does one join per kind of change instead of one upsert per batch: an unchanged row costs a
- * staged tuple and a hash comparison. ON COMMIT DROP (and the savepoint a failed pass rolls back
- * to) removes it.
+ * temporary table on the pass's own connection, streamed in through `COPY … FROM STDIN`, then
+ * reconciles the stored rows with a few set-based statements at the end (applyStage,
+ * tombstoneUnseen). Memory stays bounded by the batch however large the source (the stage is
+ * Postgres's, spilled to disk past temp_buffers), and the database does one join per kind of
+ * change instead of one upsert per batch: an unchanged row costs a staged tuple and a hash
+ * comparison. ON COMMIT DROP (and the savepoint a failed pass rolls back to) removes it.
  */
-export async function createStageTable(tx: Tx): Promise<void> {
+export async function prepareStage(tx: Tx): Promise<void> {
+  // Room for the stage and the final joins in memory; temp_buffers is only settable before the
+  // session's first temporary table, which is why a pass has a fresh connection.
+  await tx.query(`SET LOCAL temp_buffers = '${STAGE_TEMP_BUFFERS}'; SET LOCAL work_mem = '${STAGE_WORK_MEM}'`);
   // No index while loading: a key repeated across batches is found once, at the end (firstStagedRepeat).
-  await tx.$executeRawUnsafe("CREATE TEMPORARY TABLE sync_stage (e text NOT NULL, d jsonb NOT NULL, h text NOT NULL, o float8, p int NOT NULL) ON COMMIT DROP");
+  await tx.query("CREATE TEMPORARY TABLE sync_stage (e text NOT NULL, d jsonb NOT NULL, h text NOT NULL, o float8, p int NOT NULL) ON COMMIT DROP");
 }
 
-export async function passBaseline(tx: Tx, sourceId: string): Promise<{ liveBefore: number; orderBase: number }> {
-  const rows = await tx.$queryRaw<{ live: number; max_order: number | null }[]>`
-    SELECT count(*) FILTER (WHERE deleted_at IS NULL)::int AS live, max(display_order)::float8 AS max_order
-      FROM data_source_rows WHERE data_source_id = ${sourceId}`;
-  return { liveBefore: rows[0]?.live ?? 0, orderBase: rows[0]?.max_order ?? 0 };
+const STAGE_TEMP_BUFFERS = "256MB";
+const STAGE_WORK_MEM = "128MB";
+
+export async function passBaseline(tx: Tx, sourceId: string): Promise<{ liveBefore: number; orderBase: number; empty: boolean }> {
+  const { rows } = await tx.query<{ live: number; total: number; max_order: number | null }>(
+    `SELECT count(*) FILTER (WHERE deleted_at IS NULL)::int AS live, count(*)::int AS total, max(display_order)::float8 AS max_order
+       FROM data_source_rows WHERE data_source_id = $1`,
+    [sourceId],
+  );
+  return { liveBefore: rows[0]?.live ?? 0, orderBase: rows[0]?.max_order ?? 0, empty: (rows[0]?.total ?? 0) === 0 };
 }
 
 /**
@@ -52,24 +65,28 @@ export async function stageBatch(tx: Tx, records: SourceRecord[], position: numb
   if (repeated !== null) return failure(repeatedKey(repeated));
   const unstorable = firstUnstorable(records);
   if (unstorable !== null) return failure(unstorable);
-  const payload = JSON.stringify(
-    records.map((record, i) => ({
-      e: record.externalId,
-      d: record.data,
-      h: hashRowData(record.data),
-      o: record.orderValue,
-      p: position + i,
-    })),
-  );
-  await tx.$executeRaw`
-    INSERT INTO sync_stage (e, d, h, o, p)
-    SELECT x.e, x.d, x.h, x.o, x.p FROM jsonb_to_recordset(${payload}::jsonb) AS x(e text, d jsonb, h text, o float8, p int)`;
+  let text = "";
+  for (let i = 0; i < records.length; i++) {
+    const record = records[i]!;
+    const { json, hash } = canonicalRow(record.data);
+    const order = record.orderValue === null ? "\\N" : String(record.orderValue);
+    text += `${copyField(record.externalId)}\t${copyField(json)}\t${hash}\t${order}\t${position + i}\n`;
+  }
+  await pipeline(Readable.from([text]), tx.query(copyFrom("COPY sync_stage (e, d, h, o, p) FROM STDIN")));
   return success(undefined);
 }
 
+/** A value in COPY's text format: backslash, newline, carriage return and tab escaped. */
+function copyField(value: string): string {
+  return COPY_SPECIAL.test(value) ? value.replace(COPY_SPECIAL_ALL, (c) => COPY_ESCAPES[c]!) : value;
+}
+const COPY_SPECIAL = /[\\\n\r\t]/;
+const COPY_SPECIAL_ALL = /[\\\n\r\t]/g;
+const COPY_ESCAPES: Record<string, string> = { "\\": "\\\\", "\n": "\\n", "\r": "\\r", "\t": "\\t" };
+
 /** A key staged more than once (by two batches), or null. Run once the read is complete. */
 export async function firstStagedRepeat(tx: Tx): Promise<string | null> {
-  const rows = await tx.$queryRaw<{ e: string }[]>`SELECT e FROM sync_stage GROUP BY e HAVING count(*) > 1 ORDER BY min(p) LIMIT 1`;
+  const { rows } = await tx.query<{ e: string }>("SELECT e FROM sync_stage GROUP BY e HAVING count(*) > 1 ORDER BY min(p) LIMIT 1");
   return rows[0]?.e ?? null;
 }
 
@@ -77,37 +94,52 @@ export async function firstStagedRepeat(tx: Tx): Promise<string | null> {
  * Makes the stored rows match the stage for every staged key: tombstoned keys that reappear are
  * revived, rows whose data hash (or, with an order column, display order) changed are
  * rewritten, new keys are inserted. All of them get updated_at = the pass stamp; unchanged rows
- * are not touched at all.
+ * are not touched at all. A source with no rows yet (a first pass) only inserts.
  */
 export async function applyStage(tx: Tx, pass: PassContext): Promise<BatchCounts> {
   const { sourceId, stamp, ordered, orderBase } = pass;
-  const orderOf = Prisma.sql`CASE WHEN ${ordered}::boolean THEN s.o ELSE COALESCE(r.display_order, ${orderBase}::float8 + s.p) END`;
-  const revived = await tx.$executeRaw`
-    UPDATE data_source_rows r SET data = s.d, data_hash = s.h, display_order = ${orderOf},
-           updated_at = ${stamp}::timestamptz, deleted_at = NULL
-      FROM sync_stage s
-     WHERE r.data_source_id = ${sourceId} AND r.external_id = s.e AND r.deleted_at IS NOT NULL`;
-  const updated = await tx.$executeRaw`
-    UPDATE data_source_rows r SET data = s.d, data_hash = s.h, display_order = ${orderOf}, updated_at = ${stamp}::timestamptz
-      FROM sync_stage s
-     WHERE r.data_source_id = ${sourceId} AND r.external_id = s.e AND r.deleted_at IS NULL AND r.updated_at <> ${stamp}::timestamptz
-       AND (r.data_hash <> s.h OR (${ordered}::boolean AND r.display_order IS DISTINCT FROM s.o))`;
-  const inserted = await tx.$executeRaw`
-    INSERT INTO data_source_rows (id, data_source_id, external_id, data, data_hash, display_order, created_at, updated_at, deleted_at)
-    SELECT gen_random_uuid()::text, ${sourceId}, s.e, s.d, s.h,
-           CASE WHEN ${ordered}::boolean THEN s.o ELSE ${orderBase}::float8 + s.p END,
-           ${stamp}::timestamptz, ${stamp}::timestamptz, NULL
-      FROM sync_stage s
-     WHERE NOT EXISTS (SELECT 1 FROM data_source_rows r WHERE r.data_source_id = ${sourceId} AND r.external_id = s.e)`;
+  const params = [sourceId, stamp, ordered, orderBase];
+  const orderOf = "CASE WHEN $3::boolean THEN s.o ELSE COALESCE(r.display_order, $4::float8 + s.p) END";
+  let revived = 0;
+  let updated = 0;
+  if (!pass.empty) {
+    ({ rowCount: revived } = await countOf(tx.query(
+      `UPDATE data_source_rows r SET data = s.d, data_hash = s.h, display_order = ${orderOf}, updated_at = $2::timestamptz, deleted_at = NULL
+         FROM sync_stage s
+        WHERE r.data_source_id = $1 AND r.external_id = s.e AND r.deleted_at IS NOT NULL`,
+      params,
+    )));
+    ({ rowCount: updated } = await countOf(tx.query(
+      `UPDATE data_source_rows r SET data = s.d, data_hash = s.h, display_order = ${orderOf}, updated_at = $2::timestamptz
+         FROM sync_stage s
+        WHERE r.data_source_id = $1 AND r.external_id = s.e AND r.deleted_at IS NULL AND r.updated_at <> $2::timestamptz
+          AND (r.data_hash <> s.h OR ($3::boolean AND r.display_order IS DISTINCT FROM s.o))`,
+      params,
+    )));
+  }
+  const newOnly = pass.empty ? "" : "WHERE NOT EXISTS (SELECT 1 FROM data_source_rows r WHERE r.data_source_id = $1 AND r.external_id = s.e)";
+  const { rowCount: inserted } = await countOf(tx.query(
+    `INSERT INTO data_source_rows (id, data_source_id, external_id, data, data_hash, display_order, created_at, updated_at, deleted_at)
+     SELECT gen_random_uuid()::text, $1, s.e, s.d, s.h, CASE WHEN $3::boolean THEN s.o ELSE $4::float8 + s.p END,
+            $2::timestamptz, $2::timestamptz, NULL
+       FROM sync_stage s ${newOnly}`,
+    params,
+  ));
   return { inserted, updated, revived };
+}
+
+async function countOf(result: Promise<pg.QueryResult>): Promise<{ rowCount: number }> {
+  return { rowCount: (await result).rowCount ?? 0 };
 }
 
 /** Live rows the pass did not see: what it would tombstone. */
 export async function countUnseen(tx: Tx, sourceId: string): Promise<number> {
-  const rows = await tx.$queryRaw<{ n: number }[]>`
-    SELECT count(*)::int AS n FROM data_source_rows r
-     WHERE r.data_source_id = ${sourceId} AND r.deleted_at IS NULL
-       AND NOT EXISTS (SELECT 1 FROM sync_stage s WHERE s.e = r.external_id)`;
+  const { rows } = await tx.query<{ n: number }>(
+    `SELECT count(*)::int AS n FROM data_source_rows r
+      WHERE r.data_source_id = $1 AND r.deleted_at IS NULL
+        AND NOT EXISTS (SELECT 1 FROM sync_stage s WHERE s.e = r.external_id)`,
+    [sourceId],
+  );
   return rows[0]?.n ?? 0;
 }
 
@@ -117,10 +149,13 @@ export async function countUnseen(tx: Tx, sourceId: string): Promise<number> {
  * One statement: the whole pass is one transaction anyway, so batching would buy nothing.
  */
 export async function tombstoneUnseen(tx: Tx, sourceId: string, stamp: Date): Promise<number> {
-  return tx.$executeRaw`
-    UPDATE data_source_rows r SET deleted_at = ${stamp}::timestamptz, updated_at = ${stamp}::timestamptz
-     WHERE r.data_source_id = ${sourceId} AND r.deleted_at IS NULL
-       AND NOT EXISTS (SELECT 1 FROM sync_stage s WHERE s.e = r.external_id)`;
+  const result = await tx.query(
+    `UPDATE data_source_rows r SET deleted_at = $2::timestamptz, updated_at = $2::timestamptz
+      WHERE r.data_source_id = $1 AND r.deleted_at IS NULL
+        AND NOT EXISTS (SELECT 1 FROM sync_stage s WHERE s.e = r.external_id)`,
+    [sourceId, stamp],
+  );
+  return result.rowCount ?? 0;
 }
 
 function firstRepeat(keys: string[]): string | null {

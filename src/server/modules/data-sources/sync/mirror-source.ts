@@ -1,10 +1,10 @@
 import type { DataSource } from "@/server/db/generated/client";
-import type { Prisma } from "@/server/db/types";
+import type pg from "pg";
 import type { Connector } from "../connectors/connector";
 import { failure, success, type Result } from "../result";
 import { columnsChanged } from "../column-set";
 import { decideDeletions } from "./delete-guardrail";
-import { applyStage, countUnseen, createStageTable, firstStagedRepeat, passBaseline, repeatedKey, stageBatch, tombstoneUnseen } from "./mirror-rows";
+import { applyStage, countUnseen, prepareStage, firstStagedRepeat, passBaseline, repeatedKey, stageBatch, tombstoneUnseen } from "./mirror-rows";
 import type { SyncCounts } from "./run-sync-pass";
 
 export type MirrorResult = Result<{ counts: SyncCounts; columns: string[]; schemaChanged: boolean }>;
@@ -15,7 +15,7 @@ export type MirrorResult = Result<{ counts: SyncCounts; columns: string[]; schem
  * guardrail (or as approved). Returns a failure, with nothing to keep, when the read fails.
  */
 export async function mirrorSource(
-  tx: Prisma.TransactionClient,
+  tx: pg.ClientBase,
   connector: Connector,
   source: DataSource,
   stamp: Date,
@@ -25,9 +25,9 @@ export async function mirrorSource(
   if (!opened.ok) return opened;
   const snapshot = opened.value;
   try {
-    await createStageTable(tx);
-    const { liveBefore, orderBase } = await passBaseline(tx, source.id);
-    const pass = { sourceId: source.id, stamp, ordered: snapshot.ordered, orderBase };
+    await prepareStage(tx);
+    const { liveBefore, orderBase, empty } = await passBaseline(tx, source.id);
+    const pass = { sourceId: source.id, stamp, ordered: snapshot.ordered, orderBase, empty };
     const counts: SyncCounts = { inserted: 0, updated: 0, tombstoned: 0, revived: 0, declined: 0 };
     let rowsRead = 0;
     for await (const batch of snapshot.batches()) {
@@ -38,7 +38,7 @@ export async function mirrorSource(
       options.onBatch?.({ rowsRead });
     }
 
-    await tx.$executeRawUnsafe("ANALYZE sync_stage");
+    await tx.query("ANALYZE sync_stage");
     const repeated = await firstStagedRepeat(tx);
     if (repeated !== null) return failure(`The source cannot be mirrored: ${repeatedKey(repeated)}.`);
     Object.assign(counts, await applyStage(tx, pass));

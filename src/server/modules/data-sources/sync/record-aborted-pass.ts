@@ -1,11 +1,13 @@
 import { Prisma } from "@/server/db/generated/client";
 import type { PrismaClient } from "@/server/db/types";
 import { lockSourceForWrite, SOURCE_TRANSACTION_OPTIONS } from "../source-lock";
+import { PassTimeoutError } from "./pass-connection";
 
 export const INTERNAL_ERROR = "The sync failed on an internal error; the worker log has the details. Nothing was changed.";
 
-/** Prisma's P2028: the interactive transaction outlived its timeout and was rolled back. */
+/** The pass outlived its limit and was rolled back (its own connection, or Prisma's P2028 for a Prisma transaction). */
 export function isTransactionTimeout(error: unknown): boolean {
+  if (error instanceof PassTimeoutError) return true;
   return error instanceof Prisma.PrismaClientKnownRequestError && error.code === "P2028";
 }
 

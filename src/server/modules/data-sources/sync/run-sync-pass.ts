@@ -2,7 +2,9 @@ import type { DataSource } from "@/server/db/generated/client";
 import type { PrismaClient } from "@/server/db/types";
 import { AppError } from "@/server/errors/app-error";
 import { connectorForSource, type ConnectorDeps } from "../connectors/connector-for-source";
-import { lockSourceForWrite, SOURCE_TRANSACTION_OPTIONS } from "../source-lock";
+import type pg from "pg";
+import { lockSourceForWriteRaw, SOURCE_TRANSACTION_OPTIONS } from "../source-lock";
+import { openPassConnection } from "./pass-connection";
 import { mirrorSource, type MirrorResult } from "./mirror-source";
 import { abortedPassReason, INTERNAL_ERROR, isTransactionTimeout, recordAbortedPass } from "./record-aborted-pass";
 
@@ -52,7 +54,8 @@ const NO_COUNTS: SyncCounts = { inserted: 0, updated: 0, tombstoned: 0, revived:
  * overlap, even across processes, and every row the pass writes carries one stamp that is
  * above every stamp already committed (see source-lock.ts). A failure rolls back to a
  * savepoint and is recorded in the same transaction, still under the lock, so a late failure
- * can never overwrite the status of a newer pass.
+ * can never overwrite the status of a newer pass. The transaction runs on a raw connection
+ * of its own (pass-connection.ts), so the stage can be streamed through COPY.
  */
 export async function runSyncPass(deps: SyncPassDeps, sourceId: string, options: SyncPassOptions): Promise<SyncPassOutcome> {
   const maxPassMs = options.maxPassMs ?? SOURCE_TRANSACTION_OPTIONS.timeout;
@@ -77,67 +80,21 @@ async function passInTransaction(
   maxPassMs: number,
   onRun: (runId: string) => void,
 ): Promise<SyncPassOutcome> {
+  const connection = await openPassConnection(deps.db, maxPassMs);
   let bug: unknown = null;
-  const outcome = await deps.db.$transaction(async (tx) => {
-    const stamp = await lockSourceForWrite(tx, sourceId);
-    const source = await tx.dataSource.findUnique({ where: { id: sourceId } });
-    if (!source) throw new AppError("not_found", `No data source ${sourceId}.`);
-    if (source.kind === "csv") throw new AppError("bad_request", `Data source ${sourceId} is a CSV source; it changes only by upload.`);
-    if (options.onlyIfDue && !isDue(source, new Date())) return { status: "skipped", syncRunId: null, counts: NO_COUNTS, error: null } as const;
-
-    // Holding the lock proves no other pass of this source is alive: a run still marked
-    // running was cut short (process killed), and its writes were rolled back with it.
-    await tx.syncRun.updateMany({
-      where: { dataSourceId: sourceId, status: "running" },
-      data: { status: "error", finishedAt: new Date(), error: "Interrupted: the process stopped before the pass finished; nothing of it was kept." },
+  let outcome: SyncPassOutcome;
+  try {
+    outcome = await connection.guard(async () => {
+      const { client } = connection;
+      await client.query("BEGIN");
+      const result = await passSteps(deps, client, sourceId, options, onRun, (error) => (bug = error));
+      connection.stopClock();
+      await client.query("COMMIT");
+      return result;
     });
-    // Committed on its own connection so the dashboard can show the pass while it runs.
-    const run = await deps.db.syncRun.create({ data: { dataSourceId: sourceId, trigger: options.trigger, status: "running" }, select: { id: true } });
-    onRun(run.id);
-
-    await tx.$executeRawUnsafe("SAVEPOINT sync_pass");
-    let result: MirrorResult;
-    try {
-      const connector = connectorForSource(source, deps);
-      result = connector.ok
-        ? await mirrorSource(tx, connector.value, source, stamp, {
-            batchSize: options.batchSize ?? DEFAULT_BATCH_SIZE,
-            timeoutMs: options.timeoutMs ?? DEFAULT_TIMEOUT_MS,
-            onBatch: options.onBatch,
-          })
-        : connector;
-    } catch (error) {
-      bug = error;
-      result = { ok: false, reason: INTERNAL_ERROR };
-    }
-    const finishedAt = new Date();
-
-    if (!result.ok) {
-      await tx.$executeRawUnsafe("ROLLBACK TO SAVEPOINT sync_pass");
-      await tx.dataSource.update({ where: { id: sourceId }, data: { syncStatus: "error", syncError: result.reason, updatedAt: finishedAt } });
-      await tx.syncRun.update({ where: { id: run.id }, data: { status: "error", error: result.reason, finishedAt } });
-      return { status: "error", syncRunId: run.id, counts: NO_COUNTS, error: result.reason } as const;
-    }
-
-    const { counts, columns, schemaChanged } = result.value;
-    const status = counts.declined > 0 ? "needs_attention" : "ok";
-    await tx.dataSource.update({
-      where: { id: sourceId },
-      data: {
-        syncStatus: status,
-        syncError: null,
-        lastSyncedAt: finishedAt,
-        updatedAt: finishedAt,
-        columns,
-        ...(schemaChanged ? { schemaVersion: { increment: 1 } } : {}),
-        declinedDeletions: counts.declined,
-        // An approval is for the next completed pass, whatever it finds.
-        deletionsApprovedAt: null,
-      },
-    });
-    await tx.syncRun.update({ where: { id: run.id }, data: { status, finishedAt, ...counts } });
-    return { status, syncRunId: run.id, counts, error: null } as const;
-  }, { ...SOURCE_TRANSACTION_OPTIONS, timeout: maxPassMs });
+  } finally {
+    await connection.close();
+  }
 
   if (bug !== null) {
     deps.log?.(`sync of data source ${sourceId} failed on an internal error: ${bug instanceof Error ? (bug.stack ?? bug.message) : String(bug)}`);
@@ -145,6 +102,73 @@ async function passInTransaction(
   }
   deps.log?.(describeOutcome(sourceId, outcome));
   return outcome;
+}
+
+/** Everything between BEGIN and COMMIT of a pass (D25): lock, run row, savepoint, mirror, status. */
+async function passSteps(
+  deps: SyncPassDeps,
+  client: pg.ClientBase,
+  sourceId: string,
+  options: SyncPassOptions,
+  onRun: (runId: string) => void,
+  onBug: (error: unknown) => void,
+): Promise<SyncPassOutcome> {
+  const stamp = await lockSourceForWriteRaw(client, sourceId);
+  // Read after the lock, so it is the state every earlier writer of the source committed.
+  const source = await deps.db.dataSource.findUnique({ where: { id: sourceId } });
+  if (!source) throw new AppError("not_found", `No data source ${sourceId}.`);
+  if (source.kind === "csv") throw new AppError("bad_request", `Data source ${sourceId} is a CSV source; it changes only by upload.`);
+  if (options.onlyIfDue && !isDue(source, new Date())) return { status: "skipped", syncRunId: null, counts: NO_COUNTS, error: null };
+
+  // Holding the lock proves no other pass of this source is alive: a run still marked
+  // running was cut short (process killed), and its writes were rolled back with it.
+  await client.query(
+    `UPDATE sync_runs SET status = 'error', finished_at = $2, error = $3 WHERE data_source_id = $1 AND status = 'running'`,
+    [sourceId, new Date(), "Interrupted: the process stopped before the pass finished; nothing of it was kept."],
+  );
+  // Committed on its own connection so the dashboard can show the pass while it runs.
+  const run = await deps.db.syncRun.create({ data: { dataSourceId: sourceId, trigger: options.trigger, status: "running" }, select: { id: true } });
+  onRun(run.id);
+
+  await client.query("SAVEPOINT sync_pass");
+  let result: MirrorResult;
+  try {
+    const connector = connectorForSource(source, deps);
+    result = connector.ok
+      ? await mirrorSource(client, connector.value, source, stamp, {
+          batchSize: options.batchSize ?? DEFAULT_BATCH_SIZE,
+          timeoutMs: options.timeoutMs ?? DEFAULT_TIMEOUT_MS,
+          onBatch: options.onBatch,
+        })
+      : connector;
+  } catch (error) {
+    onBug(error);
+    result = { ok: false, reason: INTERNAL_ERROR };
+  }
+  const finishedAt = new Date();
+
+  if (!result.ok) {
+    await client.query("ROLLBACK TO SAVEPOINT sync_pass");
+    await client.query(`UPDATE data_sources SET sync_status = 'error', sync_error = $2, updated_at = $3 WHERE id = $1`, [sourceId, result.reason, finishedAt]);
+    await client.query(`UPDATE sync_runs SET status = 'error', error = $2, finished_at = $3 WHERE id = $1`, [run.id, result.reason, finishedAt]);
+    return { status: "error", syncRunId: run.id, counts: NO_COUNTS, error: result.reason };
+  }
+
+  const { counts, columns, schemaChanged } = result.value;
+  const status = counts.declined > 0 ? "needs_attention" : "ok";
+  // An approval (deletions_approved_at) is for the next completed pass, whatever it finds.
+  await client.query(
+    `UPDATE data_sources SET sync_status = $2::"SyncStatus", sync_error = NULL, last_synced_at = $3, updated_at = $3, columns = $4::text[],
+            schema_version = schema_version + $5::int, declined_deletions = $6, deletions_approved_at = NULL
+      WHERE id = $1`,
+    [sourceId, status, finishedAt, columns, schemaChanged ? 1 : 0, counts.declined],
+  );
+  await client.query(
+    `UPDATE sync_runs SET status = $2::"SyncRunStatus", finished_at = $3, inserted = $4, updated = $5, tombstoned = $6, revived = $7, declined = $8
+      WHERE id = $1`,
+    [run.id, status, finishedAt, counts.inserted, counts.updated, counts.tombstoned, counts.revived, counts.declined],
+  );
+  return { status, syncRunId: run.id, counts, error: null };
 }
 
 /** Due when it never ran, or when a full interval has passed since its last cycle. */
