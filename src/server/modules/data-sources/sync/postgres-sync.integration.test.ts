@@ -32,6 +32,18 @@ describe("a sync pass over a customer's Postgres table", () => {
     expect(source.lastSyncedAt).not.toBeNull();
   });
 
+  it("keys and values with backslashes, tabs and line breaks are staged exactly (COPY's text format escapes them)", async () => {
+    await customer.query(`CREATE TABLE public.odd_text (k text PRIMARY KEY, v text)`);
+    const odd = ["a\\b", "tab\there", "line\nbreak", "cr\rlf\r\n", "\\N", "quote\"s", "üñí€ode"];
+    for (const [i, value] of odd.entries()) await customer.query(`INSERT INTO public.odd_text VALUES ($1, $2)`, [`${value}#${i}`, value]);
+    const sourceId = await createTableSource(db.prisma, { url: customer.url, table: "public.odd_text", key: "k" });
+    expect(await syncNow(db.prisma, sourceId)).toMatchObject({ status: "ok", counts: { inserted: odd.length } });
+    const rows = await storedRows(db.prisma, sourceId);
+    for (const [i, value] of odd.entries()) expect(rows.get(`${value}#${i}`)?.data).toEqual({ k: `${value}#${i}`, v: value });
+    // Staged the same way twice, nothing reads as changed.
+    expect(await syncNow(db.prisma, sourceId)).toMatchObject({ status: "ok", counts: { inserted: 0, updated: 0, tombstoned: 0 } });
+  });
+
   it("insert, update and delete in the source: new rows, bumped rows, tombstones, unchanged rows untouched", async () => {
     const sourceId = await createTableSource(db.prisma, { url: customer.url, table: "public.customers", key: "id" });
     await syncNow(db.prisma, sourceId);
