@@ -13,6 +13,25 @@ export interface SourceRecord {
   orderValue: number | null;
 }
 
+/** A row's key and a hash of its mirrored values computed where the row lives (see KeyedRead). */
+export interface SourceKey {
+  externalId: string;
+  /** md5 of the row's values as `jsonb` text: equal to md5(data::text) of the stored row when nothing changed. */
+  hash: string;
+  orderValue: number | null;
+}
+
+/**
+ * A second way to read the same snapshot, for sources that can hash rows on their side: keys
+ * and hashes first (a few dozen bytes a row), then full rows only for the keys that need them.
+ */
+export interface KeyedRead {
+  /** Every key with its hash, in read order, in bounded batches. */
+  keys(): AsyncIterable<Result<SourceKey[]>>;
+  /** The full rows of these keys (at most one batch), in any order. */
+  rows(keys: string[]): Promise<Result<SourceRecord[]>>;
+}
+
 /** A consistent read of the whole source, delivered in bounded batches. */
 export interface Snapshot {
   /** The mirrored column set, in order. */
@@ -21,6 +40,8 @@ export interface Snapshot {
   ordered: boolean;
   /** Batches in read order. A failure ends the read; nothing after it is yielded. */
   batches(): AsyncIterable<Result<SourceRecord[]>>;
+  /** Present when the source can hash rows on its side; use it instead of batches(), not with it. */
+  keyed?: KeyedRead;
   /** Releases the connection; safe to call more than once. */
   close(): Promise<void>;
 }

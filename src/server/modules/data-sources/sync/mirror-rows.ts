@@ -57,10 +57,10 @@ export async function passBaseline(tx: Tx, sourceId: string): Promise<{ liveBefo
 }
 
 /**
- * Stages one batch. `position` is the read position of the batch's first record (1-based,
- * across the pass): without an order column it becomes a new row's display order.
+ * Stages one batch. `positionOf` gives a record's read position (1-based, across the pass):
+ * without an order column it becomes a new row's display order.
  */
-export async function stageBatch(tx: Tx, records: SourceRecord[], position: number): Promise<Result<void>> {
+export async function stageBatch(tx: Tx, records: SourceRecord[], positionOf: (record: SourceRecord, index: number) => number): Promise<Result<void>> {
   const repeated = firstRepeat(records.map((record) => record.externalId));
   if (repeated !== null) return failure(repeatedKey(repeated));
   const unstorable = firstUnstorable(records);
@@ -70,14 +70,14 @@ export async function stageBatch(tx: Tx, records: SourceRecord[], position: numb
     const record = records[i]!;
     const { json, hash } = canonicalRow(record.data);
     const order = record.orderValue === null ? "\\N" : String(record.orderValue);
-    text += `${copyField(record.externalId)}\t${copyField(json)}\t${hash}\t${order}\t${position + i}\n`;
+    text += `${copyField(record.externalId)}\t${copyField(json)}\t${hash}\t${order}\t${positionOf(record, i)}\n`;
   }
   await pipeline(Readable.from([text]), tx.query(copyFrom("COPY sync_stage (e, d, h, o, p) FROM STDIN")));
   return success(undefined);
 }
 
 /** A value in COPY's text format: backslash, newline, carriage return and tab escaped. */
-function copyField(value: string): string {
+export function copyField(value: string): string {
   return COPY_SPECIAL.test(value) ? value.replace(COPY_SPECIAL_ALL, (c) => COPY_ESCAPES[c]!) : value;
 }
 const COPY_SPECIAL = /[\\\n\r\t]/;
@@ -132,12 +132,15 @@ async function countOf(result: Promise<pg.QueryResult>): Promise<{ rowCount: num
   return { rowCount: (await result).rowCount ?? 0 };
 }
 
+/** Where the keys the pass saw are: the stage of a full read, or the keys of a keyed one (stage-keyed.ts). */
+export type SeenKeys = "sync_stage" | "sync_keys";
+
 /** Live rows the pass did not see: what it would tombstone. */
-export async function countUnseen(tx: Tx, sourceId: string): Promise<number> {
+export async function countUnseen(tx: Tx, sourceId: string, seen: SeenKeys): Promise<number> {
   const { rows } = await tx.query<{ n: number }>(
     `SELECT count(*)::int AS n FROM data_source_rows r
       WHERE r.data_source_id = $1 AND r.deleted_at IS NULL
-        AND NOT EXISTS (SELECT 1 FROM sync_stage s WHERE s.e = r.external_id)`,
+        AND NOT EXISTS (SELECT 1 FROM ${seen} s WHERE s.e = r.external_id)`,
     [sourceId],
   );
   return rows[0]?.n ?? 0;
@@ -148,17 +151,17 @@ export async function countUnseen(tx: Tx, sourceId: string): Promise<number> {
  * device asking for changes since its last poll (include_deleted=true) learns of the removal.
  * One statement: the whole pass is one transaction anyway, so batching would buy nothing.
  */
-export async function tombstoneUnseen(tx: Tx, sourceId: string, stamp: Date): Promise<number> {
+export async function tombstoneUnseen(tx: Tx, sourceId: string, stamp: Date, seen: SeenKeys): Promise<number> {
   const result = await tx.query(
     `UPDATE data_source_rows r SET deleted_at = $2::timestamptz, updated_at = $2::timestamptz
       WHERE r.data_source_id = $1 AND r.deleted_at IS NULL
-        AND NOT EXISTS (SELECT 1 FROM sync_stage s WHERE s.e = r.external_id)`,
+        AND NOT EXISTS (SELECT 1 FROM ${seen} s WHERE s.e = r.external_id)`,
     [sourceId, stamp],
   );
   return result.rowCount ?? 0;
 }
 
-function firstRepeat(keys: string[]): string | null {
+export function firstRepeat(keys: string[]): string | null {
   const seen = new Set<string>();
   for (const key of keys) {
     if (seen.has(key)) return key;
@@ -187,4 +190,9 @@ function shortKey(key: string): string {
 export function repeatedKey(key: string): string {
   const shown = key.length > 80 ? `${key.slice(0, 80)}…` : key;
   return `the key "${shown}" appears more than once in the source; the key column must be unique`;
+}
+
+/** A pass that read fine but cannot be stored as read (repeated keys, values Postgres refuses). */
+export function unmirrorable(reason: string): Result<never> {
+  return failure(`The source cannot be mirrored: ${reason}.`);
 }

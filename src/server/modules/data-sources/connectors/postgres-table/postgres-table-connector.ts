@@ -1,7 +1,7 @@
 import pg from "pg";
 import { failure, success, type Result } from "../../result";
 import type { PostgresCredentials, PostgresTableConfig } from "../../source-config";
-import type { Connector, FetchOptions, Snapshot, SourceRecord } from "../connector";
+import type { Connector, FetchOptions, Snapshot, SourceKey, SourceRecord } from "../connector";
 import { describePgError } from "./describe-pg-error";
 import { formatTableName, parseTableName, quoteIdent, type TableName } from "./identifiers";
 
@@ -69,7 +69,11 @@ export function postgresTableConnector(config: PostgresTableConfig, credentials:
         return success<Snapshot>({
           columns: prepared.value.columns,
           ordered: config.orderColumn !== null,
-          batches: () => readBatches(client, prepared.value.sql, options, credentials.url),
+          batches: () => readBatches(client, prepared.value.sql, options, credentials.url, toRecord),
+          keyed: {
+            keys: () => readBatches(client, prepared.value.keySql, options, credentials.url, toKey),
+            rows: (keys) => readRows(client, prepared.value.byKeysSql, keys, credentials.url),
+          },
           close,
         });
       } catch (error) {
@@ -84,7 +88,7 @@ async function prepareRead(
   client: pg.Client,
   table: TableName,
   config: PostgresTableConfig,
-): Promise<Result<{ columns: string[]; sql: BatchSql }>> {
+): Promise<Result<{ columns: string[]; sql: BatchSql; keySql: BatchSql; byKeysSql: string }>> {
   const { rows } = await client.query<TableColumn>(
     `SELECT column_name AS name, data_type AS type FROM information_schema.columns
       WHERE table_schema = $1 AND table_name = $2 ORDER BY ordinal_position`,
@@ -121,14 +125,34 @@ async function prepareRead(
   // to_jsonb over a sub-select keeps the column names and has no argument limit (unlike
   // json_build_object), and lets Postgres turn every type into JSON the same way each time.
   // NOTE: `r.*`, not `r`: a bare `r` means the customer's column "r" when the table has one.
-  const select = (where: string) => `SELECT ${key}::text AS external_id, ${orderExpression} AS order_value,
-      (SELECT to_jsonb(r.*) FROM (SELECT ${selected}) r) AS data
+  const data = `(SELECT to_jsonb(r.*) FROM (SELECT ${selected}) r)`;
+  const select = (values: string, where: string) => `SELECT ${key}::text AS external_id, ${orderExpression} AS order_value, ${values}
     FROM ${formatTableName(table)} t
-    WHERE ${where}
-    ORDER BY ${key}
-    LIMIT $1`;
-  // The cursor parameter takes the key column's own type, so ">" orders exactly as ORDER BY.
-  return success({ columns, sql: { first: select(`${key} IS NOT NULL`), next: select(`${key} > $2`) } });
+    WHERE ${where}`;
+  const paged = (values: string) => ({
+    first: `${select(values, `${key} IS NOT NULL`)} ORDER BY ${key} LIMIT $1`,
+    // The cursor parameter takes the key column's own type, so ">" orders exactly as ORDER BY.
+    next: `${select(values, `${key} > $2`)} ORDER BY ${key} LIMIT $1`,
+  });
+  // jsonb's text form is canonical (key order, spacing), so its md5 here equals md5(data::text)
+  // of the row as stored on our side whenever the values are the same.
+  const keyType = await columnType(client, table, config.keyColumn);
+  return success({
+    columns,
+    sql: paged(`${data} AS data`),
+    keySql: paged(`md5(${data}::text) AS hash`),
+    // Keys come back as text; cast to the key's own type so the lookup uses the table's index.
+    byKeysSql: select(`${data} AS data`, `${key} = ANY($1::text[]::${keyType}[])`),
+  });
+}
+
+async function columnType(client: pg.Client, table: TableName, column: string): Promise<string> {
+  const { rows } = await client.query<{ type: string }>(
+    `SELECT format_type(a.atttypid, a.atttypmod) AS type FROM pg_attribute a
+      WHERE a.attrelid = format('%I.%I', $1::text, $2::text)::regclass AND a.attname = $3 AND NOT a.attisdropped`,
+    [table.schema, table.table, column],
+  );
+  return rows[0]!.type;
 }
 
 /**
@@ -158,15 +182,18 @@ interface BatchSql {
   next: string;
 }
 
-async function* readBatches(
+type ReadRow = { external_id: string; order_value: number | null; data: Record<string, unknown>; hash: string };
+
+async function* readBatches<T>(
   client: pg.Client,
   sql: BatchSql,
   options: FetchOptions,
   url: string,
-): AsyncGenerator<Result<SourceRecord[]>> {
+  map: (row: ReadRow) => T,
+): AsyncGenerator<Result<T[]>> {
   let after: string | null = null;
   for (;;) {
-    let rows: { external_id: string; order_value: number | null; data: Record<string, unknown> }[];
+    let rows: ReadRow[];
     try {
       ({ rows } = after === null
         ? await client.query(sql.first, [options.batchSize])
@@ -176,8 +203,25 @@ async function* readBatches(
       return;
     }
     if (rows.length === 0) return;
-    yield success(rows.map((row) => ({ externalId: row.external_id, data: row.data, orderValue: row.order_value })));
+    yield success(rows.map(map));
     if (rows.length < options.batchSize) return;
     after = rows[rows.length - 1]!.external_id;
+  }
+}
+
+function toRecord(row: ReadRow): SourceRecord {
+  return { externalId: row.external_id, data: row.data, orderValue: row.order_value };
+}
+
+function toKey(row: ReadRow): SourceKey {
+  return { externalId: row.external_id, hash: row.hash, orderValue: row.order_value };
+}
+
+async function readRows(client: pg.Client, sql: string, keys: string[], url: string): Promise<Result<SourceRecord[]>> {
+  try {
+    const { rows } = await client.query<ReadRow>(sql, [keys]);
+    return success(rows.map(toRecord));
+  } catch (error) {
+    return failure(`Reading the source table failed: ${describePgError(error, url)}`);
   }
 }
