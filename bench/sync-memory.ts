@@ -1,3 +1,4 @@
+import { CLI_OPERATOR } from "@/server/modules/access/acting-principal";
 import { randomBytes } from "node:crypto";
 import { mkdir, writeFile } from "node:fs/promises";
 import path from "node:path";
@@ -64,7 +65,7 @@ export async function runSyncMemoryBench(options: { cases?: SyncMemoryCase[]; lo
     log(`${"rows".padStart(8)} ${"batch".padStart(6)} ${"seconds".padStart(8)} ${"rows/s".padStart(8)} ${"peak RSS +MB".padStart(13)} ${"peak heap +MB".padStart(14)} ${"retained +MB".padStart(13)}`);
     const results: SyncMemoryResult[] = [];
     const secrets = createSecretBox(randomBytes(32));
-    const organizationId = (await createOrganization(db, "Benchmark")).id;
+    const organizationId = (await createOrganization(db, CLI_OPERATOR, "Benchmark")).id;
     // A small unmeasured pass first: code loading and connection pools are not the pass's growth.
     const warmUp: SyncMemoryCase = { rows: 2_000, batchSize: 500 };
     for (const benchCase of [warmUp, ...cases]) {
@@ -78,13 +79,13 @@ export async function runSyncMemoryBench(options: { cases?: SyncMemoryCase[]; lo
           [benchCase.rows],
         );
       }
-      const { id } = await createManagedSource(db, secrets, {
+      const { id } = await createManagedSource(db, secrets, CLI_OPERATOR, {
         kind: "postgres_table",
         organizationId,
         name: table,
         config: { table: `public.${table}`, keyColumn: "id" },
         credentials: { url: customerUrl },
-      });
+      }, BENCH_TARGETS);
       const result = await measurePass(db, secrets, id, benchCase);
       await db.dataSource.delete({ where: { id } }); // its rows go with it: the next case starts clean
       if (benchCase === warmUp) continue;
@@ -104,6 +105,9 @@ export async function runSyncMemoryBench(options: { cases?: SyncMemoryCase[]; lo
   }
 }
 
+/** The customer table lives on the benchmark's own local server: private targets allowed. */
+const BENCH_TARGETS = { policy: { allowPrivate: true }, serviceDatabaseUrl: () => undefined };
+
 async function measurePass(db: PrismaClient, secrets: ReturnType<typeof createSecretBox>, sourceId: string, benchCase: SyncMemoryCase): Promise<SyncMemoryResult> {
   globalThis.gc?.();
   const baseline = process.memoryUsage();
@@ -117,7 +121,7 @@ async function measurePass(db: PrismaClient, secrets: ReturnType<typeof createSe
   const sampler = setInterval(sample, 10);
   const started = performance.now();
   try {
-    const outcome = await runSyncPass({ db, secrets }, sourceId, { trigger: "bench", batchSize: benchCase.batchSize, onBatch: sample });
+    const outcome = await runSyncPass({ db, secrets, targets: BENCH_TARGETS }, sourceId, { trigger: "bench", batchSize: benchCase.batchSize, onBatch: sample });
     if (outcome.status !== "ok" || outcome.counts.inserted !== benchCase.rows) throw new Error(`unexpected pass outcome: ${JSON.stringify(outcome)}`);
   } finally {
     clearInterval(sampler);

@@ -12,7 +12,7 @@ beforeAll(async () => {
 });
 
 function open(config: Record<string, unknown>, url = customer.url) {
-  return postgresTableConnector(postgresTableConfigSchema.parse(config), { url }).fetchSnapshot({ batchSize: 500, timeoutMs: 5_000 });
+  return postgresTableConnector(postgresTableConfigSchema.parse(config), { url }, { policy: { allowPrivate: true }, serviceDatabaseUrl: () => undefined }).fetchSnapshot({ batchSize: 500, timeoutMs: 5_000 });
 }
 
 async function drain(snapshot: Snapshot): Promise<SourceRecord[][]> {
