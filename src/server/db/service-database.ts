@@ -6,7 +6,8 @@ import { env } from "@/env";
 
 let registered: string | undefined;
 
-export function registerServiceDatabase(url: string): void {
+/** `undefined` forgets it (tests). */
+export function registerServiceDatabase(url: string | undefined): void {
   registered = url;
 }
 

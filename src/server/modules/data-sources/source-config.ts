@@ -32,6 +32,8 @@ export const postgresCredentialsSchema = z.object({
   }),
 });
 export type PostgresCredentials = z.infer<typeof postgresCredentialsSchema>;
+/** A stored secret, judged again by the connector at every connect. */
+export const storedPostgresCredentialsSchema = z.object({ url: z.string() });
 
 /** Salesforce API names: letters, digits and underscores (custom ones end in __c). */
 const soqlName = z.string().trim().regex(/^[A-Za-z][A-Za-z0-9_]{0,79}$/, "must be an API name (letters, digits, underscores)");

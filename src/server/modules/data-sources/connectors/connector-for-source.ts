@@ -6,7 +6,7 @@ import {
   crmCredentialsSchema,
   crmObjectConfigSchema,
   describeIssue,
-  postgresCredentialsSchema,
+  storedPostgresCredentialsSchema,
   postgresTableConfigSchema,
 } from "../source-config";
 import type { Connector, ConnectorTargets } from "./connector";
@@ -34,7 +34,8 @@ export function connectorForSource(source: ManagedSource, deps: ConnectorDeps): 
   if (source.kind === "postgres_table") {
     const config = postgresTableConfigSchema.safeParse(source.config);
     if (!config.success) return failure(`the source configuration is invalid: ${describeIssue(config.error)}`);
-    const secret = postgresCredentialsSchema.safeParse(credentials.value);
+    // Only its shape here: the connector judges the URL itself and says what it refuses.
+    const secret = storedPostgresCredentialsSchema.safeParse(credentials.value);
     if (!secret.success) return failure("the stored connection URL is invalid");
     return success(postgresTableConnector(config.data, secret.data, targets));
   }

@@ -84,7 +84,7 @@ describe("the delete guardrail", () => {
     const approved = await approveDeletions(db.prisma, CLI_OPERATOR, sourceId);
     expect(approved.count).toBe(6);
     expect((await db.prisma.dataSource.findUniqueOrThrow({ where: { id: sourceId } })).deletionsApprovedAt).not.toBeNull();
-    const audit = await db.prisma.auditEvent.findFirstOrThrow({ where: { targetId: sourceId } });
+    const audit = await db.prisma.auditEvent.findFirstOrThrow({ where: { targetId: sourceId, action: "data_source.deletions_approved" } });
     expect(audit).toMatchObject({ action: "data_source.deletions_approved", actorType: "cli", targetType: "data_source" });
 
     const outcome = await syncNow(db.prisma, sourceId);

@@ -54,7 +54,7 @@ export async function checkedAddresses(host: string, policy: TargetPolicy): Prom
     const range = restrictedRange(address);
     if (range === null) continue;
     const shown = address === host.replace(/^\[(.*)\]$/, "$1") ? `the host ${host}` : `the host ${host} (${address})`;
-    return failure(`${shown} is a ${range} address; ${PRIVATE_TARGETS_HINT}`);
+    return failure(`${shown} is ${/^[aeiou]/.test(range) ? "an" : "a"} ${range} address; ${PRIVATE_TARGETS_HINT}`);
   }
   return resolved;
 }
