@@ -3,6 +3,7 @@ import path from "node:path";
 import next from "next";
 import { env, resetEnvCache } from "@/env";
 import { prepareDatabase } from "@/server/db/bootstrap";
+import { loadEncryptionKey } from "@/server/modules/data-sources/credentials/encryption-key";
 import { createPrismaClient } from "@/server/db/client";
 import { seedDemoInstance } from "@/server/seed/seed-demo";
 import { startWorker, type RunningWorker } from "@/worker/start-worker";
@@ -21,6 +22,8 @@ async function main(): Promise<void> {
 
   if (!dev) ensureBuild(root, say);
 
+  // Fail fast: a malformed or exposed key stops startup here, not at the first sync.
+  await loadEncryptionKey(dataDir);
   const database = await prepareDatabase({ dataDir: path.join(dataDir, "postgres"), log: say });
   // Filled in once listening; the signal handlers are installed before that.
   const running: { server?: Server; worker?: RunningWorker } = {};
