@@ -118,7 +118,7 @@ describe("source commands", () => {
     const table = ["--table", "public.t", "--key", "id"];
     const cases: [string[], RegExp][] = [
       [["--kind", "postgres_table", "--url", "postgres://u:p@203.0.113.5/shop?%73slcert=/etc/passwd", ...table], /credentials\.url: parameter sslcert is not allowed/],
-      [["--kind", "postgres_table", "--url", "postgres://u:p@[::ffff:127.0.0.1]:5432/shop", ...table], /credentials\.url: the host ::ffff:127\.0\.0\.1 is a loopback address/],
+      [["--kind", "postgres_table", "--url", "postgres://u:p@[::ffff:127.0.0.1]:5432/shop", ...table], /credentials\.url: the host ::ffff:7f00:1 is a loopback address/],
       [["--kind", "postgres_table", "--url", "postgres://u:p@%2Fvar%2Frun%2Fpostgresql/shop", ...table], /credentials\.url: the host \/var\/run\/postgresql is a Unix socket/],
       [["--kind", "crm_object", "--instance-url", "http://127.0.0.1:8080", "--object", "Account", "--client-id", "a", "--client-secret", "b"], /config\.instanceUrl: the instance URL must use https/],
     ];
