@@ -27,9 +27,10 @@ export async function crmRequest(
   maxBytes = MAX_CRM_RESPONSE_BYTES,
 ): Promise<Result<CrmResponse>> {
   const host = hostOf(url);
+  const signal = AbortSignal.timeout(timeoutMs);
   try {
     // redirect "error": a redirect could send the bearer token, or the read, to another host.
-    const response = await fetchImpl(url, { ...init, signal: AbortSignal.timeout(timeoutMs), redirect: "error" });
+    const response = await fetchImpl(url, { ...init, signal, redirect: "error" });
     const text = await readCapped(response, maxBytes);
     if (text === null) return failure(`${operation} at ${host} answered more than ${formatBytes(maxBytes)}; refusing to read it`);
     let body: unknown = null;
@@ -42,6 +43,8 @@ export async function crmRequest(
     }
     return success({ status: response.status, body });
   } catch (error) {
+    // A body cut short by the timer may surface as a plain socket error: the timer says why.
+    if (signal.aborted) return failure(`${operation} at ${host} timed out after ${timeoutMs} ms`);
     return failure(`${operation} at ${host} ${describeFetchError(error, timeoutMs)}`);
   }
 }
@@ -75,9 +78,11 @@ function formatBytes(bytes: number): string {
 }
 
 function describeFetchError(error: unknown, timeoutMs: number): string {
-  const err = error as { name?: string; cause?: { code?: string } };
+  const err = error as { name?: string; cause?: { code?: string; message?: string } };
   if (err?.name === "TimeoutError" || err?.name === "AbortError") return `timed out after ${timeoutMs} ms`;
   switch (err?.cause?.code) {
+    case "EREFUSEDTARGET":
+      return `was refused: ${err.cause.message}`;
     case "ECONNREFUSED":
       return "refused the connection";
     case "ENOTFOUND":

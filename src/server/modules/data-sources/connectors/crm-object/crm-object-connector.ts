@@ -5,6 +5,7 @@ import type { Connector, FetchOptions, Snapshot, SourceRecord } from "../connect
 import { checkCrmUrl, isOnInstanceDomain } from "../targets/crm-target";
 import type { TargetPolicy } from "../targets/target-policy";
 import { crmRequest, describeCrmError, type FetchLike } from "./crm-http";
+import { guardedFetch } from "./guarded-fetch";
 
 interface Session {
   accessToken: string;
@@ -29,7 +30,7 @@ const MAX_PAGE = 2000;
  * token, then SOQL `query` pages followed through `nextRecordsUrl`, one page per batch. The
  * record Id is the external_id. Rows are read in Id order, which sets their first display order.
  */
-export function crmObjectConnector(config: CrmObjectConfig, credentials: CrmCredentials, policy: TargetPolicy, fetchImpl: FetchLike = fetch): Connector {
+export function crmObjectConnector(config: CrmObjectConfig, credentials: CrmCredentials, policy: TargetPolicy, fetchImpl: FetchLike = guardedFetch(policy)): Connector {
   const secrets = [credentials.clientSecret];
   const clean = <T>(result: Result<T>): Result<T> => (result.ok ? result : failure(redactSecrets(result.reason, secrets)));
 
