@@ -22,9 +22,11 @@ async function main(): Promise<void> {
 
   if (!dev) ensureBuild(root, say);
 
-  // Fail fast: a malformed or exposed key stops startup here, not at the first sync.
-  await loadEncryptionKey(dataDir);
   const database = await prepareDatabase({ dataDir: path.join(dataDir, "postgres"), log: say });
+  // Fail fast: a malformed or exposed key stops startup here, not at the first sync. (After the
+  // database: the key file's directory is created private, which the postgres user, when we
+  // run as root, could then not enter.)
+  await loadEncryptionKey(dataDir);
   // Filled in once listening; the signal handlers are installed before that.
   const running: { server?: Server; worker?: RunningWorker } = {};
   let stopping = false;
