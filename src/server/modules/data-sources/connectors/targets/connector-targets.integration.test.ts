@@ -9,6 +9,8 @@ import { runSyncPass } from "../../sync/run-sync-pass";
 import { useCustomerDatabase } from "../../testing/customer-database";
 import { createTestOrganization, testSecrets } from "../../testing/source-fixtures";
 import type { ConnectorTargets } from "../connector";
+import { customerClient } from "../postgres-table/customer-client";
+import { parsePostgresUrl } from "./postgres-target";
 
 const db = useTestDatabase();
 const customer = useCustomerDatabase();
@@ -128,6 +130,33 @@ describe("connecting to a tenant's database", () => {
     } finally {
       vi.unstubAllEnvs();
       await customer.query(`DROP OWNED BY ${role}; DROP ROLE ${role}`);
+    }
+  });
+});
+
+describe("a tenant's connection borrows nothing from the service's environment", () => {
+  it("PGSSLMODE, PGOPTIONS, PGCLIENTENCODING, PGREPLICATION, PGSSLNEGOTIATION are ignored", async () => {
+    const parsed = parsePostgresUrl(customer.url);
+    if (!parsed.ok) throw new Error(parsed.reason);
+    // Each of these would break, or change, a connection that inherited them. Only the
+    // tenant's client is opened while they are set (the service's own pool would take them).
+    vi.stubEnv("PGSSLMODE", "require");
+    vi.stubEnv("PGOPTIONS", "-c statement_timeout=1 -c search_path=nowhere");
+    vi.stubEnv("PGCLIENTENCODING", "LATIN1");
+    vi.stubEnv("PGREPLICATION", "database");
+    vi.stubEnv("PGSSLNEGOTIATION", "direct");
+    const client = customerClient(parsed.value, "127.0.0.1", { timeoutMs: 5_000, applicationName: "isolation-test" });
+    vi.unstubAllEnvs();
+    try {
+      await client.connect();
+      const { rows } = await client.query<{ ssl: boolean; timeout: string; path: string; encoding: string; replication: string }>(
+        `SELECT (SELECT ssl FROM pg_stat_ssl WHERE pid = pg_backend_pid()) AS ssl, current_setting('statement_timeout') AS timeout,
+                current_setting('search_path') AS path, current_setting('client_encoding') AS encoding,
+                (SELECT backend_type FROM pg_stat_activity WHERE pid = pg_backend_pid()) AS replication`,
+      );
+      expect(rows[0]).toEqual({ ssl: false, timeout: "0", path: '"$user", public', encoding: "UTF8", replication: "client backend" });
+    } finally {
+      await client.end();
     }
   });
 });
