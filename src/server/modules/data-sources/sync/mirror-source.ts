@@ -1,7 +1,9 @@
 import type { DataSource } from "@/server/db/generated/client";
 import type pg from "pg";
-import type { Connector } from "../connectors/connector";
+import type { Connector, Snapshot } from "../connectors/connector";
 import { failure, success, type Result } from "../result";
+import { stageKeyed } from "./stage-keyed";
+import { unmirrorable } from "./mirror-rows";
 import { columnsChanged } from "../column-set";
 import { decideDeletions } from "./delete-guardrail";
 import { applyStage, countUnseen, prepareStage, firstStagedRepeat, passBaseline, repeatedKey, stageBatch, tombstoneUnseen } from "./mirror-rows";
@@ -29,23 +31,16 @@ export async function mirrorSource(
     const { liveBefore, orderBase, empty } = await passBaseline(tx, source.id);
     const pass = { sourceId: source.id, stamp, ordered: snapshot.ordered, orderBase, empty };
     const counts: SyncCounts = { inserted: 0, updated: 0, tombstoned: 0, revived: 0, declined: 0 };
-    let rowsRead = 0;
-    for await (const batch of snapshot.batches()) {
-      if (!batch.ok) return batch;
-      const staged = await stageBatch(tx, batch.value, rowsRead + 1);
-      if (!staged.ok) return failure(`The source cannot be mirrored: ${staged.reason}.`);
-      rowsRead += batch.value.length;
-      options.onBatch?.({ rowsRead });
-    }
-
-    await tx.query("ANALYZE sync_stage");
-    const repeated = await firstStagedRepeat(tx);
-    if (repeated !== null) return failure(`The source cannot be mirrored: ${repeatedKey(repeated)}.`);
+    // A first pass reads everything anyway; later ones move only new and changed rows when they can.
+    const keyed = empty ? undefined : snapshot.keyed;
+    const seen = keyed ? "sync_keys" : "sync_stage";
+    const staged = keyed ? await stageKeyed(tx, keyed, pass, options) : await stageFullRead(tx, snapshot, options);
+    if (!staged.ok) return staged;
     Object.assign(counts, await applyStage(tx, pass));
-    const toRemove = await countUnseen(tx, source.id);
+    const toRemove = await countUnseen(tx, source.id, seen);
     const approvedCount = source.deletionsApprovedAt === null ? null : source.declinedDeletions;
     const decision = decideDeletions({ liveBefore, toRemove, approvedCount });
-    if (decision.apply) counts.tombstoned = await tombstoneUnseen(tx, source.id, stamp);
+    if (decision.apply) counts.tombstoned = await tombstoneUnseen(tx, source.id, stamp, seen);
     else counts.declined = toRemove;
 
     return success({
@@ -57,4 +52,24 @@ export async function mirrorSource(
   } finally {
     await snapshot.close();
   }
+}
+
+/** Stages every row the snapshot reads (sync_stage), then fails on a key read twice. */
+async function stageFullRead(
+  tx: pg.ClientBase,
+  snapshot: Snapshot,
+  options: { onBatch?: (progress: { rowsRead: number }) => void },
+): Promise<Result<number>> {
+  let rowsRead = 0;
+  for await (const batch of snapshot.batches()) {
+    if (!batch.ok) return batch;
+    const first = rowsRead + 1;
+    const staged = await stageBatch(tx, batch.value, (_, i) => first + i);
+    if (!staged.ok) return unmirrorable(staged.reason);
+    rowsRead += batch.value.length;
+    options.onBatch?.({ rowsRead });
+  }
+  await tx.query("ANALYZE sync_stage");
+  const repeated = await firstStagedRepeat(tx);
+  return repeated === null ? success(rowsRead) : unmirrorable(repeatedKey(repeated));
 }

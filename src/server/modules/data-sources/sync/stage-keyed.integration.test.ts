@@ -19,7 +19,8 @@ describe("a later pass of a Postgres table source reads full rows only for new a
 
   /** The keys whose full rows a keyed stage of the source asks for, in one rolled-back transaction. */
   async function keysReadInFull(sourceId: string, order: string | null = null, columns: string[] | null = null): Promise<string[]> {
-    const connector = postgresTableConnector({ table: "public.people", keyColumn: "id", orderColumn: order, columns }, { url: customer.url });
+    const targets = { policy: { allowPrivate: true }, serviceDatabaseUrl: () => undefined };
+    const connector = postgresTableConnector({ table: "public.people", keyColumn: "id", orderColumn: order, columns }, { url: customer.url }, targets);
     const opened = await connector.fetchSnapshot({ batchSize: 7, timeoutMs: 5_000 });
     if (!opened.ok) throw new Error(opened.reason);
     const keyed = opened.value.keyed!;
