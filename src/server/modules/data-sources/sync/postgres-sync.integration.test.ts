@@ -26,6 +26,10 @@ describe("a sync pass over a customer's Postgres table", () => {
     expect(rows.get("1")?.data).toEqual({ id: 1, name: "Ada", city: "London", updated_at: "2026-01-01T00:00:00+00:00" });
     expect(new Set([...rows.values()].map((row) => row.updatedAt.getTime())).size).toBe(1);
     expect([...rows.values()].every((row) => row.deletedAt === null && row.displayOrder !== null)).toBe(true);
+    // New rows get UUIDs that ascend in read order (appended to the rows indexes, not scattered).
+    const ids = [...rows.values()].sort((a, b) => a.displayOrder! - b.displayOrder!).map((row) => row.id);
+    expect(ids.every((id) => /^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-8[0-9a-f]{3}-[0-9a-f]{12}$/.test(id))).toBe(true);
+    expect([...ids].sort()).toEqual(ids);
 
     const source = await db.prisma.dataSource.findUniqueOrThrow({ where: { id: sourceId } });
     expect(source).toMatchObject({ syncStatus: "ok", syncError: null, dataVersion: 1, schemaVersion: 1, columns: ["id", "name", "city", "updated_at"] });
