@@ -37,10 +37,11 @@ export async function mirrorSource(
     const staged = keyed ? await stageKeyed(tx, keyed, pass, options) : await stageFullRead(tx, snapshot, options);
     if (!staged.ok) return staged;
     Object.assign(counts, await applyStage(tx, pass));
-    const toRemove = await countUnseen(tx, source.id, seen);
+    // Before a first pass there was nothing to remove; rows it inserted were all seen.
+    const toRemove = empty ? 0 : await countUnseen(tx, source.id, seen);
     const approvedCount = source.deletionsApprovedAt === null ? null : source.declinedDeletions;
     const decision = decideDeletions({ liveBefore, toRemove, approvedCount });
-    if (decision.apply) counts.tombstoned = await tombstoneUnseen(tx, source.id, stamp, seen);
+    if (decision.apply) counts.tombstoned = toRemove === 0 ? 0 : await tombstoneUnseen(tx, source.id, stamp, seen);
     else counts.declined = toRemove;
 
     return success({

@@ -73,7 +73,8 @@ export function postgresTableConnector(config: PostgresTableConfig, credentials:
           ordered: config.orderColumn !== null,
           batches: () => readBatches(client, prepared.value.sql, options, target, toRecord),
           keyed: {
-            keys: () => readBatches(client, prepared.value.keySql, options, target, toKey),
+            // A key and its hash are a few dozen bytes: larger batches, fewer round trips, same bound.
+            keys: () => readBatches(client, prepared.value.keySql, { ...options, batchSize: options.batchSize * 10 }, target, toKey),
             rows: (keys) => readRows(client, prepared.value.byKeysSql, keys, target),
           },
           close,
