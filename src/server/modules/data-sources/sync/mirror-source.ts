@@ -1,7 +1,7 @@
 import type { DataSource } from "@/server/db/generated/client";
 import type pg from "pg";
 import type { Connector, Snapshot } from "../connectors/connector";
-import { failure, success, type Result } from "../result";
+import { success, type Result } from "../result";
 import { stageKeyed } from "./stage-keyed";
 import { unmirrorable } from "./mirror-rows";
 import { columnsChanged } from "../column-set";
