@@ -8,7 +8,8 @@ import { createSecretBox } from "@/server/modules/data-sources/credentials/secre
 import { runSyncPass } from "@/server/modules/data-sources/sync/run-sync-pass";
 import { enqueueDueSources } from "./enqueue-due-sources";
 import { deleteExpiredIdempotencyEntries } from "@/server/modules/idempotency/cleanup";
-import { IDEMPOTENCY_CLEANUP_TASK, SYNC_SOURCE_TASK, SYNC_TICK_TASK, syncSourcePayloadSchema } from "./jobs";
+import { SYNC_SOURCE_TASK, syncSourcePayloadSchema } from "@/server/modules/data-sources/sync-queue";
+import { IDEMPOTENCY_CLEANUP_TASK, SYNC_TICK_TASK } from "./jobs";
 
 export interface StartWorkerOptions {
   databaseUrl: string;
