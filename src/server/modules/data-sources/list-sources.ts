@@ -4,13 +4,14 @@ import type { Db } from "@/server/db/types";
 import { cursorValues, decodeCursor } from "@/server/modules/pagination/cursor";
 import { DEFAULT_LIMIT, MAX_LIMIT, parseSort, toPage, type Page } from "@/server/modules/pagination/page";
 import { requireInScope, type OrganizationScope } from "./organization-scope";
-import { SOURCE_TRANSACTION_OPTIONS } from "./source-lock";
-import { nextDueAt, SOURCE_STATUS_FILTERS, STALE_AFTER_INTERVALS, type SourceState } from "./source-status";
+import { nextDueAt, RUNNING_MAX_AGE_MS, SOURCE_STATUS_FILTERS, STALE_AFTER_INTERVALS, type SourceState } from "./source-status";
 
 export const SOURCE_SORTS = ["since", "-since", "name", "-name"] as const;
 
 export const listSourcesInputSchema = z.object({
   organizationId: z.string().min(1).optional(),
+  /** One source only (its detail page reads it through the same rules). */
+  sourceId: z.string().min(1).optional(),
   kind: z.enum(["csv", "postgres_table", "crm_object"]).optional(),
   /** Any of them (OR). `stale` can hold in any state. */
   statuses: z.array(z.enum(SOURCE_STATUS_FILTERS)).optional(),
@@ -56,8 +57,7 @@ export interface SourceListItem {
   tombstones: number;
 }
 
-/** A running row older than a pass's longest life was left by a dead process. */
-const RUNNING_MAX_AGE_SECONDS = SOURCE_TRANSACTION_OPTIONS.timeout / 1000;
+const RUNNING_MAX_AGE_SECONDS = RUNNING_MAX_AGE_MS / 1000;
 
 /**
  * Sources across the organizations of `scope`, filtered by organization, kind and status, paged
@@ -68,12 +68,13 @@ export async function listDataSources(db: Db, scope: OrganizationScope, input: L
   const query = listSourcesInputSchema.parse(input);
   if (query.organizationId) requireInScope(scope, query.organizationId);
   const { field, direction } = parseSort<"since" | "name">(query.sort);
-  const binding = { endpoint: "sources.list", sort: query.sort, filters: { organization: query.organizationId ?? null, kind: query.kind ?? null, statuses: query.statuses ?? null } };
+  const binding = { endpoint: "sources.list", sort: query.sort, filters: { organization: query.organizationId ?? null, source: query.sourceId ?? null, kind: query.kind ?? null, statuses: query.statuses ?? null } };
   const after = query.cursor ? decodeCursor(query.cursor, binding, field === "since" ? cursorValues.timestamp : cursorValues.text) : undefined;
 
   const where = [Prisma.sql`TRUE`];
   if (!scope.all) where.push(Prisma.sql`s.organization_id = ANY(${[...scope.organizationIds]}::text[])`);
   if (query.organizationId) where.push(Prisma.sql`s.organization_id = ${query.organizationId}`);
+  if (query.sourceId) where.push(Prisma.sql`s.id = ${query.sourceId}`);
   if (query.kind) where.push(Prisma.sql`s.kind = ${query.kind}::"DataSourceKind"`);
 
   const outer = [Prisma.sql`TRUE`];

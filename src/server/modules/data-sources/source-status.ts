@@ -1,4 +1,5 @@
 import type { DataSource } from "@/server/db/generated/client";
+import { SOURCE_TRANSACTION_OPTIONS } from "./source-lock";
 
 /**
  * How a source reads at a glance (the status badge): the raw sync_status, or never_synced while
@@ -25,6 +26,12 @@ export const DEFAULT_SYNC_INTERVAL_SECONDS = 15 * 60;
 
 /** The scheduler's tick (worker cron, every minute): a due source starts within this much. */
 export const SCHEDULER_TICK_SECONDS = 60;
+
+/**
+ * A run still marked running after a pass's longest life (its transaction limit) was left by a
+ * dead process; it is not shown as under way.
+ */
+export const RUNNING_MAX_AGE_MS = SOURCE_TRANSACTION_OPTIONS.timeout;
 
 /** The fields the rules read (a DataSource row, or a list row with its enums as text). */
 export interface StatusFields {
