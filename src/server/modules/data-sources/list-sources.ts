@@ -100,9 +100,7 @@ export async function listDataSources(db: Db, scope: OrganizationScope, input: L
                  s.updated_at AS "updatedAt", s.created_at AS "createdAt", s.data_version AS "dataVersion",
                  s.schema_version AS "schemaVersion", s.columns, s.sync_interval_seconds AS "syncIntervalSeconds",
                  s.declined_deletions AS "declinedDeletions",
-                 (s.kind <> 'csv' AND s.sync_interval_seconds IS NOT NULL
-                   AND COALESCE(s.last_synced_at, s.created_at)
-                       < ${now}::timestamptz - make_interval(secs => ${STALE_AFTER_INTERVALS}::int * s.sync_interval_seconds)) AS stale,
+                 ${staleSql(now)} AS stale,
                  CASE WHEN s.sync_status IS NULL THEN s.created_at ELSE COALESCE(streak.since, s.updated_at) END AS "stateSince",
                  EXISTS (SELECT 1 FROM sync_runs r WHERE r.data_source_id = s.id AND r.status = 'running'
                             AND r.started_at > ${now}::timestamptz - make_interval(secs => ${RUNNING_MAX_AGE_SECONDS}::int)) AS running
@@ -135,6 +133,12 @@ export async function listDataSources(db: Db, scope: OrganizationScope, input: L
       tombstones: counts.get(row.id)?.tombstones ?? 0,
     })),
   };
+}
+
+/** isStale() of ./source-status.ts over `data_sources s`. */
+export function staleSql(now: Date): Prisma.Sql {
+  return Prisma.sql`(s.kind <> 'csv' AND s.sync_interval_seconds IS NOT NULL
+    AND COALESCE(s.last_synced_at, s.created_at) < ${now}::timestamptz - make_interval(secs => ${STALE_AFTER_INTERVALS}::int * s.sync_interval_seconds))`;
 }
 
 function statusCondition(status: (typeof SOURCE_STATUS_FILTERS)[number]): Prisma.Sql {
