@@ -31,5 +31,5 @@ export async function approveDeletions(db: PrismaClient, sourceId: string, actor
       metadata: { declined_deletions: source.declinedDeletions },
     });
     return { approvedAt, count: source.declinedDeletions };
-  }, SOURCE_TRANSACTION_OPTIONS);
+  }, { ...SOURCE_TRANSACTION_OPTIONS });
 }

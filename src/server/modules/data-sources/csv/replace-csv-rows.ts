@@ -80,5 +80,5 @@ export async function replaceCsvRows(db: Db, sourceId: string, content: string):
       schemaVersion: updated.schemaVersion,
       columns: updated.columns,
     };
-  }, SOURCE_TRANSACTION_OPTIONS);
+  }, { ...SOURCE_TRANSACTION_OPTIONS });
 }

@@ -28,5 +28,5 @@ export async function recordAbortedPass(db: PrismaClient, sourceId: string, runI
     const { count } = await tx.syncRun.updateMany({ where: { id: runId, status: "running" }, data: { status: "error", error: reason, finishedAt, phase: null } });
     if (count === 0) return;
     await tx.dataSource.update({ where: { id: sourceId }, data: { syncStatus: "error", syncError: reason, updatedAt: finishedAt } });
-  }, SOURCE_TRANSACTION_OPTIONS);
+  }, { ...SOURCE_TRANSACTION_OPTIONS });
 }
