@@ -12,7 +12,7 @@ export async function sampleUnseen(tx: Prisma.TransactionClient, sourceId: strin
   const rows = await tx.$queryRaw<{ external_id: string }[]>`
     SELECT r.external_id FROM data_source_rows r
      WHERE r.data_source_id = ${sourceId} AND r.deleted_at IS NULL
-       AND NOT EXISTS (SELECT 1 FROM sync_seen s WHERE s.external_id = r.external_id)
+       AND NOT EXISTS (SELECT 1 FROM sync_stage s WHERE s.e = r.external_id)
      ORDER BY COALESCE(r.display_order, 'Infinity'::float8), r.id
      LIMIT ${limit}`;
   return rows.map((row) => row.external_id);
