@@ -5,6 +5,7 @@ import path from "node:path";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { useTestDatabase } from "@/test/db";
+import { CLI_OPERATOR } from "@/server/modules/access/acting-principal";
 import { createCsvSource } from "@/server/modules/data-sources/create-csv-source";
 import { createManagedSource } from "@/server/modules/data-sources/create-managed-source";
 import { useCustomerDatabase } from "@/server/modules/data-sources/testing/customer-database";
@@ -39,7 +40,7 @@ async function listed(args: string[]): Promise<Array<Record<string, unknown>>> {
 async function tableSource(organizationId: string, name: string, rows: number): Promise<string> {
   await customer.query(`CREATE TABLE public.${name} (id int PRIMARY KEY, label text)`);
   await customer.query(`INSERT INTO public.${name} SELECT g, 'l' || g FROM generate_series(1, ${rows}) g`);
-  const { id } = await createManagedSource(db(), testSecrets, {
+  const { id } = await createManagedSource(db(), testSecrets, CLI_OPERATOR, {
     kind: "postgres_table",
     organizationId,
     name,
@@ -62,7 +63,7 @@ beforeAll(async () => {
   const broken = await tableSource(orgA, "broken", 2);
   await customer.query(`DROP TABLE public.broken`);
   expect((await syncNow(db(), broken)).status).toBe("error");
-  await createCsvSource(db(), { organizationId: orgA, name: "uploads" });
+  await createCsvSource(db(), CLI_OPERATOR, { organizationId: orgA, name: "uploads" });
   await tableSource(orgB, "healthy", 3);
 }, 120_000);
 afterAll(() => rm(dataDir, { recursive: true, force: true }));

@@ -1,6 +1,6 @@
 import { AppError } from "@/server/errors/app-error";
 import { listDataSources, type SourceListItem } from "@/server/modules/data-sources/list-sources";
-import { ALL_ORGANIZATIONS } from "@/server/modules/data-sources/organization-scope";
+import { CLI_OPERATOR } from "@/server/modules/access/acting-principal";
 import { SOURCE_STATUS_FILTERS, type SourceStatusFilter } from "@/server/modules/data-sources/source-status";
 import { MAX_LIMIT } from "@/server/modules/pagination/page";
 import { CliUsageError, type CliArgs, type CliCommand } from "../command";
@@ -21,7 +21,7 @@ export const sourceListCommand: CliCommand = {
     const items: SourceListItem[] = [];
     let cursor: string | undefined;
     do {
-      const page = await listDataSources(ctx.db, ALL_ORGANIZATIONS, { organizationId, statuses, sort, limit: MAX_LIMIT, cursor });
+      const page = await listDataSources(ctx.db, CLI_OPERATOR, { organizationId, statuses, sort, limit: MAX_LIMIT, cursor });
       items.push(...page.items);
       cursor = page.meta.next_cursor ?? undefined;
     } while (cursor);

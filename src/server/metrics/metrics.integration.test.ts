@@ -6,6 +6,7 @@ import { useCustomerDatabase } from "@/server/modules/data-sources/testing/custo
 import { createTestOrganization, syncNow, testSecrets } from "@/server/modules/data-sources/testing/source-fixtures";
 import { createTestApi, createTestHandler, mintTestKey } from "@/test/api-client";
 import { useTestDatabase } from "@/test/db";
+import { CLI_OPERATOR } from "@/server/modules/access/acting-principal";
 import { createMetricsHandler } from "./metrics-route";
 import { sampleValue } from "./testing";
 
@@ -22,7 +23,7 @@ const metricsText = async () => {
 async function tableSource(organizationId: string, name: string, interval: number | null = null): Promise<string> {
   await customer.query(`CREATE TABLE public.${name} (id int PRIMARY KEY)`);
   await customer.query(`INSERT INTO public.${name} SELECT generate_series(1, 10)`);
-  const { id } = await createManagedSource(database.prisma, testSecrets, {
+  const { id } = await createManagedSource(database.prisma, testSecrets, CLI_OPERATOR, {
     kind: "postgres_table",
     organizationId,
     name,
@@ -39,7 +40,7 @@ beforeAll(async () => {
   const failing = await tableSource(org, "failing");
   const healthy = await tableSource(org, "healthy");
   await tableSource(org, "fresh", 60);
-  await createCsvSource(database.prisma, { organizationId: org, name: "uploads" });
+  await createCsvSource(database.prisma, CLI_OPERATOR, { organizationId: org, name: "uploads" });
   for (const id of [guarded, failing, healthy]) expect((await syncNow(database.prisma, id)).status).toBe("ok");
   await customer.query(`DELETE FROM public.guarded WHERE id <= 6`);
   expect((await syncNow(database.prisma, guarded)).status).toBe("needs_attention");

@@ -1,5 +1,7 @@
 import { z } from "zod";
 import type { Db } from "@/server/db/types";
+import type { ActingPrincipal } from "../access/acting-principal";
+import type { ConnectorTargets } from "./connectors/connector";
 import { createCsvSource, sourceNameSchema } from "./create-csv-source";
 import { createManagedSource, managedSourceInputSchema } from "./create-managed-source";
 import type { SecretBox } from "./credentials/secret-box";
@@ -20,13 +22,15 @@ export type CreateSourceInput = z.input<typeof createSourceInputSchema>;
 export async function createDataSource(
   db: Db,
   secrets: SecretBox,
+  principal: ActingPrincipal,
   organizationId: string,
   input: CreateSourceInput,
+  targets?: ConnectorTargets,
 ): Promise<{ id: string; syncIntervalSeconds: number | null; nextDueAt: Date | null }> {
   const { id } =
     input.kind === "csv"
-      ? await createCsvSource(db, { organizationId, name: input.name, keyColumn: input.keyColumn })
-      : await createManagedSource(db, secrets, { ...input, organizationId });
+      ? await createCsvSource(db, principal, { organizationId, name: input.name, keyColumn: input.keyColumn })
+      : await createManagedSource(db, secrets, principal, { ...input, organizationId }, targets);
   const created = await db.dataSource.findUniqueOrThrow({ where: { id } });
   return { id, syncIntervalSeconds: created.syncIntervalSeconds, nextDueAt: nextDueAt(created) };
 }

@@ -1,4 +1,5 @@
 import type { Db } from "@/server/db/types";
+import type { ActingPrincipal } from "../access/acting-principal";
 import { requireSource } from "./require-source";
 import { DECLINED_SAMPLE_SIZE } from "./sync/held-back";
 
@@ -27,8 +28,8 @@ export interface DeletionReview {
  * The sample is the one the declining pass recorded (sync/held-back.ts), read from the last
  * completed pass, i.e. the pass that set declined_deletions; a failed pass since changes neither.
  */
-export async function getDeletionReview(db: Db, organizationId: string, sourceId: string, sampleSize = 20): Promise<DeletionReview> {
-  const source = await requireSource(db, organizationId, sourceId);
+export async function getDeletionReview(db: Db, principal: ActingPrincipal, sourceId: string, sampleSize = 20): Promise<DeletionReview> {
+  const source = await requireSource(db, principal, sourceId);
   const empty = { declined: 0, approvedAt: null, passId: null, passFinishedAt: null, sample: [] };
   if (source.declinedDeletions === 0) return empty;
   const pass = await db.syncRun.findFirst({

@@ -3,7 +3,7 @@ import { useTestDatabase } from "@/test/db";
 import { createManagedSource } from "./create-managed-source";
 import { createCsvSource } from "./create-csv-source";
 import { listDataSources, type SourceListItem } from "./list-sources";
-import { ALL_ORGANIZATIONS, organizationsScope } from "./organization-scope";
+import { actingInOrganization, CLI_OPERATOR, type ActingPrincipal } from "../access/acting-principal";
 import { useCustomerDatabase } from "./testing/customer-database";
 import { createTestOrganization, syncNow, testSecrets, tick } from "./testing/source-fixtures";
 
@@ -17,7 +17,7 @@ async function tableSource(organizationId: string, name: string, rows: number, i
   const table = `public.t_${name}`;
   await customer.query(`CREATE TABLE ${table} (id int PRIMARY KEY, name text)`);
   await customer.query(`INSERT INTO ${table} SELECT g, 'n' || g FROM generate_series(1, ${rows}) g`);
-  const { id } = await createManagedSource(db.prisma, testSecrets, {
+  const { id } = await createManagedSource(db.prisma, testSecrets, CLI_OPERATOR, {
     kind: "postgres_table",
     organizationId,
     name,
@@ -28,6 +28,9 @@ async function tableSource(organizationId: string, name: string, rows: number, i
   return id;
 }
 
+/** Support: every organization, read-only (the transport's role check). */
+const ALL_ORGANIZATIONS: ActingPrincipal = { actor: { type: "user", id: "support" }, reach: "instance" };
+const member = (organizationId: string) => actingInOrganization(organizationId, { type: "user", id: "member" });
 const names = (items: SourceListItem[]) => items.map((item) => item.name);
 
 /**
@@ -42,7 +45,7 @@ beforeAll(async () => {
   ids.guarded = await tableSource(orgA, "guarded", 10);
   ids.broken = await tableSource(orgA, "broken", 3);
   ids.fresh = await tableSource(orgA, "fresh", 1);
-  ids.uploads = (await createCsvSource(db.prisma, { organizationId: orgA, name: "uploads" })).id;
+  ids.uploads = (await createCsvSource(db.prisma, CLI_OPERATOR, { organizationId: orgA, name: "uploads" })).id;
   ids.ticking = await tableSource(orgA, "ticking", 2, 60);
   ids.other = await tableSource(orgB, "other", 2);
 
@@ -61,7 +64,7 @@ beforeAll(async () => {
 
 describe("listing data sources by status", () => {
   it("shows each source's state, row counts, columns and schedule", async () => {
-    const page = await listDataSources(db.prisma, organizationsScope([orgA]), { organizationId: orgA, limit: 100 });
+    const page = await listDataSources(db.prisma, member(orgA), { organizationId: orgA, limit: 100 });
     expect(names(page.items)).toEqual(["broken", "fresh", "guarded", "healthy", "ticking", "uploads"]);
     const byName = new Map(page.items.map((item) => [item.name, item]));
     expect(byName.get("healthy")).toMatchObject({ state: "ok", liveRows: 4, tombstones: 0, columns: ["id", "name"], syncIntervalSeconds: null, nextDueAt: null, stale: false, running: false });
@@ -116,9 +119,9 @@ describe("listing data sources by status", () => {
     await expect(listDataSources(db.prisma, ALL_ORGANIZATIONS, { sort: "name", cursor: "bogus" })).rejects.toMatchObject({ code: "bad_request" });
   });
 
-  it("sees only the organizations of its scope", async () => {
-    expect(names((await listDataSources(db.prisma, organizationsScope([orgB]), { statuses: ["error"] })).items)).toEqual(["other"]);
-    expect((await listDataSources(db.prisma, organizationsScope([]), {})).items).toEqual([]);
-    await expect(listDataSources(db.prisma, organizationsScope([orgB]), { organizationId: orgA })).rejects.toMatchObject({ code: "not_found" });
+  it("sees only the organization within the principal's reach", async () => {
+    expect(names((await listDataSources(db.prisma, member(orgB), { statuses: ["error"] })).items)).toEqual(["other"]);
+    expect(names((await listDataSources(db.prisma, member(orgB), {})).items)).toEqual(["other"]);
+    await expect(listDataSources(db.prisma, member(orgB), { organizationId: orgA })).rejects.toMatchObject({ code: "not_found" });
   });
 });

@@ -3,7 +3,7 @@ import { Prisma } from "@/server/db/generated/client";
 import type { Db } from "@/server/db/types";
 import { cursorValues, decodeCursor } from "@/server/modules/pagination/cursor";
 import { DEFAULT_LIMIT, MAX_LIMIT, parseSort, toPage, type Page } from "@/server/modules/pagination/page";
-import { requireInScope, type OrganizationScope } from "./organization-scope";
+import { requireReach, type ActingPrincipal } from "../access/acting-principal";
 import { nextDueAt, RUNNING_MAX_AGE_MS, SOURCE_STATUS_FILTERS, STALE_AFTER_INTERVALS, type SourceState } from "./source-status";
 
 export const SOURCE_SORTS = ["since", "-since", "name", "-name"] as const;
@@ -60,19 +60,19 @@ export interface SourceListItem {
 const RUNNING_MAX_AGE_SECONDS = RUNNING_MAX_AGE_MS / 1000;
 
 /**
- * Sources across the organizations of `scope`, filtered by organization, kind and status, paged
+ * Sources within the principal's reach (every organization for the instance: the support board), filtered by organization, kind and status, paged
  * by keyset. The status rules live in ./source-status.ts; the SQL below restates them so the
  * filter and the order run in the database.
  */
-export async function listDataSources(db: Db, scope: OrganizationScope, input: ListSourcesInput, now = new Date()): Promise<Page<SourceListItem>> {
+export async function listDataSources(db: Db, principal: ActingPrincipal, input: ListSourcesInput, now = new Date()): Promise<Page<SourceListItem>> {
   const query = listSourcesInputSchema.parse(input);
-  if (query.organizationId) requireInScope(scope, query.organizationId);
+  if (query.organizationId) requireReach(principal, query.organizationId);
   const { field, direction } = parseSort<"since" | "name">(query.sort);
   const binding = { endpoint: "sources.list", sort: query.sort, filters: { organization: query.organizationId ?? null, source: query.sourceId ?? null, kind: query.kind ?? null, statuses: query.statuses ?? null } };
   const after = query.cursor ? decodeCursor(query.cursor, binding, field === "since" ? cursorValues.timestamp : cursorValues.text) : undefined;
 
   const where = [Prisma.sql`TRUE`];
-  if (!scope.all) where.push(Prisma.sql`s.organization_id = ANY(${[...scope.organizationIds]}::text[])`);
+  if (principal.reach !== "instance") where.push(Prisma.sql`s.organization_id = ${principal.reach.organizationId}`);
   if (query.organizationId) where.push(Prisma.sql`s.organization_id = ${query.organizationId}`);
   if (query.sourceId) where.push(Prisma.sql`s.id = ${query.sourceId}`);
   if (query.kind) where.push(Prisma.sql`s.kind = ${query.kind}::"DataSourceKind"`);

@@ -1,7 +1,7 @@
 import type { Db } from "@/server/db/types";
 import { AppError } from "@/server/errors/app-error";
 import { listDataSources, type SourceListItem } from "./list-sources";
-import { organizationsScope } from "./organization-scope";
+import type { ActingPrincipal } from "../access/acting-principal";
 import { requireSource } from "./require-source";
 import { findRunningPass, toSyncRunView, type SyncRunView } from "./sync-runs";
 
@@ -17,15 +17,15 @@ export interface SourceDetail extends SourceListItem {
   lastPass: SyncRunView | null;
 }
 
-export async function getSourceDetail(db: Db, organizationId: string, sourceId: string, now = new Date()): Promise<SourceDetail> {
-  const source = await requireSource(db, organizationId, sourceId);
+export async function getSourceDetail(db: Db, principal: ActingPrincipal, sourceId: string, now = new Date()): Promise<SourceDetail> {
+  const source = await requireSource(db, principal, sourceId);
   const [listed, runningPass, lastPass] = await Promise.all([
-    listDataSources(db, organizationsScope([organizationId]), { organizationId, sourceId, limit: 1 }, now),
+    listDataSources(db, principal, { organizationId: source.organizationId, sourceId, limit: 1 }, now),
     findRunningPass(db, sourceId, now),
     db.syncRun.findFirst({ where: { dataSourceId: sourceId, status: { not: "running" } }, orderBy: [{ startedAt: "desc" }, { id: "desc" }] }),
   ]);
   const item = listed.items[0];
-  if (!item) throw new AppError("not_found", `No data source ${sourceId} in organization ${organizationId}.`);
+  if (!item) throw new AppError("not_found", `No data source ${sourceId}.`);
   return {
     ...item,
     config: source.config,

@@ -10,7 +10,10 @@ import { loadEncryptionKey } from "./credentials/encryption-key";
 import { createSecretBox, type SecretBox } from "./credentials/secret-box";
 import { getDeletionReview } from "./deletion-review";
 import { getSourceDetail } from "./source-detail";
-import { approveSourceDeletions, requestSync, uploadSourceCsv } from "./source-actions";
+import { approveDeletions } from "./approve-deletions";
+import { replaceCsvRows } from "./csv/replace-csv-rows";
+import { requestSourceSync } from "./sync-queue";
+import { actingInOrganization, type ActingPrincipal } from "../access/acting-principal";
 import { DEFAULT_SYNC_INTERVAL_SECONDS } from "./source-status";
 import { getSyncActivity, listSyncRuns } from "./sync-runs";
 import { testConnection, testSourceConnection } from "./test-connection";
@@ -25,6 +28,9 @@ let dataDir: string;
 let secrets: SecretBox;
 let org: string;
 let otherOrg: string;
+/** An organization admin of `org`, and one of another organization. */
+let admin: ActingPrincipal;
+let outsider: ActingPrincipal;
 
 beforeAll(async () => {
   crm = await startFakeCrm();
@@ -32,6 +38,8 @@ beforeAll(async () => {
   secrets = createSecretBox(await loadEncryptionKey(dataDir));
   org = await createTestOrganization(db.prisma);
   otherOrg = await createTestOrganization(db.prisma);
+  admin = actingInOrganization(org, { type: "user", id: "admin" });
+  outsider = actingInOrganization(otherOrg, { type: "user", id: "outsider" });
 });
 afterAll(async () => {
   await crm.close();
@@ -48,31 +56,31 @@ async function tableWith(name: string, rows: number): Promise<string> {
 describe("creating a source", () => {
   it("gives a managed source the default schedule and says when it is due; null means on request only", async () => {
     const table = await tableWith("created", 2);
-    const scheduled = await createDataSource(db.prisma, testSecrets, org, { kind: "postgres_table", name: "Scheduled", config: { table, keyColumn: "id" }, credentials: { url: customer.url } });
+    const scheduled = await createDataSource(db.prisma, testSecrets, admin, org, { kind: "postgres_table", name: "Scheduled", config: { table, keyColumn: "id" }, credentials: { url: customer.url } });
     const stored = await db.prisma.dataSource.findUniqueOrThrow({ where: { id: scheduled.id } });
     expect(scheduled).toEqual({ id: scheduled.id, syncIntervalSeconds: DEFAULT_SYNC_INTERVAL_SECONDS, nextDueAt: stored.createdAt });
-    const manual = await createDataSource(db.prisma, testSecrets, org, { kind: "postgres_table", name: "Manual", syncIntervalSeconds: null, config: { table, keyColumn: "id" }, credentials: { url: customer.url } });
+    const manual = await createDataSource(db.prisma, testSecrets, admin, org, { kind: "postgres_table", name: "Manual", syncIntervalSeconds: null, config: { table, keyColumn: "id" }, credentials: { url: customer.url } });
     expect(manual).toMatchObject({ syncIntervalSeconds: null, nextDueAt: null });
-    expect(await createDataSource(db.prisma, testSecrets, org, { kind: "csv", name: "Prices", keyColumn: "sku" })).toMatchObject({ syncIntervalSeconds: null, nextDueAt: null });
+    expect(await createDataSource(db.prisma, testSecrets, admin, org, { kind: "csv", name: "Prices", keyColumn: "sku" })).toMatchObject({ syncIntervalSeconds: null, nextDueAt: null });
 
     // After a pass it is due a full interval after that cycle.
     expect((await syncNow(db.prisma, scheduled.id)).status).toBe("ok");
-    const detail = await getSourceDetail(db.prisma, org, scheduled.id);
+    const detail = await getSourceDetail(db.prisma, admin, scheduled.id);
     expect(detail.nextDueAt).toEqual(new Date(detail.updatedAt.getTime() + DEFAULT_SYNC_INTERVAL_SECONDS * 1000));
-    await expect(createDataSource(db.prisma, testSecrets, "no-such-org", { kind: "csv", name: "X" })).rejects.toMatchObject({ code: "not_found" });
+    await expect(createDataSource(db.prisma, testSecrets, admin, "no-such-org", { kind: "csv", name: "X" })).rejects.toMatchObject({ code: "not_found" });
   });
 });
 
 describe("a source's page", () => {
   it("shows the detail, the paged history, searchable rows and the deletion review; approving and syncing clears it", { timeout: 60_000 }, async () => {
     const table = await tableWith("page", 10);
-    const { id } = await createDataSource(db.prisma, testSecrets, org, { kind: "postgres_table", name: "Page", syncIntervalSeconds: null, config: { table, keyColumn: "id", orderColumn: "sort" }, credentials: { url: customer.url } });
+    const { id } = await createDataSource(db.prisma, testSecrets, admin, org, { kind: "postgres_table", name: "Page", syncIntervalSeconds: null, config: { table, keyColumn: "id", orderColumn: "sort" }, credentials: { url: customer.url } });
     expect((await syncNow(db.prisma, id)).status).toBe("ok");
     await customer.query(`DELETE FROM ${table} WHERE id IN (2, 4, 5, 7, 8, 9)`);
     await tick();
     expect((await syncNow(db.prisma, id)).status).toBe("needs_attention");
 
-    const detail = await getSourceDetail(db.prisma, org, id);
+    const detail = await getSourceDetail(db.prisma, admin, id);
     expect(detail).toMatchObject({ state: "needs_attention", declinedDeletions: 6, liveRows: 10, tombstones: 0, columns: ["id", "name", "sort"], hasCredentials: true, runningPass: null });
     expect(detail.config).toMatchObject({ table, keyColumn: "id" });
     const { username, password } = new URL(customer.url);
@@ -80,24 +88,24 @@ describe("a source's page", () => {
     expect(detail.lastPass).toMatchObject({ status: "needs_attention", declined: 6, phase: null, rowsRead: 4 });
 
     // The review names exactly the rows held back, with their data, in display order.
-    const review = await getDeletionReview(db.prisma, org, id);
+    const review = await getDeletionReview(db.prisma, admin, id);
     expect(review).toMatchObject({ declined: 6, approvedAt: null, passId: detail.lastPass!.id });
     expect(review.sample.map((row) => row.externalId)).toEqual(["2", "4", "5", "7", "8", "9"]);
     expect(review.sample[0]!.data).toEqual({ id: 2, name: "customer 2", sort: 2 });
-    expect((await getDeletionReview(db.prisma, org, id, 2)).sample.map((row) => row.externalId)).toEqual(["2", "4"]);
+    expect((await getDeletionReview(db.prisma, admin, id, 2)).sample.map((row) => row.externalId)).toEqual(["2", "4"]);
 
-    await approveSourceDeletions(db.prisma, org, id, { type: "user", id: "u1" });
-    expect((await getDeletionReview(db.prisma, org, id)).approvedAt).not.toBeNull();
+    await approveDeletions(db.prisma, admin, id);
+    expect((await getDeletionReview(db.prisma, admin, id)).approvedAt).not.toBeNull();
     await tick();
     expect(await syncNow(db.prisma, id)).toMatchObject({ status: "ok", counts: { tombstoned: 6 } });
-    expect(await getDeletionReview(db.prisma, org, id)).toMatchObject({ declined: 0, sample: [] });
-    expect(await getSourceDetail(db.prisma, org, id)).toMatchObject({ state: "ok", liveRows: 4, tombstones: 6 });
+    expect(await getDeletionReview(db.prisma, admin, id)).toMatchObject({ declined: 0, sample: [] });
+    expect(await getSourceDetail(db.prisma, admin, id)).toMatchObject({ state: "ok", liveRows: 4, tombstones: 6 });
 
     // History: newest first, one line per pass, paged.
-    const history = await listSyncRuns(db.prisma, org, id, { limit: 2 });
+    const history = await listSyncRuns(db.prisma, admin, id, { limit: 2 });
     expect(history.items.map((run) => [run.status, run.inserted, run.tombstoned, run.declined])).toEqual([["ok", 0, 6, 0], ["needs_attention", 0, 0, 6]]);
     expect(history.items.every((run) => run.durationMs !== null && run.durationMs >= 0 && run.trigger === "test")).toBe(true);
-    const rest = await listSyncRuns(db.prisma, org, id, { limit: 2, cursor: history.meta.next_cursor! });
+    const rest = await listSyncRuns(db.prisma, admin, id, { limit: 2, cursor: history.meta.next_cursor! });
     expect(rest.items.map((run) => [run.status, run.inserted])).toEqual([["ok", 10]]);
     expect(rest.meta.next_cursor).toBeNull();
 
@@ -115,22 +123,22 @@ describe("a source's page", () => {
   });
 
   it("refuses every function for a source of another organization, as if it did not exist", async () => {
-    const { id } = await createDataSource(db.prisma, testSecrets, org, { kind: "csv", name: "Mine" });
+    const { id } = await createDataSource(db.prisma, testSecrets, admin, org, { kind: "csv", name: "Mine" });
     const refused = { code: "not_found" };
-    await expect(getSourceDetail(db.prisma, otherOrg, id)).rejects.toMatchObject(refused);
-    await expect(listSyncRuns(db.prisma, otherOrg, id)).rejects.toMatchObject(refused);
-    await expect(getSyncActivity(db.prisma, otherOrg, id, new Date())).rejects.toMatchObject(refused);
-    await expect(getDeletionReview(db.prisma, otherOrg, id)).rejects.toMatchObject(refused);
-    await expect(approveSourceDeletions(db.prisma, otherOrg, id, { type: "user" })).rejects.toMatchObject(refused);
-    await expect(uploadSourceCsv(db.prisma, otherOrg, id, "a\n1\n")).rejects.toMatchObject(refused);
-    await expect(requestSync(db.prisma, otherOrg, id)).rejects.toMatchObject(refused);
-    await expect(testSourceConnection({ db: db.prisma, secrets: testSecrets }, otherOrg, id)).rejects.toMatchObject(refused);
+    await expect(getSourceDetail(db.prisma, outsider, id)).rejects.toMatchObject(refused);
+    await expect(listSyncRuns(db.prisma, outsider, id)).rejects.toMatchObject(refused);
+    await expect(getSyncActivity(db.prisma, outsider, id, new Date())).rejects.toMatchObject(refused);
+    await expect(getDeletionReview(db.prisma, outsider, id)).rejects.toMatchObject(refused);
+    await expect(approveDeletions(db.prisma, outsider, id)).rejects.toMatchObject(refused);
+    await expect(replaceCsvRows(db.prisma, outsider, id, "a\n1\n")).rejects.toMatchObject(refused);
+    await expect(requestSourceSync(db.prisma, outsider, id)).rejects.toMatchObject(refused);
+    await expect(testSourceConnection({ db: db.prisma, secrets: testSecrets }, outsider, id)).rejects.toMatchObject(refused);
     await expect(listRows(db.prisma, { organizationId: otherOrg, dataSourceId: id, limit: 5, includeDeleted: false })).rejects.toMatchObject(refused);
     expect(await db.prisma.dataSource.findUniqueOrThrow({ where: { id } })).toMatchObject({ dataVersion: 1, syncStatus: null });
 
     // Within its organization a bad upload names the line and changes nothing; a good one bumps data_version.
-    await expect(uploadSourceCsv(db.prisma, org, id, "sku,price\nA,1\nB\n")).rejects.toMatchObject({ code: "bad_request", message: expect.stringContaining("line 3") });
-    expect(await uploadSourceCsv(db.prisma, org, id, "sku,price\nA,1\n")).toMatchObject({ rows: 1, dataVersion: 2 });
+    await expect(replaceCsvRows(db.prisma, admin, id, "sku,price\nA,1\nB\n")).rejects.toMatchObject({ code: "bad_request", message: expect.stringContaining("line 3") });
+    expect(await replaceCsvRows(db.prisma, admin, id, "sku,price\nA,1\n")).toMatchObject({ rows: 1, dataVersion: 2 });
   });
 });
 
@@ -147,11 +155,11 @@ describe("test connection", () => {
     ];
     for (const { config, url } of cases) {
       const checked = await testConnection(deps, { kind: "postgres_table", config, credentials: { url } });
-      const { id } = await createDataSource(db.prisma, testSecrets, org, { kind: "postgres_table", name: "Probe", syncIntervalSeconds: null, config, credentials: { url } });
+      const { id } = await createDataSource(db.prisma, testSecrets, admin, org, { kind: "postgres_table", name: "Probe", syncIntervalSeconds: null, config, credentials: { url } });
       const pass = await syncNow(db.prisma, id);
       expect(pass.status).toBe("error");
       expect(checked).toEqual({ ok: false, reason: pass.error });
-      expect(await testSourceConnection({ db: db.prisma, secrets: testSecrets }, org, id)).toEqual({ ok: false, reason: pass.error });
+      expect(await testSourceConnection({ db: db.prisma, secrets: testSecrets }, admin, id)).toEqual({ ok: false, reason: pass.error });
       expect(JSON.stringify(checked)).not.toContain(new URL(customer.wrongPasswordUrl).password);
     }
     expect(await testConnection(deps, { kind: "postgres_table", config: { table, keyColumn: " " }, credentials: { url: customer.url } })).toMatchObject({ ok: false, reason: expect.stringMatching(/^Invalid settings: config\.keyColumn/) });
@@ -164,38 +172,39 @@ describe("sync now and live progress", () => {
     crm.setRecords("Account", ["Id", "Name"], Array.from({ length: 600 }, (_, i) => ({ Id: `001${String(i).padStart(6, "0")}`, Name: `a${i}` })));
     const id = await createCrmSource(db.prisma, { instanceUrl: crm.url, object: "Account", clientId: crm.clientId, clientSecret: crm.clientSecret });
     const { organizationId } = await db.prisma.dataSource.findUniqueOrThrow({ where: { id } });
+    const owner = actingInOrganization(organizationId, { type: "user", id: "owner" });
     const since = new Date();
     // The second page hangs, then comes back short: the pass stalls after its first batch, then fails.
     crm.fail("page", { hangMs: 3000 }, 1);
     const pass = syncNow(db.prisma, id, { batchSize: 200, timeoutMs: 10_000 });
     await expect
-      .poll(async () => (await getSyncActivity(db.prisma, organizationId, id, since)).running, { timeout: 10_000, interval: 50 })
+      .poll(async () => (await getSyncActivity(db.prisma, owner, id, since)).running, { timeout: 10_000, interval: 50 })
       .toMatchObject({ status: "running", phase: "reading", rowsRead: 200, finishedAt: null });
-    expect((await getSourceDetail(db.prisma, organizationId, id)).runningPass).toMatchObject({ phase: "reading", rowsRead: 200 });
+    expect((await getSourceDetail(db.prisma, owner, id)).runningPass).toMatchObject({ phase: "reading", rowsRead: 200 });
     const outcome = await pass;
     expect(outcome.status).toBe("error");
-    const after = await getSyncActivity(db.prisma, organizationId, id, since);
+    const after = await getSyncActivity(db.prisma, owner, id, since);
     expect(after.running).toBeNull();
     expect(after.finished).toMatchObject({ id: outcome.syncRunId, status: "error", phase: null, error: outcome.error });
 
     const ok = await syncNow(db.prisma, id, { batchSize: 200 });
     expect(ok).toMatchObject({ status: "ok", counts: { inserted: 600 } });
-    expect((await listSyncRuns(db.prisma, organizationId, id, { limit: 1 })).items[0]).toMatchObject({ status: "ok", rowsRead: 600, phase: null });
+    expect((await listSyncRuns(db.prisma, owner, id, { limit: 1 })).items[0]).toMatchObject({ status: "ok", rowsRead: 600, phase: null });
   });
 
   it("queues a pass for the workers; the activity shows its outcome", { timeout: 60_000 }, async () => {
     const table = await tableWith("queued", 5);
-    const { id } = await createDataSource(db.prisma, secrets, org, { kind: "postgres_table", name: "Queued", syncIntervalSeconds: null, config: { table, keyColumn: "id" }, credentials: { url: customer.url } });
+    const { id } = await createDataSource(db.prisma, secrets, admin, org, { kind: "postgres_table", name: "Queued", syncIntervalSeconds: null, config: { table, keyColumn: "id" }, credentials: { url: customer.url } });
     const worker = await startWorker({ databaseUrl: db.url, log: () => undefined, dataDir, pollInterval: 100 });
     try {
-      const { requestedAt } = await requestSync(db.prisma, org, id);
+      const { requestedAt } = await requestSourceSync(db.prisma, admin, id);
       await expect
-        .poll(async () => (await getSyncActivity(db.prisma, org, id, requestedAt)).finished, { timeout: 30_000, interval: 100 })
+        .poll(async () => (await getSyncActivity(db.prisma, admin, id, requestedAt)).finished, { timeout: 30_000, interval: 100 })
         .toMatchObject({ status: "ok", trigger: "manual", inserted: 5, rowsRead: 5 });
     } finally {
       await worker.stop();
     }
-    const { id: csv } = await createDataSource(db.prisma, secrets, org, { kind: "csv", name: "Upload only" });
-    await expect(requestSync(db.prisma, org, csv)).rejects.toMatchObject({ code: "bad_request" });
+    const { id: csv } = await createDataSource(db.prisma, secrets, admin, org, { kind: "csv", name: "Upload only" });
+    await expect(requestSourceSync(db.prisma, admin, csv)).rejects.toMatchObject({ code: "bad_request" });
   });
 });

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import type { Db } from "@/server/db/types";
 import { AppError } from "@/server/errors/app-error";
+import { withinReach, type ActingPrincipal } from "@/server/modules/access/acting-principal";
 
 /**
  * The contract between whoever asks for a pass (dashboard, API, CLI) and the sync workers
@@ -29,13 +30,15 @@ export function syncJobKey(sourceId: string, trigger: SyncSourcePayload["trigger
 /**
  * "Sync now": queues a pass for the workers through graphile-worker's SQL API, so any process
  * holding a database client can ask (dashboard, API, CLI) without a job-queue client of its
- * own. Needs the worker schema, which the first worker start installs.
+ * own. Needs the worker schema, which the first worker start installs. The screen then polls
+ * getSyncActivity(since: requestedAt) for the pass's progress and outcome.
  */
-export async function requestSourceSync(db: Db, sourceId: string): Promise<void> {
-  const source = await db.dataSource.findUnique({ where: { id: sourceId }, select: { kind: true } });
+export async function requestSourceSync(db: Db, principal: ActingPrincipal, sourceId: string): Promise<{ requestedAt: Date }> {
+  const source = await db.dataSource.findFirst({ where: { id: sourceId, ...withinReach(principal) }, select: { kind: true } });
   if (!source) throw new AppError("not_found", `No data source ${sourceId}.`);
   if (source.kind === "csv") throw new AppError("bad_request", `Data source ${sourceId} is a CSV source; it changes only by upload.`);
   const payload = JSON.stringify({ sourceId, trigger: "manual" } satisfies SyncSourcePayload);
+  const requestedAt = new Date();
   try {
     await db.$executeRaw`SELECT graphile_worker.add_job(
       ${SYNC_SOURCE_TASK}::text,
@@ -44,6 +47,7 @@ export async function requestSourceSync(db: Db, sourceId: string): Promise<void>
       job_key := ${syncJobKey(sourceId, "manual")}::text,
       job_key_mode := 'replace'
     )`;
+    return { requestedAt };
   } catch (error) {
     // 3F000 / 42883: the queue's schema or function is missing, i.e. no worker ever started here.
     if (/3F000|42883|graphile_worker/.test(String((error as { message?: string }).message))) {

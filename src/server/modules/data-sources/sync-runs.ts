@@ -3,6 +3,7 @@ import type { SyncRun } from "@/server/db/generated/client";
 import type { Db } from "@/server/db/types";
 import { cursorValues, decodeCursor } from "@/server/modules/pagination/cursor";
 import { DEFAULT_LIMIT, MAX_LIMIT, toPage, type Page } from "@/server/modules/pagination/page";
+import type { ActingPrincipal } from "../access/acting-principal";
 import { requireSource } from "./require-source";
 import { RUNNING_MAX_AGE_MS } from "./source-status";
 
@@ -58,12 +59,12 @@ export const syncHistoryInputSchema = z.object({
 /** A source's passes, newest first, paged by keyset on (started_at, id). */
 export async function listSyncRuns(
   db: Db,
-  organizationId: string,
+  principal: ActingPrincipal,
   sourceId: string,
   input: z.input<typeof syncHistoryInputSchema> = {},
 ): Promise<Page<SyncRunView>> {
   const { limit, cursor } = syncHistoryInputSchema.parse(input);
-  await requireSource(db, organizationId, sourceId);
+  await requireSource(db, principal, sourceId);
   const binding = { endpoint: "sources.history", sort: "-started_at", filters: { source: sourceId } };
   const after = cursor ? decodeCursor(cursor, binding, cursorValues.timestamp) : undefined;
   const runs = await db.syncRun.findMany({
@@ -89,8 +90,8 @@ export interface SyncActivity {
  * What "sync now" shows until the pass ends: a running pass and its progress, then the outcome.
  * Neither yet means the request is still queued (or waiting for another pass's lock).
  */
-export async function getSyncActivity(db: Db, organizationId: string, sourceId: string, since: Date, now = new Date()): Promise<SyncActivity> {
-  await requireSource(db, organizationId, sourceId);
+export async function getSyncActivity(db: Db, principal: ActingPrincipal, sourceId: string, since: Date, now = new Date()): Promise<SyncActivity> {
+  await requireSource(db, principal, sourceId);
   const [running, finished] = await Promise.all([
     findRunningPass(db, sourceId, now),
     db.syncRun.findFirst({

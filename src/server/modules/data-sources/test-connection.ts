@@ -4,6 +4,7 @@ import type { Db } from "@/server/db/types";
 import type { Connector } from "./connectors/connector";
 import { connectorForSource, type ConnectorDeps } from "./connectors/connector-for-source";
 import { sealCredentials } from "./credentials/source-credentials";
+import type { ActingPrincipal } from "../access/acting-principal";
 import { requireSource } from "./require-source";
 import type { Result } from "./result";
 import { crmCredentialsSchema, crmObjectConfigSchema, describeIssue, postgresCredentialsSchema, postgresTableConfigSchema } from "./source-config";
@@ -43,11 +44,11 @@ export async function testConnection(deps: ConnectorDeps, settings: ConnectionSe
 /** "Test connection" for a saved source, with its stored credentials. */
 export async function testSourceConnection(
   deps: ConnectorDeps & { db: Db },
-  organizationId: string,
+  principal: ActingPrincipal,
   sourceId: string,
   timeoutMs = DEFAULT_TIMEOUT_MS,
 ): Promise<ConnectionCheck> {
-  const source = await requireSource(deps.db, organizationId, sourceId);
+  const source = await requireSource(deps.db, principal, sourceId);
   return probe(connectorForSource(source, deps), timeoutMs);
 }
 
