@@ -6,10 +6,18 @@ import { stageKeyed } from "./stage-keyed";
 import { unmirrorable } from "./mirror-rows";
 import { columnsChanged } from "../column-set";
 import { decideDeletions } from "./delete-guardrail";
+import { sampleUnseen } from "./held-back";
 import { applyStage, countUnseen, prepareStage, firstStagedRepeat, passBaseline, repeatedKey, stageBatch, tombstoneUnseen } from "./mirror-rows";
 import type { SyncCounts } from "./run-sync-pass";
 
-export type MirrorResult = Result<{ counts: SyncCounts; columns: string[]; schemaChanged: boolean }>;
+export type MirrorResult = Result<{
+  counts: SyncCounts;
+  columns: string[];
+  schemaChanged: boolean;
+  rowsRead: number;
+  /** When deletions were declined: a sample of the external ids held back (see held-back.ts). */
+  declinedSample: string[];
+}>;
 
 /**
  * Reads the whole source through its connector and makes the stored rows match it, inside
@@ -21,7 +29,13 @@ export async function mirrorSource(
   connector: Connector,
   source: DataSource,
   stamp: Date,
-  options: { batchSize: number; timeoutMs: number; onBatch?: (progress: { rowsRead: number }) => void },
+  options: {
+    batchSize: number;
+    timeoutMs: number;
+    onBatch?: (progress: { rowsRead: number }) => void;
+    /** Called once the read is complete, before the staged rows are reconciled. */
+    onReadDone?: (rowsRead: number) => void;
+  },
 ): Promise<MirrorResult> {
   const opened = await connector.fetchSnapshot({ batchSize: options.batchSize, timeoutMs: options.timeoutMs });
   if (!opened.ok) return opened;
@@ -41,14 +55,20 @@ export async function mirrorSource(
     const toRemove = empty ? 0 : await countUnseen(tx, source.id, seen);
     const approvedCount = source.deletionsApprovedAt === null ? null : source.declinedDeletions;
     const decision = decideDeletions({ liveBefore, toRemove, approvedCount });
+    let declinedSample: string[] = [];
     if (decision.apply) counts.tombstoned = toRemove === 0 ? 0 : await tombstoneUnseen(tx, source.id, stamp, seen);
-    else counts.declined = toRemove;
+    else {
+      counts.declined = toRemove;
+      declinedSample = await sampleUnseen(tx, source.id, seen);
+    }
 
     return success({
       counts,
       columns: snapshot.columns,
       // The first pass defines the column set; only later changes make devices rebuild.
       schemaChanged: source.columns.length > 0 && columnsChanged(source.columns, snapshot.columns),
+      rowsRead: staged.value,
+      declinedSample,
     });
   } finally {
     await snapshot.close();
@@ -59,7 +79,7 @@ export async function mirrorSource(
 async function stageFullRead(
   tx: pg.ClientBase,
   snapshot: Snapshot,
-  options: { onBatch?: (progress: { rowsRead: number }) => void },
+  options: { onBatch?: (progress: { rowsRead: number }) => void; onReadDone?: (rowsRead: number) => void },
 ): Promise<Result<number>> {
   let rowsRead = 0;
   for await (const batch of snapshot.batches()) {
@@ -70,6 +90,7 @@ async function stageFullRead(
     rowsRead += batch.value.length;
     options.onBatch?.({ rowsRead });
   }
+  options.onReadDone?.(rowsRead);
   await tx.query("ANALYZE sync_stage");
   const repeated = await firstStagedRepeat(tx);
   return repeated === null ? success(rowsRead) : unmirrorable(repeatedKey(repeated));

@@ -6,6 +6,7 @@ import type pg from "pg";
 import { lockSourceForWriteRaw, SOURCE_TRANSACTION_OPTIONS } from "../source-lock";
 import { openPassConnection } from "./pass-connection";
 import { mirrorSource, type MirrorResult } from "./mirror-source";
+import { createProgressWriter } from "./progress-writer";
 import { abortedPassReason, INTERNAL_ERROR, isTransactionTimeout, recordAbortedPass } from "./record-aborted-pass";
 
 export const DEFAULT_BATCH_SIZE = 1000;
@@ -123,12 +124,16 @@ async function passSteps(
   // Holding the lock proves no other pass of this source is alive: a run still marked
   // running was cut short (process killed), and its writes were rolled back with it.
   await client.query(
-    `UPDATE sync_runs SET status = 'error', finished_at = $2, error = $3 WHERE data_source_id = $1 AND status = 'running'`,
+    `UPDATE sync_runs SET status = 'error', finished_at = $2, error = $3, phase = NULL WHERE data_source_id = $1 AND status = 'running'`,
     [sourceId, new Date(), "Interrupted: the process stopped before the pass finished; nothing of it was kept."],
   );
   // Committed on its own connection so the dashboard can show the pass while it runs.
-  const run = await deps.db.syncRun.create({ data: { dataSourceId: sourceId, trigger: options.trigger, status: "running" }, select: { id: true } });
+  const run = await deps.db.syncRun.create({
+    data: { dataSourceId: sourceId, trigger: options.trigger, status: "running", phase: "connecting", progressAt: new Date() },
+    select: { id: true },
+  });
   onRun(run.id);
+  const progress = createProgressWriter(deps.db, run.id);
 
   await client.query("SAVEPOINT sync_pass");
   let result: MirrorResult;
@@ -138,7 +143,11 @@ async function passSteps(
       ? await mirrorSource(client, connector.value, source, stamp, {
           batchSize: options.batchSize ?? DEFAULT_BATCH_SIZE,
           timeoutMs: options.timeoutMs ?? DEFAULT_TIMEOUT_MS,
-          onBatch: options.onBatch,
+          onBatch: (batch) => {
+            progress.report("reading", batch.rowsRead);
+            options.onBatch?.(batch);
+          },
+          onReadDone: (rowsRead) => progress.report("reconciling", rowsRead),
         })
       : connector;
   } catch (error) {
@@ -146,15 +155,16 @@ async function passSteps(
     result = { ok: false, reason: INTERNAL_ERROR };
   }
   const finishedAt = new Date();
+  await progress.settle();
 
   if (!result.ok) {
     await client.query("ROLLBACK TO SAVEPOINT sync_pass");
     await client.query(`UPDATE data_sources SET sync_status = 'error', sync_error = $2, updated_at = $3 WHERE id = $1`, [sourceId, result.reason, finishedAt]);
-    await client.query(`UPDATE sync_runs SET status = 'error', error = $2, finished_at = $3 WHERE id = $1`, [run.id, result.reason, finishedAt]);
+    await client.query(`UPDATE sync_runs SET status = 'error', error = $2, finished_at = $3, phase = NULL WHERE id = $1`, [run.id, result.reason, finishedAt]);
     return { status: "error", syncRunId: run.id, counts: NO_COUNTS, error: result.reason };
   }
 
-  const { counts, columns, schemaChanged } = result.value;
+  const { counts, columns, schemaChanged, rowsRead, declinedSample } = result.value;
   const status = counts.declined > 0 ? "needs_attention" : "ok";
   // An approval (deletions_approved_at) is for the next completed pass, whatever it finds.
   await client.query(
@@ -164,9 +174,10 @@ async function passSteps(
     [sourceId, status, finishedAt, columns, schemaChanged ? 1 : 0, counts.declined],
   );
   await client.query(
-    `UPDATE sync_runs SET status = $2::"SyncRunStatus", finished_at = $3, inserted = $4, updated = $5, tombstoned = $6, revived = $7, declined = $8
+    `UPDATE sync_runs SET status = $2::"SyncRunStatus", finished_at = $3, inserted = $4, updated = $5, tombstoned = $6, revived = $7, declined = $8,
+            rows_read = $9, declined_sample = $10::text[], phase = NULL
       WHERE id = $1`,
-    [run.id, status, finishedAt, counts.inserted, counts.updated, counts.tombstoned, counts.revived, counts.declined],
+    [run.id, status, finishedAt, counts.inserted, counts.updated, counts.tombstoned, counts.revived, counts.declined, rowsRead, declinedSample],
   );
   return { status, syncRunId: run.id, counts, error: null };
 }

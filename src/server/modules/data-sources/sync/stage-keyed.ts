@@ -19,7 +19,7 @@ export async function stageKeyed(
   tx: pg.ClientBase,
   keyed: KeyedRead,
   pass: PassContext,
-  options: { batchSize: number; onBatch?: (progress: { rowsRead: number }) => void },
+  options: { batchSize: number; onBatch?: (progress: { rowsRead: number }) => void; onReadDone?: (rowsRead: number) => void },
 ): Promise<Result<number>> {
   await tx.query("CREATE TEMPORARY TABLE sync_keys (e text NOT NULL, h text NOT NULL, o float8, p int NOT NULL) ON COMMIT DROP");
   let rowsRead = 0;
@@ -35,6 +35,8 @@ export async function stageKeyed(
     rowsRead += batch.value.length;
     options.onBatch?.({ rowsRead });
   }
+  // The key read is the pass's read; what follows (changed rows by key) is part of reconciling.
+  options.onReadDone?.(rowsRead);
   await tx.query("ANALYZE sync_keys");
   const { rows: repeats } = await tx.query<{ e: string }>("SELECT e FROM sync_keys GROUP BY e HAVING count(*) > 1 ORDER BY min(p) LIMIT 1");
   if (repeats[0]) return unmirrorable(repeatedKey(repeats[0].e));
