@@ -23,7 +23,7 @@ export interface PassContext {
   ordered: boolean;
   /** Without an order column, new rows are placed after this (the source's highest order). */
   orderBase: number;
-  /** True when the source has no stored rows at all (a first pass): nothing to revive or update. */
+  /** True when the source has no stored rows at all (a first pass: copyFirstPass, no stage). */
   empty: boolean;
 }
 
@@ -94,35 +94,31 @@ export async function firstStagedRepeat(tx: Tx): Promise<string | null> {
  * Makes the stored rows match the stage for every staged key: tombstoned keys that reappear are
  * revived, rows whose data hash (or, with an order column, display order) changed are
  * rewritten, new keys are inserted. All of them get updated_at = the pass stamp; unchanged rows
- * are not touched at all. A source with no rows yet (a first pass) only inserts.
+ * are not touched at all. (A source with no rows yet is filled by copyFirstPass instead.)
  */
 export async function applyStage(tx: Tx, pass: PassContext): Promise<BatchCounts> {
   const { sourceId, stamp, ordered, orderBase } = pass;
   const params = [sourceId, stamp, ordered, orderBase];
   const orderOf = "CASE WHEN $3::boolean THEN s.o ELSE COALESCE(r.display_order, $4::float8 + s.p) END";
-  let revived = 0;
-  let updated = 0;
-  if (!pass.empty) {
-    ({ rowCount: revived } = await countOf(tx.query(
-      `UPDATE data_source_rows r SET data = s.d, data_hash = s.h, display_order = ${orderOf}, updated_at = $2::timestamptz, deleted_at = NULL
-         FROM sync_stage s
-        WHERE r.data_source_id = $1 AND r.external_id = s.e AND r.deleted_at IS NOT NULL`,
-      params,
-    )));
-    ({ rowCount: updated } = await countOf(tx.query(
-      `UPDATE data_source_rows r SET data = s.d, data_hash = s.h, display_order = ${orderOf}, updated_at = $2::timestamptz
-         FROM sync_stage s
-        WHERE r.data_source_id = $1 AND r.external_id = s.e AND r.deleted_at IS NULL AND r.updated_at <> $2::timestamptz
-          AND (r.data_hash <> s.h OR ($3::boolean AND r.display_order IS DISTINCT FROM s.o))`,
-      params,
-    )));
-  }
-  const newOnly = pass.empty ? "" : "WHERE NOT EXISTS (SELECT 1 FROM data_source_rows r WHERE r.data_source_id = $1 AND r.external_id = s.e)";
+  const { rowCount: revived } = await countOf(tx.query(
+    `UPDATE data_source_rows r SET data = s.d, data_hash = s.h, display_order = ${orderOf}, updated_at = $2::timestamptz, deleted_at = NULL
+       FROM sync_stage s
+      WHERE r.data_source_id = $1 AND r.external_id = s.e AND r.deleted_at IS NOT NULL`,
+    params,
+  ));
+  const { rowCount: updated } = await countOf(tx.query(
+    `UPDATE data_source_rows r SET data = s.d, data_hash = s.h, display_order = ${orderOf}, updated_at = $2::timestamptz
+       FROM sync_stage s
+      WHERE r.data_source_id = $1 AND r.external_id = s.e AND r.deleted_at IS NULL AND r.updated_at <> $2::timestamptz
+        AND (r.data_hash <> s.h OR ($3::boolean AND r.display_order IS DISTINCT FROM s.o))`,
+    params,
+  ));
   const { rowCount: inserted } = await countOf(tx.query(
     `INSERT INTO data_source_rows (id, data_source_id, external_id, data, data_hash, display_order, created_at, updated_at, deleted_at)
      SELECT ${ORDERED_ID}, $1, s.e, s.d, s.h, CASE WHEN $3::boolean THEN s.o ELSE $4::float8 + s.p END,
             $2::timestamptz, $2::timestamptz, NULL
-       FROM sync_stage s ${newOnly}`,
+       FROM sync_stage s
+      WHERE NOT EXISTS (SELECT 1 FROM data_source_rows r WHERE r.data_source_id = $1 AND r.external_id = s.e)`,
     [...params, stamp.getTime().toString(16).padStart(12, "0")],
   ));
   return { inserted, updated, revived };
@@ -185,7 +181,7 @@ export function firstRepeat(keys: string[]): string | null {
 }
 
 /** Source values Postgres cannot store fail the pass with a readable reason, not a SQL error. */
-function firstUnstorable(records: SourceRecord[]): string | null {
+export function firstUnstorable(records: SourceRecord[]): string | null {
   for (const record of records) {
     const shown = shortKey(record.externalId);
     const keyProblem = stringProblem(record.externalId);

@@ -2,6 +2,7 @@ import type { DataSource } from "@/server/db/generated/client";
 import type pg from "pg";
 import type { Connector, Snapshot } from "../connectors/connector";
 import { success, type Result } from "../result";
+import { copyFirstPass } from "./first-pass";
 import { stageKeyed } from "./stage-keyed";
 import { unmirrorable } from "./mirror-rows";
 import { columnsChanged } from "../column-set";
@@ -45,12 +46,17 @@ export async function mirrorSource(
     const { liveBefore, orderBase, empty } = await passBaseline(tx, source.id);
     const pass = { sourceId: source.id, stamp, ordered: snapshot.ordered, orderBase, empty };
     const counts: SyncCounts = { inserted: 0, updated: 0, tombstoned: 0, revived: 0, declined: 0 };
-    // A first pass reads everything anyway; later ones move only new and changed rows when they can.
+    // A first pass copies straight into the rows; later ones move only new and changed rows when they can.
     const keyed = empty ? undefined : snapshot.keyed;
     const seen = keyed ? "sync_keys" : "sync_stage";
-    const staged = keyed ? await stageKeyed(tx, keyed, pass, options) : await stageFullRead(tx, snapshot, options);
+    const staged = keyed
+      ? await stageKeyed(tx, keyed, pass, options)
+      : empty
+        ? await copyFirstPass(tx, snapshot, pass, options)
+        : await stageFullRead(tx, snapshot, options);
     if (!staged.ok) return staged;
-    Object.assign(counts, await applyStage(tx, pass));
+    if (empty) counts.inserted = staged.value;
+    else Object.assign(counts, await applyStage(tx, pass));
     // Before a first pass there was nothing to remove; rows it inserted were all seen.
     const toRemove = empty ? 0 : await countUnseen(tx, source.id, seen);
     const approvedCount = source.deletionsApprovedAt === null ? null : source.declinedDeletions;
