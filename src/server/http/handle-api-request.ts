@@ -1,7 +1,9 @@
 import type { AnyTRPCRouter } from "@trpc/server";
 import { createOpenApiFetchHandler } from "trpc-to-openapi";
 import type { ApiContext } from "@/server/api/context";
+import { authenticateRequest } from "@/server/api/authenticate-request";
 import { toAppError } from "@/server/api/to-app-error";
+import { databaseUnavailable, isDatabaseUnavailable } from "@/server/db/errors";
 import type { PrismaClient } from "@/server/db/generated/client";
 import { AppError, isAppError } from "@/server/errors/app-error";
 import { statusForCode } from "@/server/errors/http-status";
@@ -40,6 +42,9 @@ export function createApiHandler(deps: ApiHandlerDeps): (req: Request) => Promis
     } catch (error) {
       if (isAppError(error)) {
         response = errorResponse(error, requestId);
+      } else if (isDatabaseUnavailable(error)) {
+        log.warn({ err: error }, "database unavailable");
+        response = errorResponse(databaseUnavailable(error), requestId);
       } else {
         log.error({ err: error }, "unhandled error in the API pipeline");
         response = internalErrorResponse(requestId);
@@ -74,9 +79,15 @@ async function dispatch(
   }
 
   assertNoNulInQuery(new URL(req.url));
+  const db = deps.db();
+  // NOTE: the caller is identified and charged before a byte of the body is read or parsed: an
+  // unauthenticated or spent caller costs no buffering (docs/decisions.md, D40).
+  const principal =
+    match.route.meta.access === "public" ? undefined : await authenticateRequest({ db, rateLimiter: deps.rateLimiter, headers: req.headers });
+  if (principal) log.setBindings({ api_key_id: principal.keyId });
   const rawBody = await readRawBody(req);
   const forwarded = rebuildRequest(req, rawBody.bytes);
-  const context: ApiContext = { requestId, req, rawBody, db: deps.db(), log, rateLimiter: deps.rateLimiter, response: { headers: {} } };
+  const context: ApiContext = { requestId, req, rawBody, db, log, rateLimiter: deps.rateLimiter, response: { headers: {} }, principal };
 
   const adapterResponse = await createOpenApiFetchHandler({
     req: forwarded,
@@ -96,6 +107,7 @@ async function dispatch(
     onError: ({ error }) => {
       const appError = toAppError(error);
       if (appError.code === "internal_error") log.error({ err: error.cause ?? error }, "internal error");
+      else if (appError.code === "service_unavailable") log.warn({ err: error.cause ?? error }, "database unavailable");
     },
   });
   return finalize(adapterResponse, requestId);
