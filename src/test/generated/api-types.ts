@@ -299,6 +299,16 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description `service_unavailable`: the database cannot serve the request right now, or a request with the same Idempotency-Key is still in flight; retry after `Retry-After` seconds. */
+            503: {
+                headers: {
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
         };
     };
     "organizations-create": {
@@ -371,10 +381,9 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description `conflict`: the Idempotency-Key was used with a different request, or a request with it is still in flight (retry after `Retry-After`). */
+            /** @description `conflict`: the Idempotency-Key was already used with a different request. */
             409: {
                 headers: {
-                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -412,6 +421,16 @@ export interface operations {
             /** @description `internal_error`: an unexpected failure; quote the request_id to support. */
             500: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description `service_unavailable`: the database cannot serve the request right now, or a request with the same Idempotency-Key is still in flight; retry after `Retry-After` seconds. */
+            503: {
+                headers: {
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -498,6 +517,16 @@ export interface operations {
             /** @description `internal_error`: an unexpected failure; quote the request_id to support. */
             500: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description `service_unavailable`: the database cannot serve the request right now, or a request with the same Idempotency-Key is still in flight; retry after `Retry-After` seconds. */
+            503: {
+                headers: {
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -599,6 +628,16 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description `service_unavailable`: the database cannot serve the request right now, or a request with the same Idempotency-Key is still in flight; retry after `Retry-After` seconds. */
+            503: {
+                headers: {
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
         };
     };
     "records-create": {
@@ -677,10 +716,9 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description `conflict`: the Idempotency-Key was used with a different request, or a request with it is still in flight (retry after `Retry-After`). */
+            /** @description `conflict`: the Idempotency-Key was already used with a different request. */
             409: {
                 headers: {
-                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -718,6 +756,16 @@ export interface operations {
             /** @description `internal_error`: an unexpected failure; quote the request_id to support. */
             500: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description `service_unavailable`: the database cannot serve the request right now, or a request with the same Idempotency-Key is still in flight; retry after `Retry-After` seconds. */
+            503: {
+                headers: {
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -813,6 +861,16 @@ export interface operations {
             /** @description `internal_error`: an unexpected failure; quote the request_id to support. */
             500: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description `service_unavailable`: the database cannot serve the request right now, or a request with the same Idempotency-Key is still in flight; retry after `Retry-After` seconds. */
+            503: {
+                headers: {
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
