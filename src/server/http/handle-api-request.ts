@@ -9,9 +9,11 @@ import { AppError, isAppError } from "@/server/errors/app-error";
 import { statusForCode } from "@/server/errors/http-status";
 import type { Logger } from "@/server/logger";
 import type { RateLimitStore } from "@/server/modules/rate-limit/rate-limit-store";
+import type { ApiKeyPrincipal } from "@/server/modules/api-keys/principal";
 import { errorResponse, internalErrorResponse, jsonResponse } from "./envelope";
+import { createKeyConcurrency } from "./key-concurrency";
 import { assertNoNulInQuery } from "./unstorable-input";
-import { methodTakesBody, readRawBody } from "./read-body";
+import { isClientAbort, methodTakesBody, readRawBody } from "./read-body";
 import { newRequestId } from "./request-id";
 import { listApiRoutes, matchRoute, routeForProcedure, type ApiRoute } from "./routes";
 
@@ -22,6 +24,8 @@ export interface ApiHandlerDeps {
   db: () => PrismaClient;
   log: Logger;
   rateLimiter: RateLimitStore;
+  /** Requests of one key that may run at once in this process (D45); default 5, half of pg's default pool. */
+  maxInFlightPerKey?: number;
 }
 
 /**
@@ -30,6 +34,7 @@ export interface ApiHandlerDeps {
  */
 export function createApiHandler(deps: ApiHandlerDeps): (req: Request) => Promise<Response> {
   const routes = listApiRoutes(deps.router);
+  const keySlot = createKeyConcurrency(deps.maxInFlightPerKey ?? 5);
 
   return async (req) => {
     const requestId = newRequestId();
@@ -37,10 +42,12 @@ export function createApiHandler(deps: ApiHandlerDeps): (req: Request) => Promis
     const log = deps.log.child({ request_id: requestId });
     const pathname = new URL(req.url).pathname;
     let response: Response;
+    let clientAborted = false;
     try {
-      response = await dispatch(req, pathname, requestId, log, routes, deps);
+      response = await dispatch(req, pathname, requestId, log, routes, deps, keySlot);
     } catch (error) {
       if (isAppError(error)) {
+        clientAborted = isClientAbort(error);
         response = errorResponse(error, requestId);
       } else if (isDatabaseUnavailable(error)) {
         log.warn({ err: error }, "database unavailable");
@@ -52,7 +59,13 @@ export function createApiHandler(deps: ApiHandlerDeps): (req: Request) => Promis
     }
     // NOTE: only the path is logged; a query string may carry a token someone pasted there.
     log.info(
-      { method: req.method, path: pathname, status: response.status, duration_ms: Math.round(performance.now() - started) },
+      {
+        method: req.method,
+        path: pathname,
+        status: response.status,
+        duration_ms: Math.round(performance.now() - started),
+        ...(clientAborted ? { client_aborted: true } : {}),
+      },
       "request",
     );
     return response;
@@ -66,6 +79,7 @@ async function dispatch(
   log: Logger,
   routes: ApiRoute[],
   deps: ApiHandlerDeps,
+  keySlot: ReturnType<typeof createKeyConcurrency>,
 ): Promise<Response> {
   const relativePath = pathname.startsWith(API_PREFIX) ? pathname.slice(API_PREFIX.length) : pathname;
   const match = matchRoute(routes, req.method, relativePath);
@@ -84,7 +98,26 @@ async function dispatch(
   // unauthenticated or spent caller costs no buffering (docs/decisions.md, D40).
   const principal =
     match.route.meta.access === "public" ? undefined : await authenticateRequest({ db, rateLimiter: deps.rateLimiter, headers: req.headers });
-  if (principal) log.setBindings({ api_key_id: principal.keyId });
+  if (!principal) return run(req, requestId, log, routes, deps, db, undefined);
+  log.setBindings({ api_key_id: principal.keyId });
+  const release = await keySlot(principal.keyId);
+  try {
+    return await run(req, requestId, log, routes, deps, db, principal);
+  } finally {
+    release();
+  }
+}
+
+/** Body (413/415/400) → the procedure through the OpenAPI adapter → one envelope. */
+async function run(
+  req: Request,
+  requestId: string,
+  log: Logger,
+  routes: ApiRoute[],
+  deps: ApiHandlerDeps,
+  db: PrismaClient,
+  principal: ApiKeyPrincipal | undefined,
+): Promise<Response> {
   const rawBody = await readRawBody(req);
   const forwarded = rebuildRequest(req, rawBody.bytes);
   const context: ApiContext = { requestId, req, rawBody, db, log, rateLimiter: deps.rateLimiter, response: { headers: {} }, principal };
