@@ -63,7 +63,7 @@ async function main(): Promise<void> {
   const app = next({ dev, dir: root, hostname, port });
   await app.prepare();
   const handle = app.getRequestHandler();
-  const httpServer = createNodeServer((req, res) => handle(req, res), logger);
+  const httpServer = createNodeServer((req, res) => handle(req, res), logger, { allowUpgrade: dev });
   running.server = httpServer;
   await new Promise<void>((resolve, reject) => {
     httpServer.once("error", reject);

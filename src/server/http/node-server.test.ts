@@ -10,6 +10,8 @@ let port: number;
 beforeAll(async () => {
   // Stands in for Next: answers what it saw, so a test can tell what reached the framework.
   server = createNodeServer((req, res) => {
+    // As Next does on its first request: a WebSocket hook on the server that never answers.
+    (req.socket as unknown as { server: Server }).server.on("upgrade", () => undefined);
     res.setHeader("content-type", "application/json");
     res.end(JSON.stringify({ reached: true, upgrade: req.headers.upgrade ?? null, connection: req.headers.connection ?? null }));
   }, pino({ level: "silent" }));

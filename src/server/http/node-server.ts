@@ -23,7 +23,7 @@ export type NodeHandler = (req: IncomingMessage, res: ServerResponse) => void | 
  * carries the security headers; an `Upgrade:` header is dropped so the request is served as
  * plain HTTP/1.1 (nothing here speaks WebSocket or h2c), instead of vanishing.
  */
-export function createNodeServer(handle: NodeHandler, log: Logger): Server {
+export function createNodeServer(handle: NodeHandler, log: Logger, options: { allowUpgrade?: boolean } = {}): Server {
   const server = createServer(
     { headersTimeout: HEADERS_TIMEOUT_MS, requestTimeout: REQUEST_TIMEOUT_MS, keepAliveTimeout: KEEP_ALIVE_TIMEOUT_MS },
     (req, res) => {
@@ -38,6 +38,7 @@ export function createNodeServer(handle: NodeHandler, log: Logger): Server {
       });
     },
   );
+  if (!options.allowUpgrade) refuseUpgradeListeners(server);
   server.on("checkExpectation", (req: IncomingMessage, res: ServerResponse) => {
     for (const [name, value] of Object.entries(SECURITY_HEADERS)) res.setHeader(name, value);
     answer(res, 417, new AppError("bad_request", "Only Expect: 100-continue is supported.", { details: { header: "Expect" } }), log, req);
@@ -103,4 +104,18 @@ function dropUpgrade(req: IncomingMessage): void {
   for (let i = req.rawHeaders.length - 2; i >= 0; i -= 2) {
     if (req.rawHeaders[i]!.toLowerCase() === "upgrade") req.rawHeaders.splice(i, 2);
   }
+}
+
+/**
+ * NOTE: Next adds an `upgrade` listener to the server of the first request it handles (for the
+ * dev server's WebSocket); from then on Node hands every request carrying Upgrade to that
+ * listener, which in production answers nothing. With no `upgrade` listener, Node serves such a
+ * request as a plain one. Only `npm run dev` (hot reload) keeps them.
+ */
+function refuseUpgradeListeners(server: Server): void {
+  const on = server.on.bind(server);
+  const guarded = ((event: string | symbol, listener: (...args: unknown[]) => void) =>
+    event === "upgrade" ? server : on(event as string, listener)) as Server["on"];
+  server.on = guarded;
+  server.addListener = guarded;
 }

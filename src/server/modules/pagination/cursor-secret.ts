@@ -45,7 +45,9 @@ function readSecretFile(file: string): Buffer | null {
  * nobody reads a half-written one and everybody ends up with the same.
  */
 function createSecretFile(file: string): Buffer {
-  mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
+  // NOTE: no restrictive mode on the directory: it is also the parent of the embedded cluster,
+  // which the postgres user must be able to enter; the file itself is 0600.
+  mkdirSync(path.dirname(file), { recursive: true });
   const temporary = `${file}.${process.pid}.${randomBytes(4).toString("hex")}.tmp`;
   writeFileSync(temporary, `${randomBytes(SECRET_BYTES).toString("base64")}\n`, { mode: 0o600, flag: "wx" });
   try {
