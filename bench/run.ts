@@ -1,3 +1,4 @@
+import { runHostileBodiesBench } from "./hostile-bodies";
 import { runSyncMemoryBench } from "./sync-memory";
 
 /**
@@ -6,6 +7,7 @@ import { runSyncMemoryBench } from "./sync-memory";
  */
 async function main(): Promise<void> {
   await runSyncMemoryBench();
+  await runHostileBodiesBench();
 }
 
 main().then(

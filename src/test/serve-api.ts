@@ -4,14 +4,15 @@ import { env } from "@/env";
 import { appRouter } from "@/server/api/root";
 import { apiPoolOptions, createPrismaClient } from "@/server/db/client";
 import { createApiHandler } from "@/server/http/handle-api-request";
+import { handleHealthRequest } from "@/server/http/health-route";
 import { sendFetchResponse, toFetchRequest } from "@/server/http/node-fetch-bridge";
 import { createNodeServer } from "@/server/http/node-server";
 import { createRateLimitStore } from "@/server/modules/rate-limit/rate-limit-store";
 
 // A second (third…) app instance for tests and benchmarks that need separate OS processes: the
-// real /api/v1 handler in the same node:http server factory `npm start` uses, on a free port,
+// real /api/v1 handler (and /health) in the same node:http server factory `npm start` uses, on a free port,
 // against DATABASE_URL, with the Redis rate-limit store when REDIS_URL is set. Prints
-// `listening <port> <store kind>` once ready; SIGTERM stops it.
+// `listening <port> <store kind> <pid>` once ready; SIGTERM stops it.
 // Started by ./api-process.ts: `tsx src/test/serve-api.ts`.
 
 const { DATABASE_URL, REDIS_URL, DATABASE_POOL_SIZE } = env();
@@ -29,12 +30,13 @@ const handler = createApiHandler({
 });
 
 const server = createNodeServer(async (req, res) => {
-  await sendFetchResponse(res, await handler(toFetchRequest(req)));
+  const isHealth = req.method === "GET" && req.url?.split("?")[0] === "/api/v1/health";
+  await sendFetchResponse(res, await (isHealth ? handleHealthRequest() : handler(toFetchRequest(req))));
 }, log);
 
 server.listen(0, "127.0.0.1", () => {
   const { port } = server.address() as AddressInfo;
-  process.stdout.write(`listening ${port} ${rateLimiter.kind}\n`);
+  process.stdout.write(`listening ${port} ${rateLimiter.kind} ${process.pid}\n`);
 });
 
 process.on("SIGTERM", () => {
