@@ -39,6 +39,17 @@ async function lockRecords(): Promise<() => Promise<void>> {
   };
 }
 
+/** Queries of this database waiting on a lock right now. */
+async function lockWaiters(): Promise<number> {
+  const [row] = await database.prisma.$queryRaw<Array<{ n: number }>>`
+    SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'`;
+  return row?.n ?? 0;
+}
+
+async function waitForLockWaiters(count: number): Promise<void> {
+  for (let i = 0; i < 100 && (await lockWaiters()) < count; i++) await new Promise((resolve) => setTimeout(resolve, 50));
+}
+
 beforeAll(async () => {
   const db = database.prisma;
   org = (await db.organization.create({ data: { name: "Pool" } })).id;
@@ -62,10 +73,16 @@ describe("one key's slow queries", () => {
       return call("GET", `/organizations/${org}/forms/${form}/records`, { token: tokens.a }).finally(() => (settled[i] = true));
     });
     try {
-      await new Promise((resolve) => setTimeout(resolve, 300)); // the slow ones now hold what they may
-      const other = await call("GET", "/organizations", { token: tokens.b });
-      expect(other.status).toBe(200);
+      // Let the slow ones take every connection they can get.
+      await waitForLockWaiters(2);
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      const other = await Promise.race([
+        call("GET", "/organizations", { token: tokens.b }),
+        new Promise<null>((resolve) => setTimeout(() => resolve(null), 5_000)),
+      ]);
+      expect(other?.status, "the other key got no connection while the slow key's queries waited").toBe(200);
       expect(settled.every((done) => !done)).toBe(true);
+      expect(await lockWaiters()).toBe(2); // half the pool: the per-key limit
     } finally {
       await unlock();
     }
