@@ -219,4 +219,13 @@ describe("the /api/v1 pipeline under hostile input", () => {
     expect(res.status).toBe(400);
     expect(answer.error?.message).toContain("tags.0.0.0…: must not nest arrays and objects more than 100 levels deep");
   });
+
+  it("answers query parameters named after Object.prototype members 400, not 500", async () => {
+    for (const name of ["__proto__", "constructor", "toString", "hasOwnProperty", "valueOf"]) {
+      const { res, body } = await call(`/things/abc?${name}=1`);
+      expect(res.status, name).toBe(400);
+      expect(body.error?.message).toContain(name);
+      expectRequestId(res, body);
+    }
+  });
 });

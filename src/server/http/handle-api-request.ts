@@ -12,7 +12,7 @@ import type { RateLimitStore } from "@/server/modules/rate-limit/rate-limit-stor
 import type { ApiKeyPrincipal } from "@/server/modules/api-keys/principal";
 import { errorResponse, internalErrorResponse, jsonResponse } from "./envelope";
 import { createKeyConcurrency } from "./key-concurrency";
-import { assertNoNulInQuery } from "./unstorable-input";
+import { assertNoNulInQuery, assertNoPrototypeKeysInQuery } from "./unstorable-input";
 import { isClientAbort, methodTakesBody, readRawBody } from "./read-body";
 import { newRequestId } from "./request-id";
 import { listApiRoutes, matchRoute, routeForProcedure, type ApiRoute } from "./routes";
@@ -92,7 +92,9 @@ async function dispatch(
     });
   }
 
-  assertNoNulInQuery(new URL(req.url));
+  const url = new URL(req.url);
+  assertNoNulInQuery(url);
+  assertNoPrototypeKeysInQuery(url);
   const db = deps.db();
   // NOTE: the caller is identified and charged before a byte of the body is read or parsed: an
   // unauthenticated or spent caller costs no buffering (docs/decisions.md, D40).
