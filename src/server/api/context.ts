@@ -23,4 +23,9 @@ export interface ApiContext {
   response: ResponseHolder;
   /** The caller, when the pipeline identified (and charged) it before reading the body. */
   principal?: ApiKeyPrincipal;
+  /**
+   * The key's concurrency gate (D45), when the pipeline left it to the idempotency middleware
+   * (writes with an Idempotency-Key queue per key first and enter the gate when their turn comes).
+   */
+  enterKeySlot?: () => Promise<() => void>;
 }

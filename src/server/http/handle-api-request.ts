@@ -102,7 +102,11 @@ async function dispatch(
     match.route.meta.access === "public" ? undefined : await authenticateRequest({ db, rateLimiter: deps.rateLimiter, headers: req.headers });
   if (!principal) return run(req, requestId, log, routes, deps, db, undefined);
   log.setBindings({ api_key_id: principal.keyId });
-  const release = await keySlot(principal.keyId);
+  const enterKeySlot = () => keySlot(principal.keyId);
+  // A write with an Idempotency-Key enters the gate in the idempotency middleware, once its
+  // turn among duplicates has come (D20, D45); everything else enters here.
+  if (["POST", "PATCH"].includes(req.method.toUpperCase()) && req.headers.has("idempotency-key")) return run(req, requestId, log, routes, deps, db, principal, enterKeySlot);
+  const release = await enterKeySlot();
   try {
     return await run(req, requestId, log, routes, deps, db, principal);
   } finally {
@@ -119,10 +123,11 @@ async function run(
   deps: ApiHandlerDeps,
   db: PrismaClient,
   principal: ApiKeyPrincipal | undefined,
+  enterKeySlot?: () => Promise<() => void>,
 ): Promise<Response> {
   const rawBody = await readRawBody(req);
   const forwarded = rebuildRequest(req, rawBody.bytes);
-  const context: ApiContext = { requestId, req, rawBody, db, log, rateLimiter: deps.rateLimiter, response: { headers: {} }, principal };
+  const context: ApiContext = { requestId, req, rawBody, db, log, rateLimiter: deps.rateLimiter, response: { headers: {} }, principal, enterKeySlot };
 
   const adapterResponse = await createOpenApiFetchHandler({
     req: forwarded,

@@ -46,13 +46,20 @@ export async function runIdempotent<T>(
   db: PrismaClient,
   request: IdempotentRequest,
   operation: Operation<T>,
-  options: { waitMs?: number } = {},
+  options: { waitMs?: number; enter?: () => Promise<() => void> } = {},
 ): Promise<IdempotentOutcome<T>> {
   const waitMs = options.waitMs ?? WAIT_FOR_FIRST_MS;
   const deadline = Date.now() + waitMs;
-  return inSlot(`${request.apiKeyId}:${request.key}`, waitMs, () =>
-    runLocked(db, request, operation, Math.max(1, deadline - Date.now())),
-  );
+  return inSlot(`${request.apiKeyId}:${request.key}`, waitMs, async () => {
+    // NOTE: `enter` (the caller's per-key concurrency gate) is taken only once this request's
+    // turn has come: duplicates queued behind a slow first one must not use up the gate.
+    const leave = await options.enter?.();
+    try {
+      return await runLocked(db, request, operation, Math.max(1, deadline - Date.now()));
+    } finally {
+      leave?.();
+    }
+  });
 }
 
 async function runLocked<T>(

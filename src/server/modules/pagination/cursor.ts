@@ -41,7 +41,7 @@ const payloadSchema = z
   .object({
     v: z.literal(1),
     b: z.string().length(16),
-    k: z.tuple([z.union([z.string(), z.number(), z.null()]), z.string().regex(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/)]),
+    k: z.tuple([z.union([z.string(), z.number(), z.null()]), storableText.pipe(z.string().min(1))]),
   })
   .strict();
 
