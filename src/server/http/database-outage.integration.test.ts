@@ -60,17 +60,22 @@ describe("the database stops while requests are in flight", () => {
     ];
     await new Promise((resolve) => setTimeout(resolve, 300));
     proxy.cut();
+    const cutAt = performance.now();
     for (const answer of await Promise.all(inFlight)) expectRetryable(answer);
 
-    // Stopped: new requests fail fast and retryable; /health reads degraded within 2 s.
-    expectRetryable(await ask("/organizations"));
-    expectRetryable(await ask("/organizations", { method: "POST", body: JSON.stringify({ name: "while down" }), headers: { "idempotency-key": "outage-0" } }));
-    const started = performance.now();
-    const health = await ask("/health");
-    expect(performance.now() - started).toBeLessThan(2_000);
+    // Stopped: /health reads degraded within 2 s of the stop (a good result is reused for
+    // 500 ms, D5a); new requests fail fast and retryable.
+    let health = await ask("/health");
+    while (health.status === 200 && performance.now() - cutAt < 3_000) {
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      health = await ask("/health");
+    }
+    expect(performance.now() - cutAt).toBeLessThan(2_000);
     expect(health.status).toBe(503);
     expect(health.body.data?.status).toBe("degraded");
     expect(health.body.request_id).toMatch(/^req_/);
+    expectRetryable(await ask("/organizations"));
+    expectRetryable(await ask("/organizations", { method: "POST", body: JSON.stringify({ name: "while down" }), headers: { "idempotency-key": "outage-0" } }));
 
     proxy.restore();
     let resumed: Answer | undefined;
