@@ -7,6 +7,8 @@ export interface TcpProxy {
   readonly opened: number;
   /** Keeps every connection open but forwards nothing: the target looks hung (as under SIGSTOP). */
   freeze(): void;
+  /** Cuts every open connection (a server crash or a network drop mid-conversation). */
+  dropConnections(): void;
   /** Drops every connection and refuses new ones: the target looks stopped. */
   cut(): void;
   /** Forwards again, to new connections (after `cut`) and on open ones (after `freeze`). */
@@ -14,7 +16,7 @@ export interface TcpProxy {
   close(): Promise<void>;
 }
 
-/** A TCP proxy to a local service, for simulating that service hanging or stopping mid-conversation. */
+/** A TCP proxy to a local service, for simulating that service hanging, dropping or stopping mid-conversation. */
 export async function startTcpProxy(targetPort: number, targetHost = "127.0.0.1"): Promise<TcpProxy> {
   let frozen = false;
   let down = false;
@@ -45,6 +47,9 @@ export async function startTcpProxy(targetPort: number, targetHost = "127.0.0.1"
     },
     freeze: () => {
       frozen = true;
+    },
+    dropConnections: () => {
+      for (const socket of sockets) socket.destroy();
     },
     cut: () => {
       down = true;
