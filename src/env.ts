@@ -32,6 +32,8 @@ const schema = z.object({
   GROUNDWORK_SEED: z.enum(["on", "off"]).default("on"),
   /** Lets connectors reach loopback, private and link-local addresses (self-hosted setups, tests). */
   GROUNDWORK_ALLOW_PRIVATE_TARGETS: z.enum(["on", "off"]).default("off"),
+  /** Bearer token of GET /metrics; unset turns the endpoint off (404). */
+  GROUNDWORK_METRICS_TOKEN: optionalString.pipe(z.string().min(16, "must be at least 16 characters").optional()),
 });
 
 export type Env = z.infer<typeof schema>;

@@ -6,6 +6,7 @@ import { toAppError } from "@/server/api/to-app-error";
 import { databaseUnavailable, isDatabaseUnavailable } from "@/server/db/errors";
 import type { PrismaClient } from "@/server/db/generated/client";
 import { AppError, isAppError } from "@/server/errors/app-error";
+import { observeApiRequest } from "@/server/metrics/http-metrics";
 import { statusForCode } from "@/server/errors/http-status";
 import type { Logger } from "@/server/logger";
 import type { RateLimitStore } from "@/server/modules/rate-limit/rate-limit-store";
@@ -57,6 +58,7 @@ export function createApiHandler(deps: ApiHandlerDeps): (req: Request) => Promis
         response = internalErrorResponse(requestId);
       }
     }
+    observeApiRequest(routes, req.method, pathname, response.status, performance.now() - started);
     // NOTE: only the path is logged; a query string may carry a token someone pasted there.
     log.info(
       {
