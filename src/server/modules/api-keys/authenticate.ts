@@ -30,6 +30,9 @@ export async function authenticateApiKey(db: Db, authorization: string | null, n
   const key = await db.apiKey.findUnique({ where: { hash } });
   if (!key || !hashesEqual(key.hash, hash)) throw unauthorized("Unknown API key.");
   if (key.revokedAt) throw unauthorized("This API key has been revoked.");
+  // NOTE: retired keys of a deleted organization are always revoked too; this guards the NULL
+  // organization_id they carry from ever reading as an instance-scoped key.
+  if (key.formerOrganizationId) throw unauthorized("This API key's organization was deleted.");
   if (key.expiresAt && key.expiresAt.getTime() <= now.getTime()) throw unauthorized("This API key has expired.");
   await touchLastUsed(db, key.id);
   return {
