@@ -24,6 +24,10 @@ const schema = z.object({
   GROUNDWORK_ENCRYPTION_KEY: optionalString,
   GROUNDWORK_WORKER: z.enum(["on", "off"]).default("on"),
   GROUNDWORK_SEED: z.enum(["on", "off"]).default("on"),
+  /** Signs dashboard sessions; `npm start` fills it from `<data dir>/nextauth.secret` when unset. */
+  NEXTAUTH_SECRET: optionalString,
+  /** The dashboard's public origin (next-auth builds its redirects from it). */
+  NEXTAUTH_URL: optionalString.pipe(z.url().optional()),
 });
 
 export type Env = z.infer<typeof schema>;

@@ -2,6 +2,7 @@ import { createServer, type Server } from "node:http";
 import path from "node:path";
 import next from "next";
 import { env, resetEnvCache } from "@/env";
+import { loadAuthSecret } from "@/server/auth/secret";
 import { prepareDatabase } from "@/server/db/bootstrap";
 import { createPrismaClient } from "@/server/db/client";
 import { seedDemoInstance } from "@/server/seed/seed-demo";
@@ -40,6 +41,10 @@ async function main(): Promise<void> {
   process.on("SIGTERM", () => void shutdown("SIGTERM"));
 
   process.env.DATABASE_URL = database.url;
+  // Dashboard sessions: a secret generated once into the data dir (or NEXTAUTH_SECRET), and the
+  // origin next-auth builds redirects from (or they point at the wrong port).
+  process.env.NEXTAUTH_SECRET = await loadAuthSecret(dataDir, config.NEXTAUTH_SECRET);
+  process.env.NEXTAUTH_URL ??= config.PUBLIC_URL ?? `http://localhost:${config.PORT}`;
   resetEnvCache();
 
   if (env().GROUNDWORK_SEED === "on") {

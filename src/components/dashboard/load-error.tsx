@@ -1,0 +1,15 @@
+import { Alert } from "@/components/ui/alert";
+
+const titles: Record<string, string> = {
+  forbidden: "You do not have access to this",
+  not_found: "Not found",
+};
+
+/** A page whose data was refused or failed: the reason and the request id, nothing else. */
+export function LoadError({ code, message, requestId }: { code: string; message: string; requestId: string }) {
+  return (
+    <Alert title={titles[code] ?? "Something went wrong"} requestId={requestId}>
+      {message}
+    </Alert>
+  );
+}
