@@ -28,8 +28,8 @@ test("owner creates an organization and a user, manages memberships, and deletes
   await expect(page.getByText(password)).toHaveCount(0);
 
   // Membership: add by email, then promote to admin.
-  await page.getByRole("link", { name: "Organizations" }).first().click();
-  await page.getByRole("link", { name: orgName }).click();
+  await page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Organizations" }).click();
+  await page.getByRole("table", { name: "Organizations" }).getByRole("link", { name: orgName }).click();
   await page.getByRole("navigation", { name: "Organization sections" }).getByRole("link", { name: "Members" }).click();
   await page.getByLabel("Email of an existing account").fill("nobody@example.test");
   await page.getByRole("button", { name: "Add member" }).click();
@@ -52,8 +52,9 @@ test("owner creates an organization and a user, manages memberships, and deletes
   const ana = await anaContext.newPage();
   await signIn(ana, { email, password });
   await ana.goto("/dashboard/organizations");
-  await expect(ana.getByRole("link", { name: orgName })).toBeVisible();
-  await ana.getByRole("link", { name: orgName }).click();
+  const anaOrgLink = ana.getByRole("table", { name: "Organizations" }).getByRole("link", { name: orgName });
+  await expect(anaOrgLink).toBeVisible();
+  await anaOrgLink.click();
   await expect(ana.getByRole("button", { name: "Mint key" })).toBeVisible();
   await ana.getByRole("button", { name: "Mint key" }).click();
   await ana.getByRole("dialog").getByLabel("Name").fill("ana-key");
@@ -73,7 +74,7 @@ test("owner creates an organization and a user, manages memberships, and deletes
   await confirm.getByLabel(/Type .* to confirm/).fill(orgName);
   await screen(page, "delete-organization");
   await deleteButton.click();
-  await expect(page.getByRole("link", { name: orgName })).toHaveCount(0);
+  await expect(page.getByRole("table", { name: "Organizations" }).getByRole("link", { name: orgName })).toHaveCount(0);
 
   await page.goto("/dashboard/instance/keys");
   const retired = page.getByTestId("key-row").filter({ hasText: "ana-key" });

@@ -1,9 +1,10 @@
 import { TRPCError } from "@trpc/server";
 import { redirect } from "next/navigation";
 import { isAppError } from "@/server/errors/app-error";
-import { dashboardCaller } from "./caller";
+import { serverComponentContext } from "./caller";
+import { createDashboardCaller } from "./root";
 
-type Caller = Awaited<ReturnType<typeof dashboardCaller>>;
+type Caller = ReturnType<typeof createDashboardCaller>;
 
 export type Loaded<T> = { ok: true; data: T } | { ok: false; code: string; message: string; requestId: string };
 
@@ -12,8 +13,9 @@ export type Loaded<T> = { ok: true; data: T } | { ok: false; code: string; messa
  * failure comes back as a value the page shows (message + request id), never a blank page.
  */
 export async function load<T>(fn: (caller: Caller) => Promise<T>): Promise<Loaded<T>> {
-  const caller = await dashboardCaller();
-  const requestId = caller.requestIdForDisplay;
+  const context = await serverComponentContext();
+  const caller = createDashboardCaller(context);
+  const requestId = context.requestId;
   let unauthorized = false;
   try {
     return { ok: true, data: await fn(caller) };
