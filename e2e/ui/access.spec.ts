@@ -36,10 +36,11 @@ test("an organization admin cannot see another organization's keys nor mint an i
   await page.goto(`/dashboard/organizations/${theirs.id}/keys`);
   await expect(page.getByRole("alert").filter({ hasText: "You are not a member of this organization." })).toBeVisible();
   await expect(page.getByText(keys.theirs.name)).toHaveCount(0);
+  const keysTable = page.getByRole("table", { name: "API keys" });
   await screen(page, "forbidden-organization");
 
   await page.goto(`/dashboard/organizations/${mine.id}/keys`);
-  await expect(page.getByText(keys.mine.name)).toBeVisible();
+  await expect(keysTable.getByText(keys.mine.name)).toBeVisible();
   await page.getByRole("button", { name: "Mint key" }).click();
   const binding = page.getByRole("dialog").getByLabel("Binding");
   await expect(binding).toBeDisabled();
@@ -68,7 +69,7 @@ test("support sees every organization's keys and can change nothing (the server 
 
   for (const [org, key] of [[mine, keys.mine], [theirs, keys.theirs]] as const) {
     await page.goto(`/dashboard/organizations/${org.id}/keys`);
-    await expect(page.getByText(key.name)).toBeVisible();
+    await expect(page.getByRole("table", { name: "API keys" }).getByText(key.name)).toBeVisible();
     await expect(page.getByRole("button", { name: "Mint key" })).toHaveCount(0);
     await expect(page.getByRole("button", { name: /^(Revoke|Rotate) / })).toHaveCount(0);
   }

@@ -31,7 +31,7 @@ export function AppShell({ viewer, children }: { viewer: ShellViewer; children: 
       <a href="#main" className="sr-only focus:not-sr-only focus:absolute focus:top-2 focus:left-2 focus:z-50 focus:rounded focus:bg-white focus:px-3 focus:py-2">
         Skip to content
       </a>
-      <aside className="border-b border-slate-200 bg-white md:sticky md:top-0 md:h-screen md:w-60 md:shrink-0 md:border-r md:border-b-0">
+      <aside className="border-b border-slate-200 bg-white md:sticky md:top-0 md:h-screen md:w-56 md:shrink-0 md:border-r md:border-b-0">
         <div className="flex items-center justify-between px-4 py-3 md:py-5">
           <Link href="/dashboard" className="font-semibold tracking-tight text-slate-900">
             Groundwork
@@ -40,7 +40,7 @@ export function AppShell({ viewer, children }: { viewer: ShellViewer; children: 
             <SignOutButton compact />
           </div>
         </div>
-        <nav aria-label="Main" className="flex gap-1 overflow-x-auto px-2 pb-2 md:flex-col md:overflow-visible md:pb-0">
+        <nav aria-label="Main" className="flex flex-wrap gap-1 px-2 pb-2 md:flex-col md:flex-nowrap md:pb-0">
           <NavLink href="/dashboard" exact icon={<LayoutDashboard aria-hidden />}>
             Overview
           </NavLink>

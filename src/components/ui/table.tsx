@@ -2,9 +2,9 @@ import type { ComponentProps } from "react";
 import { cn } from "@/lib/utils";
 
 /** Scrolls sideways on narrow screens instead of squeezing columns. */
-export function Table({ className, ...props }: ComponentProps<"table">) {
+export function Table({ className, wrapperClassName, ...props }: ComponentProps<"table"> & { wrapperClassName?: string }) {
   return (
-    <div className="w-full overflow-x-auto rounded-lg border border-slate-200 bg-white">
+    <div className={cn("w-full overflow-x-auto rounded-lg border border-slate-200 bg-white", wrapperClassName)}>
       <table className={cn("w-full caption-bottom text-sm", className)} {...props} />
     </div>
   );

@@ -17,7 +17,7 @@ export default async function OrganizationLayout({ children, params }: { childre
         <p className="text-xs font-semibold tracking-wide text-slate-500 uppercase">Organization</p>
         <h1 className="flex flex-wrap items-center gap-2 text-xl font-semibold text-slate-900 sm:text-2xl">
           {organization.name}
-          <Badge>{viewerRole === "support" ? "support: read-only" : `you: ${viewerRole}`}</Badge>
+          <Badge>{viewerRole === "support" ? "support: read-only" : viewerRole === "owner" ? "you: instance owner" : `you: ${viewerRole}`}</Badge>
         </h1>
       </div>
       <OrganizationTabs organizationId={organization.id} />

@@ -1,6 +1,6 @@
 "use client";
 
-import { KeyRound, Plus, RefreshCw } from "lucide-react";
+import { Ban, KeyRound, Plus, RefreshCw } from "lucide-react";
 import { usePathname, useRouter } from "next/navigation";
 import { useState } from "react";
 import { Badge } from "@/components/ui/badge";
@@ -15,6 +15,15 @@ import type { KeyRow, MintDefaults } from "./types";
 
 const FRESH: MintDefaults = { name: "", environment: "live", scopes: [], rateLimit: 600 };
 const stateTone = { active: "green", expired: "amber", revoked: "red" } as const;
+
+/** Rotation pre-fills a new mint with the old key's scopes, environment and budget (spec 5.9). */
+const rotationDefaults = (key: KeyRow): MintDefaults => ({
+  name: `${key.name} (rotated)`,
+  environment: key.environment,
+  scopes: key.scopes,
+  rateLimit: key.rateLimit,
+  rotatingKeyId: key.id,
+});
 
 interface Props {
   organizationId: string | null;
@@ -41,7 +50,7 @@ export function KeysView({ organizationId, organizationName, keys, canManage, ca
   };
   const binding = (key: KeyRow) =>
     key.organizationId
-      ? (organizationName ?? "Organization")
+      ? "Organization"
       : key.formerOrganization
         ? `Deleted organization ${key.formerOrganization.name ?? key.formerOrganization.id}`
         : "Instance";
@@ -66,6 +75,7 @@ export function KeysView({ organizationId, organizationName, keys, canManage, ca
           organizationId={organizationId}
           onRevoke={setRevoking}
           onDone={() => router.replace(pathname)}
+          onChange={() => router.refresh()}
         />
       ) : null}
 
@@ -76,14 +86,62 @@ export function KeysView({ organizationId, organizationName, keys, canManage, ca
             : "An owner or an admin of this organization can mint one."}
         </EmptyState>
       ) : (
-        <Table aria-label="API keys">
+        <>
+        <ul className="space-y-3 md:hidden" aria-label="API keys (compact)">
+          {keys.map((key) => (
+            <li key={key.id} data-testid="key-card" className="rounded-lg border border-slate-200 bg-white p-3">
+              <div className="flex items-start justify-between gap-2">
+                <div className="min-w-0">
+                  <p className="font-medium break-words text-slate-900">{key.name}</p>
+                  <p className="mt-0.5 flex items-center gap-1.5">
+                    <code className="text-xs text-slate-600">{key.prefix}…</code>
+                    <Badge tone={key.environment === "live" ? "neutral" : "amber"}>{key.environment}</Badge>
+                  </p>
+                </div>
+                <Badge tone={stateTone[key.state]}>{key.state}</Badge>
+              </div>
+              <div className="mt-2 flex flex-wrap gap-1">
+                {key.scopes.map((scope) => (
+                  <Badge key={scope} tone="blue">
+                    {scope}
+                  </Badge>
+                ))}
+              </div>
+              <dl className="mt-2 grid grid-cols-2 gap-x-3 gap-y-1 text-xs">
+                <dt className="text-slate-500">Binding</dt>
+                <dd>{binding(key)}</dd>
+                <dt className="text-slate-500">Last used</dt>
+                <dd>
+                  <RelativeTime iso={key.lastUsedAt} empty="never" />
+                </dd>
+                <dt className="text-slate-500">Created</dt>
+                <dd>
+                  <RelativeTime iso={key.createdAt} />
+                </dd>
+                <dt className="text-slate-500">Expires</dt>
+                <dd>
+                  <RelativeTime iso={key.expiresAt} empty="never" />
+                </dd>
+              </dl>
+              {canManage && key.state === "active" ? (
+                <div className="mt-3 flex gap-2">
+                  <Button variant="outline" size="sm" onClick={() => openMint(rotationDefaults(key))}>
+                    <RefreshCw aria-hidden /> Rotate
+                  </Button>
+                  <Button variant="outline" size="sm" className="text-red-700" onClick={() => setRevoking(key)}>
+                    <Ban aria-hidden /> Revoke
+                  </Button>
+                </div>
+              ) : null}
+            </li>
+          ))}
+        </ul>
+        <Table aria-label="API keys" wrapperClassName="hidden md:block">
           <THead>
             <TR>
-              <TH>Name</TH>
-              <TH>Prefix</TH>
+              <TH>Name · prefix · env</TH>
               <TH>Scopes</TH>
               <TH>Binding</TH>
-              <TH>Env</TH>
               <TH>Created</TH>
               <TH>Expires</TH>
               <TH>Last used</TH>
@@ -94,11 +152,14 @@ export function KeysView({ organizationId, organizationName, keys, canManage, ca
           <TBody>
             {keys.map((key) => (
               <TR key={key.id} data-key-id={key.id} data-testid="key-row" className={key.state === "active" ? undefined : "text-slate-500"}>
-                <TD className="font-medium text-slate-900">{key.name}</TD>
                 <TD>
-                  <code className="whitespace-nowrap">{key.prefix}…</code>
+                  <p className="font-medium break-words text-slate-900">{key.name}</p>
+                  <p className="mt-0.5 flex items-center gap-1.5">
+                    <code className="text-xs whitespace-nowrap text-slate-600">{key.prefix}…</code>
+                    <Badge tone={key.environment === "live" ? "neutral" : "amber"}>{key.environment}</Badge>
+                  </p>
                 </TD>
-                <TD className="max-w-56">
+                <TD className="min-w-32">
                   <div className="flex flex-wrap gap-1">
                     {key.scopes.map((scope) => (
                       <Badge key={scope} tone="blue">
@@ -107,8 +168,7 @@ export function KeysView({ organizationId, organizationName, keys, canManage, ca
                     ))}
                   </div>
                 </TD>
-                <TD className="whitespace-nowrap">{binding(key)}</TD>
-                <TD>{key.environment}</TD>
+                <TD>{binding(key)}</TD>
                 <TD className="whitespace-nowrap">
                   <RelativeTime iso={key.createdAt} />
                 </TD>
@@ -129,16 +189,22 @@ export function KeysView({ organizationId, organizationName, keys, canManage, ca
                       <div className="flex justify-end gap-1">
                         <Button
                           variant="ghost"
-                          size="sm"
+                          size="icon"
                           aria-label={`Rotate ${key.name}`}
-                          onClick={() =>
-                            openMint({ name: `${key.name} (rotated)`, environment: key.environment, scopes: key.scopes, rateLimit: key.rateLimit, rotatingKeyId: key.id })
-                          }
+                          title="Rotate: mint a replacement with the same scopes"
+                          onClick={() => openMint(rotationDefaults(key))}
                         >
-                          <RefreshCw aria-hidden /> Rotate
+                          <RefreshCw aria-hidden />
                         </Button>
-                        <Button variant="ghost" size="sm" className="text-red-700 hover:bg-red-50" aria-label={`Revoke ${key.name}`} onClick={() => setRevoking(key)}>
-                          Revoke
+                        <Button
+                          variant="ghost"
+                          size="icon"
+                          className="text-red-700 hover:bg-red-50"
+                          aria-label={`Revoke ${key.name}`}
+                          title="Revoke (permanent)"
+                          onClick={() => setRevoking(key)}
+                        >
+                          <Ban aria-hidden />
                         </Button>
                       </div>
                     ) : (
@@ -150,6 +216,7 @@ export function KeysView({ organizationId, organizationName, keys, canManage, ca
             ))}
           </TBody>
         </Table>
+        </>
       )}
 
       {mintOpen ? (

@@ -1,7 +1,7 @@
 "use client";
 
 import { RefreshCw } from "lucide-react";
-import { useEffect, useState } from "react";
+import { useEffect, useRef, useState } from "react";
 import { Alert } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";
 import { exactTime, RelativeTime } from "@/components/ui/relative-time";
@@ -20,22 +20,33 @@ export function RotationPanel({
   organizationId,
   onRevoke,
   onDone,
+  onChange,
 }: {
   oldKey: KeyRow;
   organizationId: string | null;
   onRevoke: (key: KeyRow) => void;
   onDone: () => void;
+  /** The key changed on the server (used, revoked): the table refreshes too. */
+  onChange: () => void;
 }) {
   const [key, setKey] = useState(oldKey);
   const [checkedAt, setCheckedAt] = useState<number | null>(null);
   const [error, setError] = useState<ShownError | null>(null);
+  const lastSeen = useRef(oldKey);
+  const onChangeRef = useRef(onChange);
+  useEffect(() => {
+    onChangeRef.current = onChange;
+  }, [onChange]);
   useEffect(() => {
     let cancelled = false;
     const poll = async () => {
       try {
         const fresh = await trpc.keys.get.query({ keyId: oldKey.id, organizationId });
         if (cancelled) return;
+        const seen = lastSeen.current;
+        lastSeen.current = fresh;
         setKey(fresh);
+        if (seen.lastUsedAt !== fresh.lastUsedAt || seen.state !== fresh.state) onChangeRef.current();
         setCheckedAt(Date.now());
         setError(null);
       } catch (caught) {
