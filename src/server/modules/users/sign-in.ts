@@ -36,32 +36,37 @@ export async function verifySignIn(db: Db, emailInput: string, password: string,
     if (throttle) await db.signInThrottle.delete({ where: { email } }).catch(() => undefined);
     return { ok: true, userId: user.id };
   }
-  const failures = await recordFailure(db, email, now);
-  if (failures >= SIGN_IN_MAX_FAILURES) {
-    return { ok: false, reason: "locked", retryAfterSeconds: SIGN_IN_LOCK_MINUTES * 60 };
+  const { failures, lockedUntil } = await recordFailure(db, email, now);
+  if (lockedUntil && lockedUntil > now) {
+    return { ok: false, reason: "locked", retryAfterSeconds: Math.ceil((lockedUntil.getTime() - now.getTime()) / 1000) };
   }
   await sleep((failures - 1) * SIGN_IN_DELAY_STEP_MS);
   return { ok: false, reason: "invalid" };
 }
 
-/** One atomic upsert, so parallel guesses cannot slip past the count. Returns the count. */
-async function recordFailure(db: Db, email: string, now: Date): Promise<number> {
+/**
+ * One atomic upsert, so parallel guesses can neither slip past the count nor lift a lock: a
+ * running lock is kept, an expired one (or a failure outside the window) starts a new count.
+ */
+async function recordFailure(db: Db, email: string, now: Date): Promise<{ failures: number; lockedUntil: Date | null }> {
   const windowStart = new Date(now.getTime() - SIGN_IN_FAILURE_WINDOW_MINUTES * 60_000);
-  const lockedUntil = new Date(now.getTime() + SIGN_IN_LOCK_MINUTES * 60_000);
-  const rows = await db.$queryRaw<{ failures: number }[]>`
-    INSERT INTO sign_in_throttles (email, failures, last_failed_at)
-    VALUES (${email}, 1, ${now})
+  const lockUntil = new Date(now.getTime() + SIGN_IN_LOCK_MINUTES * 60_000);
+  const rows = await db.$queryRaw<{ failures: number; locked_until: Date | null }[]>`
+    WITH attempt AS (SELECT ${now}::timestamptz AS now, ${windowStart}::timestamptz AS window_start,
+                            ${lockUntil}::timestamptz AS lock_until, ${SIGN_IN_MAX_FAILURES}::int AS max_failures)
+    INSERT INTO sign_in_throttles AS t (email, failures, last_failed_at, locked_until)
+    SELECT ${email}, 1, now, CASE WHEN max_failures <= 1 THEN lock_until END FROM attempt
     ON CONFLICT (email) DO UPDATE SET
-      failures = CASE
-        WHEN sign_in_throttles.last_failed_at IS NULL OR sign_in_throttles.last_failed_at < ${windowStart}
-          OR sign_in_throttles.locked_until IS NOT NULL THEN 1
-        ELSE sign_in_throttles.failures + 1 END,
-      last_failed_at = ${now},
-      locked_until = NULL
-    RETURNING failures`;
-  const failures = rows[0]?.failures ?? 1;
-  if (failures >= SIGN_IN_MAX_FAILURES) {
-    await db.signInThrottle.update({ where: { email }, data: { lockedUntil } });
-  }
-  return failures;
+      failures = (SELECT CASE
+        WHEN t.locked_until > a.now THEN t.failures + 1
+        WHEN t.locked_until IS NOT NULL OR t.last_failed_at IS NULL OR t.last_failed_at < a.window_start THEN 1
+        ELSE t.failures + 1 END FROM attempt a),
+      last_failed_at = EXCLUDED.last_failed_at,
+      locked_until = (SELECT CASE
+        WHEN t.locked_until > a.now THEN t.locked_until
+        WHEN t.locked_until IS NULL AND t.last_failed_at >= a.window_start AND t.failures + 1 >= a.max_failures THEN a.lock_until
+        END FROM attempt a)
+    RETURNING failures, locked_until`;
+  const row = rows[0];
+  return { failures: row?.failures ?? 1, lockedUntil: row?.locked_until ?? null };
 }
