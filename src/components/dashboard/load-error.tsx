@@ -1,3 +1,4 @@
+import Link from "next/link";
 import { Alert } from "@/components/ui/alert";
 
 const titles: Record<string, string> = {
@@ -8,8 +9,13 @@ const titles: Record<string, string> = {
 /** A page whose data was refused or failed: the reason and the request id, nothing else. */
 export function LoadError({ code, message, requestId }: { code: string; message: string; requestId: string }) {
   return (
-    <Alert title={titles[code] ?? "Something went wrong"} requestId={requestId}>
-      {message}
-    </Alert>
+    <div className="space-y-3">
+      <Alert title={titles[code] ?? "Something went wrong"} requestId={requestId}>
+        {message}
+      </Alert>
+      <Link href="/dashboard/organizations" className="inline-block text-sm text-blue-700 underline">
+        Back to your organizations
+      </Link>
+    </div>
   );
 }
