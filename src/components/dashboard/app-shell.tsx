@@ -36,7 +36,12 @@ export function AppShell({ viewer, children }: { viewer: ShellViewer; children: 
           <Link href="/dashboard" className="font-semibold tracking-tight text-slate-900">
             Groundwork
           </Link>
-          <div className="md:hidden">
+          <div className="flex min-w-0 items-center gap-2 md:hidden">
+            <p className="truncate text-right text-xs text-slate-600">
+              {viewer.email}
+              <br />
+              {roleLabel(viewer)}
+            </p>
             <SignOutButton compact />
           </div>
         </div>

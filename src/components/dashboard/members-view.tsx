@@ -57,7 +57,7 @@ export function MembersView({ organizationId, members, canAdmin }: { organizatio
             <TR>
               <TH>Member</TH>
               <TH>Role</TH>
-              <TH>Since</TH>
+              <TH className="hidden sm:table-cell">Since</TH>
               {canAdmin ? <TH className="text-right">Actions</TH> : null}
             </TR>
           </THead>
@@ -73,7 +73,7 @@ export function MembersView({ organizationId, members, canAdmin }: { organizatio
                     <Select
                       aria-label={`Role of ${m.email}`}
                       value={m.role}
-                      className="w-32"
+                      className="w-28"
                       onChange={(event) =>
                         void run(() => trpc.members.setRole.mutate({ organizationId, userId: m.userId, role: event.target.value === "admin" ? "admin" : "member" }))
                       }
@@ -85,7 +85,7 @@ export function MembersView({ organizationId, members, canAdmin }: { organizatio
                     m.role
                   )}
                 </TD>
-                <TD>
+                <TD className="hidden sm:table-cell">
                   <RelativeTime iso={m.since} />
                 </TD>
                 {canAdmin ? (
