@@ -1,6 +1,6 @@
 "use client";
 
-import { UserPlus } from "lucide-react";
+import { UserMinus, UserPlus } from "lucide-react";
 import { useRouter } from "next/navigation";
 import { useState } from "react";
 import { Alert } from "@/components/ui/alert";
@@ -58,7 +58,11 @@ export function MembersView({ organizationId, members, canAdmin }: { organizatio
               <TH>Member</TH>
               <TH>Role</TH>
               <TH className="hidden sm:table-cell">Since</TH>
-              {canAdmin ? <TH className="text-right">Actions</TH> : null}
+              {canAdmin ? (
+                <TH className="text-right">
+                  <span className="sr-only sm:not-sr-only">Actions</span>
+                </TH>
+              ) : null}
             </TR>
           </THead>
           <TBody>
@@ -66,7 +70,7 @@ export function MembersView({ organizationId, members, canAdmin }: { organizatio
               <TR key={m.userId} data-testid="member-row">
                 <TD>
                   <p className="font-medium text-slate-900">{m.name ?? m.email}</p>
-                  {m.name ? <p className="text-xs text-slate-500">{m.email}</p> : null}
+                  {m.name ? <p className="text-xs break-all text-slate-500">{m.email}</p> : null}
                 </TD>
                 <TD>
                   {canAdmin ? (
@@ -90,8 +94,9 @@ export function MembersView({ organizationId, members, canAdmin }: { organizatio
                 </TD>
                 {canAdmin ? (
                   <TD className="text-right">
-                    <Button variant="ghost" size="sm" className="text-red-700 hover:bg-red-50" aria-label={`Remove ${m.email}`} onClick={() => setRemoving(m)}>
-                      Remove
+                    <Button variant="ghost" size="sm" className="text-red-700 hover:bg-red-50" aria-label={`Remove ${m.email}`} title="Remove from this organization" onClick={() => setRemoving(m)}>
+                      <UserMinus aria-hidden />
+                      <span className="hidden sm:inline">Remove</span>
                     </Button>
                   </TD>
                 ) : null}
