@@ -15,22 +15,22 @@ export default async function OverviewPage() {
   return (
     <div>
       <PageHeader title="Overview" description={`Signed in as ${me.name ?? me.email} · ${roleLabel(me)}`} />
-      <div className="mb-6 grid gap-3 sm:grid-cols-3">
+      <div className="mb-6 grid grid-cols-3 gap-2 sm:gap-3">
         <Card>
-          <p className="flex items-center gap-2 text-sm text-slate-600">
-            <Building2 className="size-4" aria-hidden /> Organizations
+          <p className="flex items-center gap-2 text-xs text-slate-600 sm:text-sm">
+            <Building2 className="hidden size-4 sm:block" aria-hidden /> Organizations
           </p>
           <p className="mt-1 text-2xl font-semibold" data-testid="overview-org-count">{organizations.length}</p>
         </Card>
         <Card>
-          <p className="flex items-center gap-2 text-sm text-slate-600">
-            <KeyRound className="size-4" aria-hidden /> Active organization keys
+          <p className="flex items-center gap-2 text-xs text-slate-600 sm:text-sm">
+            <KeyRound className="hidden size-4 sm:block" aria-hidden /> Active keys
           </p>
           <p className="mt-1 text-2xl font-semibold">{activeKeys}</p>
         </Card>
         <Card>
-          <p className="flex items-center gap-2 text-sm text-slate-600">
-            <Users className="size-4" aria-hidden /> Your memberships
+          <p className="flex items-center gap-2 text-xs text-slate-600 sm:text-sm">
+            <Users className="hidden size-4 sm:block" aria-hidden /> Your memberships
           </p>
           <p className="mt-1 text-2xl font-semibold">{me.memberships.length}</p>
         </Card>
