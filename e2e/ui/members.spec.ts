@@ -74,6 +74,8 @@ test("owner creates an organization and a user, manages memberships, and deletes
   await confirm.getByLabel(/Type .* to confirm/).fill(orgName);
   await screen(page, "delete-organization");
   await deleteButton.click();
+  // The dialog closes only once the deletion is done (while open, Radix hides the page behind it).
+  await expect(confirm).toBeHidden();
   await expect(page.getByRole("table", { name: "Organizations" }).getByRole("link", { name: orgName })).toHaveCount(0);
 
   await page.goto("/dashboard/instance/keys");
