@@ -47,17 +47,17 @@ export function defaultRowSort(updatedAfter: Date | undefined): RowSort {
   return updatedAfter ? "updated_at" : "display_order";
 }
 
+/**
+ * NOTE: one query per page. The organization check rides along as a one-time EXISTS, and the
+ * source is looked up on its own only when the page comes back empty (to tell an empty source
+ * from an unknown one). Every (sort, include_deleted) pair is served by an index on exactly the
+ * ORDER BY expression (migration rows_page_indexes, D80), so a page reads limit + 1 index entries
+ * whatever its position; rows_page_plans.integration.test.ts keeps it that way.
+ */
 export async function listRows(db: Db, query: ListRowsQuery): Promise<Page<RowRecord>> {
-  const source = await db.dataSource.findFirst({
-    where: { id: query.dataSourceId, organizationId: query.organizationId },
-    select: { id: true },
-  });
-  if (!source) throw new AppError("not_found", `No data source ${query.dataSourceId} in organization ${query.organizationId}.`);
-
   const sort = query.sort ?? defaultRowSort(query.updatedAfter);
   const { field, direction } = parseSort<"display_order" | "updated_at">(sort);
   const byUpdatedAt = field === "updated_at";
-  const key = byUpdatedAt ? Prisma.sql`updated_at` : DISPLAY_ORDER_KEY;
   const filters = {
     source: query.dataSourceId,
     external_id: query.externalId ?? null,
@@ -69,6 +69,21 @@ export async function listRows(db: Db, query: ListRowsQuery): Promise<Page<RowRe
     ? decodeCursor(query.cursor, binding, byUpdatedAt ? cursorValues.timestamp : cursorValues.float8)
     : undefined;
 
+  const rows = await db.$queryRaw<Array<RowRecord & { orderKey: string }>>(rowsPageSql(query, byUpdatedAt, direction, after));
+  if (rows.length === 0) await requireSource(db, query);
+
+  const page = toPage(rows, query.limit, binding, (row) => [byUpdatedAt ? row.updatedAt.toISOString() : row.orderKey, row.id]);
+  return { ...page, items: page.items.map(({ orderKey: _, ...row }) => row) };
+}
+
+/** The page query; exported for the plan tests, which EXPLAIN exactly what the endpoint runs. */
+export function rowsPageSql(
+  query: ListRowsQuery,
+  byUpdatedAt: boolean,
+  direction: "asc" | "desc",
+  after: readonly [string | number, string] | undefined,
+): Prisma.Sql {
+  const key = byUpdatedAt ? Prisma.sql`updated_at` : DISPLAY_ORDER_KEY;
   const conditions = [Prisma.sql`data_source_id = ${query.dataSourceId}`];
   if (query.externalId !== undefined) conditions.push(Prisma.sql`external_id = ${query.externalId}`);
   if (query.updatedAfter) conditions.push(Prisma.sql`updated_at > ${query.updatedAfter}`);
@@ -79,16 +94,23 @@ export async function listRows(db: Db, query: ListRowsQuery): Promise<Page<RowRe
       direction === "asc" ? Prisma.sql`(${key}, id) > (${cast}, ${after[1]})` : Prisma.sql`(${key}, id) < (${cast}, ${after[1]})`,
     );
   }
+  conditions.push(
+    Prisma.sql`EXISTS (SELECT 1 FROM data_sources s WHERE s.id = ${query.dataSourceId} AND s.organization_id = ${query.organizationId})`,
+  );
   const order = direction === "asc" ? Prisma.sql`ASC` : Prisma.sql`DESC`;
-
-  const rows = await db.$queryRaw<Array<RowRecord & { orderKey: string }>>`
+  return Prisma.sql`
     SELECT id, external_id AS "externalId", data, display_order AS "displayOrder", ${DISPLAY_ORDER_KEY}::text AS "orderKey",
            created_at AS "createdAt", updated_at AS "updatedAt", deleted_at AS "deletedAt"
     FROM data_source_rows
     WHERE ${Prisma.join(conditions, " AND ")}
     ORDER BY ${key} ${order}, id ${order}
     LIMIT ${query.limit + 1}`;
+}
 
-  const page = toPage(rows, query.limit, binding, (row) => [byUpdatedAt ? row.updatedAt.toISOString() : row.orderKey, row.id]);
-  return { ...page, items: page.items.map(({ orderKey: _, ...row }) => row) };
+async function requireSource(db: Db, query: ListRowsQuery): Promise<void> {
+  const source = await db.dataSource.findFirst({
+    where: { id: query.dataSourceId, organizationId: query.organizationId },
+    select: { id: true },
+  });
+  if (!source) throw new AppError("not_found", `No data source ${query.dataSourceId} in organization ${query.organizationId}.`);
 }
