@@ -24,6 +24,8 @@ const schema = z.object({
   GROUNDWORK_ENCRYPTION_KEY: optionalString,
   GROUNDWORK_WORKER: z.enum(["on", "off"]).default("on"),
   GROUNDWORK_SEED: z.enum(["on", "off"]).default("on"),
+  /** Lets connectors reach loopback, private and link-local addresses (self-hosted setups, tests). */
+  GROUNDWORK_ALLOW_PRIVATE_TARGETS: z.enum(["on", "off"]).default("off"),
   /** Signs dashboard sessions; `npm start` fills it from `<data dir>/nextauth.secret` when unset. */
   NEXTAUTH_SECRET: optionalString,
   /** The dashboard's public origin (next-auth builds its redirects from it). */

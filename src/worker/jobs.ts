@@ -1,6 +1,7 @@
 import { z } from "zod";
 import type { Db } from "@/server/db/types";
 import { AppError } from "@/server/errors/app-error";
+import { withinReach, type ActingPrincipal } from "@/server/modules/access/acting-principal";
 
 /** graphile-worker task names. */
 export const SYNC_SOURCE_TASK = "sync_source";
@@ -30,8 +31,8 @@ export function syncJobKey(sourceId: string, trigger: SyncSourcePayload["trigger
  * holding a database client can ask (dashboard, API, CLI) without a job-queue client of its
  * own. Needs the worker schema, which the first worker start installs.
  */
-export async function requestSourceSync(db: Db, sourceId: string): Promise<void> {
-  const source = await db.dataSource.findUnique({ where: { id: sourceId }, select: { kind: true } });
+export async function requestSourceSync(db: Db, principal: ActingPrincipal, sourceId: string): Promise<void> {
+  const source = await db.dataSource.findFirst({ where: { id: sourceId, ...withinReach(principal) }, select: { kind: true } });
   if (!source) throw new AppError("not_found", `No data source ${sourceId}.`);
   if (source.kind === "csv") throw new AppError("bad_request", `Data source ${sourceId} is a CSV source; it changes only by upload.`);
   const payload = JSON.stringify({ sourceId, trigger: "manual" } satisfies SyncSourcePayload);

@@ -1,3 +1,4 @@
+import { CLI_OPERATOR } from "@/server/modules/access/acting-principal";
 import { readFile } from "node:fs/promises";
 import { AppError } from "@/server/errors/app-error";
 import { approveDeletions } from "@/server/modules/data-sources/approve-deletions";
@@ -40,8 +41,8 @@ export const sourceCommands: CommandGroup = {
       if (!(KINDS as readonly string[]).includes(kind)) throw new CliUsageError(`--kind must be one of ${KINDS.join(", ")}`);
       const created =
         kind === "csv"
-          ? await createCsvSource(ctx.db, { organizationId, name, keyColumn: optionalString(args, "key") })
-          : await createManagedSource(ctx.db, await secretBox(ctx), await managedInput(kind, organizationId, name, args));
+          ? await createCsvSource(ctx.db, CLI_OPERATOR, { organizationId, name, keyColumn: optionalString(args, "key") })
+          : await createManagedSource(ctx.db, await secretBox(ctx), CLI_OPERATOR, await managedInput(kind, organizationId, name, args));
       await printSource(ctx, created.id, "Created data source");
     },
   },
@@ -54,7 +55,7 @@ export const sourceCommands: CommandGroup = {
       const content = await readFile(file, "utf8").catch((error: NodeJS.ErrnoException) => {
         throw new CliUsageError(`cannot read ${file}: ${error.code ?? error.message}`);
       });
-      const result = await replaceCsvRows(ctx.db, sourceId, content);
+      const result = await replaceCsvRows(ctx.db, CLI_OPERATOR, sourceId, content);
       ctx.print(
         { id: sourceId, rows: result.rows, data_version: result.dataVersion, schema_version: result.schemaVersion, columns: result.columns },
         `Uploaded ${result.rows} rows (data_version ${result.dataVersion}, schema_version ${result.schemaVersion}).`,
@@ -77,7 +78,7 @@ export const sourceCommands: CommandGroup = {
     summary: "Let the next pass apply the deletions the guardrail declined",
     async run(ctx, args) {
       const sourceId = requirePositional(args, 0, "SOURCE_ID");
-      const approved = await approveDeletions(ctx.db, sourceId, { type: "cli" });
+      const approved = await approveDeletions(ctx.db, CLI_OPERATOR, sourceId);
       ctx.print(
         { id: sourceId, deletions_approved_at: approved.approvedAt.toISOString(), approved_deletions: approved.count },
         `Approved ${approved.count} deletions; the next sync pass applies them.`,
@@ -125,7 +126,7 @@ async function secretBox(ctx: CliContext): Promise<SecretBox> {
 }
 
 async function printSource(ctx: CliContext, sourceId: string, heading?: string): Promise<void> {
-  const details = await getDataSourceDetails(ctx.db, sourceId);
+  const details = await getDataSourceDetails(ctx.db, CLI_OPERATOR, sourceId);
   const json = sourceJson(details);
   const human = Object.entries(json)
     .filter(([key]) => key !== "last_run")

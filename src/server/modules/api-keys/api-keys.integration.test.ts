@@ -2,6 +2,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { revokeApiKey } from "@/server/modules/api-keys/revoke-key";
 import { getApiKey, listApiKeys } from "@/server/modules/api-keys/list-keys";
 import { mintApiKey } from "@/server/modules/api-keys/mint-key";
+import { CLI_OPERATOR } from "@/server/modules/access/acting-principal";
 import { deleteOrganization } from "@/server/modules/organizations/delete-organization";
 import { createTestApi, mintTestKey } from "@/test/api-client";
 import { useTestDatabase } from "@/test/db";
@@ -127,7 +128,7 @@ describe("API keys", () => {
     await revokeApiKey(database.prisma, earlier.id, { kind: "organization", organizationId: doomed }, { type: "cli" });
     const earlierRevokedAt = (await getApiKey(database.prisma, earlier.id, { kind: "operator" })).revokedAt;
 
-    await deleteOrganization(database.prisma, doomed, { type: "cli" });
+    await deleteOrganization(database.prisma, CLI_OPERATOR, doomed);
 
     const retired = await listApiKeys(database.prisma, { kind: "instance" });
     const byId = new Map(retired.map((key) => [key.id, key]));

@@ -38,7 +38,7 @@ export async function revokeApiKey(
 export async function retireOrganizationKeys(
   tx: Db,
   organization: { id: string; name: string },
-  actor: { type: ActorType; id?: string },
+  actor: { type: ActorType; id?: string | null },
 ): Promise<number> {
   const active = await tx.apiKey.findMany({ where: { organizationId: organization.id, revokedAt: null }, select: { id: true, prefix: true, name: true } });
   const now = new Date();
