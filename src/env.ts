@@ -32,6 +32,10 @@ const schema = z.object({
   GROUNDWORK_SEED: z.enum(["on", "off"]).default("on"),
   /** Lets connectors reach loopback, private and link-local addresses (self-hosted setups, tests). */
   GROUNDWORK_ALLOW_PRIVATE_TARGETS: z.enum(["on", "off"]).default("off"),
+  /** Signs dashboard sessions; `npm start` fills it from `<data dir>/nextauth.secret` when unset. */
+  NEXTAUTH_SECRET: optionalString,
+  /** The dashboard's public origin (next-auth builds its redirects from it). */
+  NEXTAUTH_URL: optionalString.pipe(z.url().optional()),
   /** Bearer token of GET /metrics; unset turns the endpoint off (404). */
   GROUNDWORK_METRICS_TOKEN: optionalString.pipe(z.string().min(16, "must be at least 16 characters").optional()),
 });

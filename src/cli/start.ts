@@ -2,6 +2,7 @@ import type { Server } from "node:http";
 import path from "node:path";
 import next from "next";
 import { env, resetEnvCache } from "@/env";
+import { loadAuthSecret } from "@/server/auth/secret";
 import { prepareDatabase } from "@/server/db/bootstrap";
 import { loadEncryptionKey } from "@/server/modules/data-sources/credentials/encryption-key";
 import { createPrismaClient } from "@/server/db/client";
@@ -47,6 +48,10 @@ async function main(): Promise<void> {
   process.on("SIGTERM", () => void shutdown("SIGTERM"));
 
   process.env.DATABASE_URL = database.url;
+  // Dashboard sessions: a secret generated once into the data dir (or NEXTAUTH_SECRET), and the
+  // origin next-auth builds redirects from (or they point at the wrong port).
+  process.env.NEXTAUTH_SECRET = await loadAuthSecret(dataDir, config.NEXTAUTH_SECRET);
+  process.env.NEXTAUTH_URL ??= config.PUBLIC_URL ?? `http://localhost:${config.PORT}`;
   resetEnvCache();
 
   if (env().GROUNDWORK_SEED === "on") {
