@@ -24,6 +24,8 @@ const schema = z.object({
   GROUNDWORK_ENCRYPTION_KEY: optionalString,
   GROUNDWORK_WORKER: z.enum(["on", "off"]).default("on"),
   GROUNDWORK_SEED: z.enum(["on", "off"]).default("on"),
+  /** `npm run simulate:devices` only: drive a running app over HTTP instead of in-process. */
+  BASE_URL: optionalString.pipe(z.url().optional()),
 });
 
 export type Env = z.infer<typeof schema>;
