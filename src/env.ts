@@ -24,8 +24,11 @@ const schema = z.object({
   GROUNDWORK_ENCRYPTION_KEY: optionalString,
   GROUNDWORK_WORKER: z.enum(["on", "off"]).default("on"),
   GROUNDWORK_SEED: z.enum(["on", "off"]).default("on"),
-  /** `npm run simulate:devices` only: drive a running app over HTTP instead of in-process. */
-  BASE_URL: optionalString.pipe(z.url().optional()),
+  /**
+   * `npm run simulate:devices` only: drive a running app over HTTP instead of in-process.
+   * NOTE: Vite (vitest) sets BASE_URL to a bare path ("/"); only an absolute URL counts.
+   */
+  BASE_URL: optionalString.transform((value) => (value !== undefined && /^https?:\/\//.test(value) ? value : undefined)),
 });
 
 export type Env = z.infer<typeof schema>;

@@ -92,11 +92,12 @@ export async function runScenario(deps: SimulationDeps, options: { seed: number;
   let writing = true;
   const loops = devices.map(async (device) => {
     const pace = derive();
-    await sleep(pace.int(0, 4));
+    // Some devices start with the writer, others join later: first walks overlap passes either way.
+    await sleep(pace.chance(0.5) ? pace.int(0, 4) : pace.int(0, 1500));
     try {
       while (writing) {
         await device.cycle();
-        await sleep(pace.int(1, 8));
+        await sleep(pace.int(20, 120));
       }
     } catch (error) {
       errors.set(device, error instanceof Error ? error.message : String(error));

@@ -1,8 +1,9 @@
 import { Prisma } from "@/server/db/generated/client";
 import type { Db } from "@/server/db/types";
 import { AppError } from "@/server/errors/app-error";
-import { cursorValues, decodeCursor } from "@/server/modules/pagination/cursor";
+import { cursorValues, decodeCursorState } from "@/server/modules/pagination/cursor";
 import { parseSort, toPage, type Page } from "@/server/modules/pagination/page";
+import { assertSnapshotKept, currentSnapshot, rowsAsOf } from "./snapshot";
 
 export type RowSort = "display_order" | "-display_order" | "updated_at" | "-updated_at";
 
@@ -50,7 +51,7 @@ export function defaultRowSort(updatedAfter: Date | undefined): RowSort {
 export async function listRows(db: Db, query: ListRowsQuery): Promise<Page<RowRecord>> {
   const source = await db.dataSource.findFirst({
     where: { id: query.dataSourceId, organizationId: query.organizationId },
-    select: { id: true },
+    select: { id: true, rowVersionsPrunedThrough: true },
   });
   if (!source) throw new AppError("not_found", `No data source ${query.dataSourceId} in organization ${query.organizationId}.`);
 
@@ -65,9 +66,15 @@ export async function listRows(db: Db, query: ListRowsQuery): Promise<Page<RowRe
     include_deleted: query.includeDeleted,
   };
   const binding = { endpoint: "rows.list", sort, filters };
-  const after = query.cursor
-    ? decodeCursor(query.cursor, binding, byUpdatedAt ? cursorValues.timestamp : cursorValues.float8)
+  const state = query.cursor
+    ? decodeCursorState(query.cursor, binding, byUpdatedAt ? cursorValues.timestamp : cursorValues.float8)
     : undefined;
+  const after = state?.position;
+  // A walk reads the snapshot of its first page (see snapshot.ts); a cursor without one predates it.
+  if (state && state.snapshot === undefined) throw new AppError("bad_request", "Invalid cursor: start again without a cursor.", { details: { parameter: "cursor" } });
+  const snapshot = state?.snapshot !== undefined ? new Date(state.snapshot) : await currentSnapshot(db, query.dataSourceId);
+  if (snapshot === null) return { items: [], meta: { next_cursor: null, limit: query.limit } };
+  assertSnapshotKept(snapshot, source.rowVersionsPrunedThrough);
 
   const conditions = [Prisma.sql`data_source_id = ${query.dataSourceId}`];
   if (query.externalId !== undefined) conditions.push(Prisma.sql`external_id = ${query.externalId}`);
@@ -80,15 +87,21 @@ export async function listRows(db: Db, query: ListRowsQuery): Promise<Page<RowRe
     );
   }
   const order = direction === "asc" ? Prisma.sql`ASC` : Prisma.sql`DESC`;
+  const orderBy = Prisma.sql`${key} ${order}, id ${order}`;
 
   const rows = await db.$queryRaw<Array<RowRecord & { orderKey: string }>>`
     SELECT id, external_id AS "externalId", data, display_order AS "displayOrder", ${DISPLAY_ORDER_KEY}::text AS "orderKey",
            created_at AS "createdAt", updated_at AS "updatedAt", deleted_at AS "deletedAt"
-    FROM data_source_rows
-    WHERE ${Prisma.join(conditions, " AND ")}
-    ORDER BY ${key} ${order}, id ${order}
+    FROM ${rowsAsOf(snapshot, conditions, orderBy, query.limit + 1)} AS r
+    ORDER BY ${orderBy}
     LIMIT ${query.limit + 1}`;
 
-  const page = toPage(rows, query.limit, binding, (row) => [byUpdatedAt ? row.updatedAt.toISOString() : row.orderKey, row.id]);
+  const page = toPage(
+    rows,
+    query.limit,
+    binding,
+    (row) => [byUpdatedAt ? row.updatedAt.toISOString() : row.orderKey, row.id],
+    snapshot.toISOString(),
+  );
   return { ...page, items: page.items.map(({ orderKey: _, ...row }) => row) };
 }
