@@ -1,5 +1,4 @@
 import { randomBytes } from "node:crypto";
-import type pg from "pg";
 import type { PrismaClient } from "@/server/db/types";
 import { createCsvSource } from "@/server/modules/data-sources/create-csv-source";
 import { createManagedSource } from "@/server/modules/data-sources/create-managed-source";
@@ -11,7 +10,7 @@ import { CsvWriter } from "./csv-writer";
 import { Device, type DeviceKind, type DeviceSource } from "./device";
 import { createRng, type Rng } from "./prng";
 import type { RowsApi } from "./rows-api";
-import { TableWriter } from "./table-writer";
+import { TableWriter, type CustomerQueries } from "./table-writer";
 import { Timeline } from "./timeline";
 
 export const DEVICE_KINDS: readonly DeviceKind[] = ["documented", "naive"];
@@ -19,7 +18,7 @@ export const DEVICE_KINDS: readonly DeviceKind[] = ["documented", "naive"];
 export interface SimulationDeps {
   db: PrismaClient;
   /** The customer's database behind the Postgres-table sources. */
-  customer: pg.Pool;
+  customer: CustomerQueries;
   customerUrl: string;
   secrets: SecretBox;
   api: RowsApi;

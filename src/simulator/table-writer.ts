@@ -1,10 +1,14 @@
-import type pg from "pg";
 import type { PrismaClient } from "@/server/db/types";
 import { approveDeletions } from "@/server/modules/data-sources/approve-deletions";
 import type { SecretBox } from "@/server/modules/data-sources/credentials/secret-box";
 import { runSyncPass } from "@/server/modules/data-sources/sync/run-sync-pass";
 import type { Rng } from "./prng";
 import type { Timeline } from "./timeline";
+
+/** The customer's database: a pg.Pool, or the test harness's customer database. */
+export interface CustomerQueries {
+  query(sql: string, params?: unknown[]): Promise<unknown>;
+}
 
 interface CustomerRow {
   id: string;
@@ -26,7 +30,7 @@ export class TableWriter {
   private nextExtra = 1;
 
   constructor(
-    private readonly deps: { db: PrismaClient; customer: pg.Pool; secrets: SecretBox; rng: Rng; timeline: Timeline },
+    private readonly deps: { db: PrismaClient; customer: CustomerQueries; secrets: SecretBox; rng: Rng; timeline: Timeline },
     readonly table: string,
     private sourceId = "",
   ) {}
