@@ -40,9 +40,9 @@ export interface RowRecord {
 const DISPLAY_ORDER_KEY = Prisma.sql`COALESCE(display_order, 'Infinity'::float8)`;
 
 /**
- * NOTE: a delta walk (updatedAfter given) defaults to updated_at order. In display order, a pass
- * committing mid-walk could stamp rows that sort before the cursor; the device would miss them
- * and still move its high-water mark past them.
+ * NOTE: a delta walk (updatedAfter given) defaults to updated_at order, the order devices apply
+ * changes in. (Since walks read a snapshot, snapshot.ts, a pass committing mid-walk can no longer
+ * put rows behind the cursor in any order.)
  */
 export function defaultRowSort(updatedAfter: Date | undefined): RowSort {
   return updatedAfter ? "updated_at" : "display_order";
