@@ -1,11 +1,72 @@
-import { runSyncMemoryBench } from "./sync-memory";
+import { mkdir, writeFile } from "node:fs/promises";
+import os from "node:os";
+import path from "node:path";
+import { createDatabase, databaseUrl, dropDatabase, randomDatabaseName } from "@/server/db/admin";
+import { prepareDatabase } from "@/server/db/bootstrap";
+import { createPrismaClient } from "@/server/db/client";
+import { applyMigrations } from "@/server/db/migrations";
+import { runRowsBench } from "./rows-bench";
+import { seed } from "./seed";
+import { runSyncBench } from "./sync-bench";
+import { Table } from "./table";
 
 /**
- * `npm run bench`: every benchmark, one after the other. Results are printed and kept under
- * bench/results/ (not committed).
+ * `npm run bench`: the rows endpoint against a bare node:http + pg baseline, and the sync engine
+ * against COPY, side by side on one Postgres (DATABASE_URL's server, else an embedded one under
+ * .data/bench-postgres). Prints one table and writes it to bench/results/latest.md.
+ *   BENCH_ROWS      rows in the source and the customer table (default 1 000 000)
+ *   BENCH_SECONDS   seconds per load step (default 5)
+ *   BENCH_APP       next (default: the production server, src/cli/start.ts) | handler (the same
+ *                   /api/v1 handler over node:http, src/test/serve-api.ts: no Next build needed)
+ *   BENCH_WALK_MAX  seconds a full walk may take before it is stopped and extrapolated (default 300)
+ *   BENCH_ONLY      rows | sync: run one half (while working on it)
  */
+const ROWS = Number(process.env.BENCH_ROWS ?? 1_000_000);
+const STEP_SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
+const APP = process.env.BENCH_APP === "handler" ? "handler" : "next";
+const WALK_MAX = Number(process.env.BENCH_WALK_MAX ?? 300);
+const ONLY = process.env.BENCH_ONLY;
+
 async function main(): Promise<void> {
-  await runSyncMemoryBench();
+  const started = performance.now();
+  const log = (line: string) => process.stdout.write(`${line}\n`);
+  const server = await prepareDatabase({ dataDir: path.resolve(".data/bench-postgres"), log: () => undefined });
+  const adminUrl = databaseUrl(server.url, "postgres");
+  const appName = randomDatabaseName("gw_bench_app");
+  const customerName = randomDatabaseName("gw_bench_customer");
+  await createDatabase(adminUrl, appName);
+  await createDatabase(adminUrl, customerName);
+  const appUrl = databaseUrl(adminUrl, appName);
+  const customerUrl = databaseUrl(adminUrl, customerName);
+  const db = createPrismaClient(appUrl);
+  const table = new Table();
+  try {
+    await applyMigrations(appUrl, { migrationsDir: path.resolve("prisma/migrations") });
+    log(`seeding ${ROWS} rows...`);
+    const fixture = await seed(db, appUrl, customerUrl, ROWS);
+    await db.$disconnect();
+    log(`seeded in ${((performance.now() - started) / 1000).toFixed(0)} s`);
+    if (ONLY !== "sync") await runRowsBench({ appUrl, fixture, rows: ROWS, stepSeconds: STEP_SECONDS, app: APP, walkMax: WALK_MAX, table, log });
+    if (ONLY !== "rows") await runSyncBench({ appUrl, customerUrl, fixture, rows: ROWS, table, log });
+  } finally {
+    await db.$disconnect().catch(() => undefined);
+    await dropDatabase(adminUrl, appName).catch(() => undefined);
+    await dropDatabase(adminUrl, customerName).catch(() => undefined);
+    await server.stop();
+  }
+  const minutes = (performance.now() - started) / 60_000;
+  const header = [
+    `# npm run bench — ${new Date().toISOString()}`,
+    "",
+    `${ROWS.toLocaleString("en")} rows; ${os.cpus().length} cores, Node ${process.version}; app under test: ${
+      APP === "next" ? "the production server (src/cli/start.ts: next start through the custom server)" : "the /api/v1 handler over node:http (src/test/serve-api.ts)"
+    }; baseline: bench/baseline-server.ts; one Postgres for both; run took ${minutes.toFixed(1)} min.`,
+    "",
+  ];
+  const text = [...header, table.markdown(), ""].join("\n");
+  log(`\n${text}`);
+  await mkdir(path.resolve("bench/results"), { recursive: true });
+  await writeFile(path.resolve("bench/results/latest.md"), text);
 }
 
 main().then(

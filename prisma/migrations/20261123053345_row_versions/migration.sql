@@ -20,6 +20,13 @@ CREATE TABLE "data_source_row_versions" (
 -- CreateIndex
 CREATE INDEX "data_source_row_versions_data_source_id_superseded_at_idx" ON "data_source_row_versions"("data_source_id", "superseded_at");
 
+-- CreateIndex
+CREATE INDEX "data_source_row_versions_data_source_id_updated_at_id_idx" ON "data_source_row_versions"("data_source_id", "updated_at", "id");
+
+-- The display order as the rows endpoint sorts it (as D80's rows indexes): a walk's page reads
+-- the versions branch in order too, with no sort however many rows a mass change replaced.
+CREATE INDEX "data_source_row_versions_display_key_id_idx" ON "data_source_row_versions" ("data_source_id", (COALESCE("display_order", 'Infinity'::float8)), "id");
+
 -- AddForeignKey
 ALTER TABLE "data_source_row_versions" ADD CONSTRAINT "data_source_row_versions_data_source_id_fkey" FOREIGN KEY ("data_source_id") REFERENCES "data_sources"("id") ON DELETE CASCADE ON UPDATE CASCADE;
 

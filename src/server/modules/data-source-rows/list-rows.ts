@@ -48,17 +48,17 @@ export function defaultRowSort(updatedAfter: Date | undefined): RowSort {
   return updatedAfter ? "updated_at" : "display_order";
 }
 
+/**
+ * NOTE: one query per page (two on a walk's first page, which fixes its snapshot: snapshot.ts).
+ * The organization check rides along as a one-time EXISTS, and the source is looked up on its own
+ * only when the page comes back empty (to tell an empty source from an unknown one). Every (sort, include_deleted) pair is served by an index on exactly the
+ * ORDER BY expression (migration rows_page_indexes, D80), so a page reads limit + 1 index entries
+ * whatever its position; rows_page_plans.integration.test.ts keeps it that way.
+ */
 export async function listRows(db: Db, query: ListRowsQuery): Promise<Page<RowRecord>> {
-  const source = await db.dataSource.findFirst({
-    where: { id: query.dataSourceId, organizationId: query.organizationId },
-    select: { id: true, rowVersionsPrunedThrough: true },
-  });
-  if (!source) throw new AppError("not_found", `No data source ${query.dataSourceId} in organization ${query.organizationId}.`);
-
   const sort = query.sort ?? defaultRowSort(query.updatedAfter);
   const { field, direction } = parseSort<"display_order" | "updated_at">(sort);
   const byUpdatedAt = field === "updated_at";
-  const key = byUpdatedAt ? Prisma.sql`updated_at` : DISPLAY_ORDER_KEY;
   const filters = {
     source: query.dataSourceId,
     external_id: query.externalId ?? null,
@@ -69,13 +69,43 @@ export async function listRows(db: Db, query: ListRowsQuery): Promise<Page<RowRe
   const state = query.cursor
     ? decodeCursorState(query.cursor, binding, byUpdatedAt ? cursorValues.timestamp : cursorValues.float8)
     : undefined;
-  const after = state?.position;
-  // A walk reads the snapshot of its first page (see snapshot.ts); a cursor without one predates it.
+  // A walk reads the snapshot of its first page; a rows cursor without one predates snapshots.
   if (state && state.snapshot === undefined) throw new AppError("bad_request", "Invalid cursor: start again without a cursor.", { details: { parameter: "cursor" } });
   const snapshot = state?.snapshot !== undefined ? new Date(state.snapshot) : await currentSnapshot(db, query.dataSourceId);
-  if (snapshot === null) return { items: [], meta: { next_cursor: null, limit: query.limit } };
-  assertSnapshotKept(snapshot, source.rowVersionsPrunedThrough);
+  if (snapshot === null) {
+    await requireSource(db, query);
+    return { items: [], meta: { next_cursor: null, limit: query.limit } };
+  }
 
+  const rows = await db.$queryRaw<Array<RowRecord & { orderKey: string; prunedThrough: Date | null }>>(
+    rowsPageSql(query, byUpdatedAt, direction, state?.position, snapshot),
+  );
+  const prunedThrough = rows[0] ? rows[0].prunedThrough : (await requireSource(db, query)).rowVersionsPrunedThrough;
+  if (state) assertSnapshotKept(snapshot, prunedThrough);
+
+  const page = toPage(
+    rows,
+    query.limit,
+    binding,
+    (row) => [byUpdatedAt ? row.updatedAt.toISOString() : row.orderKey, row.id],
+    snapshot.toISOString(),
+  );
+  return { ...page, items: page.items.map(({ orderKey: _, prunedThrough: __, ...row }) => row) };
+}
+
+/**
+ * The page query; exported for the plan tests, which EXPLAIN exactly what the endpoint runs.
+ * With `snapshot` (what the endpoint runs), the rows as of that stamp (snapshot.ts) plus the
+ * source's pruning mark; without it, the current rows only.
+ */
+export function rowsPageSql(
+  query: ListRowsQuery,
+  byUpdatedAt: boolean,
+  direction: "asc" | "desc",
+  after: readonly [string | number, string] | undefined,
+  snapshot?: Date,
+): Prisma.Sql {
+  const key = byUpdatedAt ? Prisma.sql`updated_at` : DISPLAY_ORDER_KEY;
   const conditions = [Prisma.sql`data_source_id = ${query.dataSourceId}`];
   if (query.externalId !== undefined) conditions.push(Prisma.sql`external_id = ${query.externalId}`);
   if (query.updatedAfter) conditions.push(Prisma.sql`updated_at > ${query.updatedAfter}`);
@@ -86,22 +116,34 @@ export async function listRows(db: Db, query: ListRowsQuery): Promise<Page<RowRe
       direction === "asc" ? Prisma.sql`(${key}, id) > (${cast}, ${after[1]})` : Prisma.sql`(${key}, id) < (${cast}, ${after[1]})`,
     );
   }
+  conditions.push(
+    Prisma.sql`EXISTS (SELECT 1 FROM data_sources s WHERE s.id = ${query.dataSourceId} AND s.organization_id = ${query.organizationId})`,
+  );
   const order = direction === "asc" ? Prisma.sql`ASC` : Prisma.sql`DESC`;
-  const orderBy = Prisma.sql`${key} ${order}, id ${order}`;
-
-  const rows = await db.$queryRaw<Array<RowRecord & { orderKey: string }>>`
+  if (snapshot) {
+    const orderBy = Prisma.sql`${key} ${order}, id ${order}`;
+    return Prisma.sql`
     SELECT id, external_id AS "externalId", data, display_order AS "displayOrder", ${DISPLAY_ORDER_KEY}::text AS "orderKey",
-           created_at AS "createdAt", updated_at AS "updatedAt", deleted_at AS "deletedAt"
+           created_at AS "createdAt", updated_at AS "updatedAt", deleted_at AS "deletedAt",
+           (SELECT s.row_versions_pruned_through FROM data_sources s WHERE s.id = ${query.dataSourceId}) AS "prunedThrough"
     FROM ${rowsAsOf(snapshot, conditions, orderBy, query.limit + 1)} AS r
     ORDER BY ${orderBy}
     LIMIT ${query.limit + 1}`;
+  }
+  return Prisma.sql`
+    SELECT id, external_id AS "externalId", data, display_order AS "displayOrder", ${DISPLAY_ORDER_KEY}::text AS "orderKey",
+           created_at AS "createdAt", updated_at AS "updatedAt", deleted_at AS "deletedAt"
+    FROM data_source_rows
+    WHERE ${Prisma.join(conditions, " AND ")}
+    ORDER BY ${key} ${order}, id ${order}
+    LIMIT ${query.limit + 1}`;
+}
 
-  const page = toPage(
-    rows,
-    query.limit,
-    binding,
-    (row) => [byUpdatedAt ? row.updatedAt.toISOString() : row.orderKey, row.id],
-    snapshot.toISOString(),
-  );
-  return { ...page, items: page.items.map(({ orderKey: _, ...row }) => row) };
+async function requireSource(db: Db, query: ListRowsQuery): Promise<{ rowVersionsPrunedThrough: Date | null }> {
+  const source = await db.dataSource.findFirst({
+    where: { id: query.dataSourceId, organizationId: query.organizationId },
+    select: { rowVersionsPrunedThrough: true },
+  });
+  if (!source) throw new AppError("not_found", `No data source ${query.dataSourceId} in organization ${query.organizationId}.`);
+  return source;
 }

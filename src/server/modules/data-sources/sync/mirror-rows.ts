@@ -1,4 +1,4 @@
-import type { Prisma } from "@/server/db/types";
+import { Prisma } from "@/server/db/generated/client";
 import type { SourceRecord } from "../connectors/connector";
 import { failure, success, type Result } from "../result";
 import { findUnstorable, stringProblem } from "@/server/lib/storable-json";
@@ -23,12 +23,17 @@ export interface PassContext {
 }
 
 /**
- * NOTE: the keys a pass has seen are staged in a temporary table on the pass's own
- * connection, not in a JS Set, so memory stays bounded by the batch however large the source.
- * ON COMMIT DROP (and the savepoint a failed pass rolls back to) removes it.
+ * NOTE: a pass stages everything it reads (key, data, hash, order, read position) in a
+ * temporary table on the pass's own connection, then reconciles the stored rows with a few
+ * set-based statements at the end (applyStage, tombstoneUnseen). Memory stays bounded by the
+ * batch however large the source (the stage is Postgres's, spilled to disk), and the database
+ * does one join per kind of change instead of one upsert per batch: an unchanged row costs a
+ * staged tuple and a hash comparison. ON COMMIT DROP (and the savepoint a failed pass rolls back
+ * to) removes it.
  */
-export async function createSeenTable(tx: Tx): Promise<void> {
-  await tx.$executeRawUnsafe("CREATE TEMPORARY TABLE sync_seen (external_id text PRIMARY KEY) ON COMMIT DROP");
+export async function createStageTable(tx: Tx): Promise<void> {
+  // No index while loading: a key repeated across batches is found once, at the end (firstStagedRepeat).
+  await tx.$executeRawUnsafe("CREATE TEMPORARY TABLE sync_stage (e text NOT NULL, d jsonb NOT NULL, h text NOT NULL, o float8, p int NOT NULL) ON COMMIT DROP");
 }
 
 export async function passBaseline(tx: Tx, sourceId: string): Promise<{ liveBefore: number; orderBase: number }> {
@@ -39,12 +44,10 @@ export async function passBaseline(tx: Tx, sourceId: string): Promise<{ liveBefo
 }
 
 /**
- * Writes one batch: new keys are inserted, rows whose data hash (or, with an order column,
- * display order) changed are rewritten, tombstoned keys that reappear are revived. All of them
- * get updated_at = the pass stamp; unchanged rows are not touched at all.
- * `position` is the read position of the batch's first record (1-based, across the pass).
+ * Stages one batch. `position` is the read position of the batch's first record (1-based,
+ * across the pass): without an order column it becomes a new row's display order.
  */
-export async function writeBatch(tx: Tx, pass: PassContext, records: SourceRecord[], position: number): Promise<Result<BatchCounts>> {
+export async function stageBatch(tx: Tx, records: SourceRecord[], position: number): Promise<Result<void>> {
   const repeated = firstRepeat(records.map((record) => record.externalId));
   if (repeated !== null) return failure(repeatedKey(repeated));
   const unstorable = firstUnstorable(records);
@@ -58,59 +61,53 @@ export async function writeBatch(tx: Tx, pass: PassContext, records: SourceRecor
       p: position + i,
     })),
   );
+  await tx.$executeRaw`
+    INSERT INTO sync_stage (e, d, h, o, p)
+    SELECT x.e, x.d, x.h, x.o, x.p FROM jsonb_to_recordset(${payload}::jsonb) AS x(e text, d jsonb, h text, o float8, p int)`;
+  return success(undefined);
+}
 
-  const staged = await tx.$queryRaw<{ external_id: string }[]>`
-    INSERT INTO sync_seen (external_id)
-    SELECT x.e FROM jsonb_to_recordset(${payload}::jsonb) AS x(e text)
-    ON CONFLICT DO NOTHING
-    RETURNING external_id`;
-  if (staged.length !== records.length) {
-    const fresh = new Set(staged.map((row) => row.external_id));
-    return failure(repeatedKey(records.find((record) => !fresh.has(record.externalId))?.externalId ?? "?"));
-  }
+/** A key staged more than once (by two batches), or null. Run once the read is complete. */
+export async function firstStagedRepeat(tx: Tx): Promise<string | null> {
+  const rows = await tx.$queryRaw<{ e: string }[]>`SELECT e FROM sync_stage GROUP BY e HAVING count(*) > 1 ORDER BY min(p) LIMIT 1`;
+  return rows[0]?.e ?? null;
+}
 
-  // `old` is read from the statement's snapshot, i.e. before the upsert: it tells inserts,
-  // updates and revivals apart.
-  const counts = await tx.$queryRaw<BatchCounts[]>`
-    WITH b AS (
-      SELECT x.e, x.d, x.h, x.o, x.p FROM jsonb_to_recordset(${payload}::jsonb) AS x(e text, d jsonb, h text, o float8, p int)
-    ), old AS (
-      SELECT r.external_id, r.deleted_at IS NOT NULL AS was_deleted
-        FROM data_source_rows r JOIN b ON r.external_id = b.e
-       WHERE r.data_source_id = ${pass.sourceId}
-    ), up AS (
-      INSERT INTO data_source_rows AS r
-        (id, data_source_id, external_id, data, data_hash, display_order, created_at, updated_at, deleted_at)
-      SELECT gen_random_uuid()::text, ${pass.sourceId}, b.e, b.d, b.h,
-             CASE WHEN ${pass.ordered}::boolean THEN b.o ELSE ${pass.orderBase}::float8 + b.p END,
-             ${pass.stamp}::timestamptz, ${pass.stamp}::timestamptz, NULL
-        FROM b
-      ON CONFLICT (data_source_id, external_id) DO UPDATE SET
-        data = EXCLUDED.data,
-        data_hash = EXCLUDED.data_hash,
-        display_order = CASE WHEN ${pass.ordered}::boolean THEN EXCLUDED.display_order
-                             ELSE COALESCE(r.display_order, EXCLUDED.display_order) END,
-        updated_at = EXCLUDED.updated_at,
-        deleted_at = NULL
-      WHERE r.data_hash <> EXCLUDED.data_hash
-         OR r.deleted_at IS NOT NULL
-         OR (${pass.ordered}::boolean AND r.display_order IS DISTINCT FROM EXCLUDED.display_order)
-      RETURNING r.external_id
-    )
-    SELECT count(*) FILTER (WHERE old.external_id IS NULL)::int AS inserted,
-           count(*) FILTER (WHERE old.external_id IS NOT NULL AND NOT old.was_deleted)::int AS updated,
-           count(*) FILTER (WHERE old.was_deleted)::int AS revived
-      FROM up LEFT JOIN old ON old.external_id = up.external_id`;
-  return success(counts[0] ?? { inserted: 0, updated: 0, revived: 0 });
+/**
+ * Makes the stored rows match the stage for every staged key: tombstoned keys that reappear are
+ * revived, rows whose data hash (or, with an order column, display order) changed are
+ * rewritten, new keys are inserted. All of them get updated_at = the pass stamp; unchanged rows
+ * are not touched at all.
+ */
+export async function applyStage(tx: Tx, pass: PassContext): Promise<BatchCounts> {
+  const { sourceId, stamp, ordered, orderBase } = pass;
+  const orderOf = Prisma.sql`CASE WHEN ${ordered}::boolean THEN s.o ELSE COALESCE(r.display_order, ${orderBase}::float8 + s.p) END`;
+  const revived = await tx.$executeRaw`
+    UPDATE data_source_rows r SET data = s.d, data_hash = s.h, display_order = ${orderOf},
+           updated_at = ${stamp}::timestamptz, deleted_at = NULL
+      FROM sync_stage s
+     WHERE r.data_source_id = ${sourceId} AND r.external_id = s.e AND r.deleted_at IS NOT NULL`;
+  const updated = await tx.$executeRaw`
+    UPDATE data_source_rows r SET data = s.d, data_hash = s.h, display_order = ${orderOf}, updated_at = ${stamp}::timestamptz
+      FROM sync_stage s
+     WHERE r.data_source_id = ${sourceId} AND r.external_id = s.e AND r.deleted_at IS NULL AND r.updated_at <> ${stamp}::timestamptz
+       AND (r.data_hash <> s.h OR (${ordered}::boolean AND r.display_order IS DISTINCT FROM s.o))`;
+  const inserted = await tx.$executeRaw`
+    INSERT INTO data_source_rows (id, data_source_id, external_id, data, data_hash, display_order, created_at, updated_at, deleted_at)
+    SELECT gen_random_uuid()::text, ${sourceId}, s.e, s.d, s.h,
+           CASE WHEN ${ordered}::boolean THEN s.o ELSE ${orderBase}::float8 + s.p END,
+           ${stamp}::timestamptz, ${stamp}::timestamptz, NULL
+      FROM sync_stage s
+     WHERE NOT EXISTS (SELECT 1 FROM data_source_rows r WHERE r.data_source_id = ${sourceId} AND r.external_id = s.e)`;
+  return { inserted, updated, revived };
 }
 
 /** Live rows the pass did not see: what it would tombstone. */
 export async function countUnseen(tx: Tx, sourceId: string): Promise<number> {
-  await tx.$executeRawUnsafe("ANALYZE sync_seen");
   const rows = await tx.$queryRaw<{ n: number }[]>`
     SELECT count(*)::int AS n FROM data_source_rows r
      WHERE r.data_source_id = ${sourceId} AND r.deleted_at IS NULL
-       AND NOT EXISTS (SELECT 1 FROM sync_seen s WHERE s.external_id = r.external_id)`;
+       AND NOT EXISTS (SELECT 1 FROM sync_stage s WHERE s.e = r.external_id)`;
   return rows[0]?.n ?? 0;
 }
 
@@ -123,7 +120,7 @@ export async function tombstoneUnseen(tx: Tx, sourceId: string, stamp: Date): Pr
   return tx.$executeRaw`
     UPDATE data_source_rows r SET deleted_at = ${stamp}::timestamptz, updated_at = ${stamp}::timestamptz
      WHERE r.data_source_id = ${sourceId} AND r.deleted_at IS NULL
-       AND NOT EXISTS (SELECT 1 FROM sync_seen s WHERE s.external_id = r.external_id)`;
+       AND NOT EXISTS (SELECT 1 FROM sync_stage s WHERE s.e = r.external_id)`;
 }
 
 function firstRepeat(keys: string[]): string | null {
@@ -152,7 +149,7 @@ function shortKey(key: string): string {
   return printable.length > 80 ? `${printable.slice(0, 80)}…` : printable;
 }
 
-function repeatedKey(key: string): string {
+export function repeatedKey(key: string): string {
   const shown = key.length > 80 ? `${key.slice(0, 80)}…` : key;
   return `the key "${shown}" appears more than once in the source; the key column must be unique`;
 }

@@ -4,7 +4,7 @@ import type { Connector } from "../connectors/connector";
 import { failure, success, type Result } from "../result";
 import { columnsChanged } from "../column-set";
 import { decideDeletions } from "./delete-guardrail";
-import { countUnseen, createSeenTable, passBaseline, tombstoneUnseen, writeBatch } from "./mirror-rows";
+import { applyStage, countUnseen, createStageTable, firstStagedRepeat, passBaseline, repeatedKey, stageBatch, tombstoneUnseen } from "./mirror-rows";
 import type { SyncCounts } from "./run-sync-pass";
 
 export type MirrorResult = Result<{ counts: SyncCounts; columns: string[]; schemaChanged: boolean }>;
@@ -25,22 +25,23 @@ export async function mirrorSource(
   if (!opened.ok) return opened;
   const snapshot = opened.value;
   try {
-    await createSeenTable(tx);
+    await createStageTable(tx);
     const { liveBefore, orderBase } = await passBaseline(tx, source.id);
     const pass = { sourceId: source.id, stamp, ordered: snapshot.ordered, orderBase };
     const counts: SyncCounts = { inserted: 0, updated: 0, tombstoned: 0, revived: 0, declined: 0 };
     let rowsRead = 0;
     for await (const batch of snapshot.batches()) {
       if (!batch.ok) return batch;
-      const written = await writeBatch(tx, pass, batch.value, rowsRead + 1);
-      if (!written.ok) return failure(`The source cannot be mirrored: ${written.reason}.`);
-      counts.inserted += written.value.inserted;
-      counts.updated += written.value.updated;
-      counts.revived += written.value.revived;
+      const staged = await stageBatch(tx, batch.value, rowsRead + 1);
+      if (!staged.ok) return failure(`The source cannot be mirrored: ${staged.reason}.`);
       rowsRead += batch.value.length;
       options.onBatch?.({ rowsRead });
     }
 
+    await tx.$executeRawUnsafe("ANALYZE sync_stage");
+    const repeated = await firstStagedRepeat(tx);
+    if (repeated !== null) return failure(`The source cannot be mirrored: ${repeatedKey(repeated)}.`);
+    Object.assign(counts, await applyStage(tx, pass));
     const toRemove = await countUnseen(tx, source.id);
     const approvedCount = source.deletionsApprovedAt === null ? null : source.declinedDeletions;
     const decision = decideDeletions({ liveBefore, toRemove, approvedCount });

@@ -1,0 +1,95 @@
+import type { ChildProcess } from "node:child_process";
+import { latency, runLoad, walk, type Target } from "./load";
+import { memoryOf, startNode, stop, waitForLine } from "./proc";
+import type { Fixture } from "./seed";
+import { ms, ratio, type Table } from "./table";
+
+const APP_PORT = 3230;
+const BASELINE_PORT = 3231;
+
+interface RowsBenchOptions {
+  appUrl: string;
+  fixture: Fixture;
+  rows: number;
+  stepSeconds: number;
+  app: "next" | "handler";
+  walkMax: number;
+  table: Table;
+  log: (line: string) => void;
+}
+
+async function startApp(options: RowsBenchOptions): Promise<{ child: ChildProcess; port: number }> {
+  if (options.app === "handler") {
+    const child = startNode("src/test/serve-api.ts", [], { DATABASE_URL: options.appUrl, REDIS_URL: "", NODE_ENV: "production" });
+    const match = await waitForLine(child, /listening (\d+)/, 60_000);
+    return { child, port: Number(match[1]) };
+  }
+  const child = startNode("src/cli/start.ts", [], {
+    DATABASE_URL: options.appUrl,
+    PORT: String(APP_PORT),
+    HOST: "127.0.0.1",
+    GROUNDWORK_WORKER: "off",
+    GROUNDWORK_SEED: "off",
+    GROUNDWORK_DATA_DIR: ".data/bench",
+    REDIS_URL: "",
+  });
+  await waitForLine(child, /Groundwork is up/, 300_000);
+  return { child, port: APP_PORT };
+}
+
+export async function runRowsBench(options: RowsBenchOptions): Promise<void> {
+  const { fixture, table, log } = options;
+  const path = `/api/v1/organizations/${fixture.organizationId}/data-sources/${fixture.rowsSourceId}/rows`;
+  log(`starting the app (${options.app}) and the baseline...`);
+  const app = await startApp(options);
+  const baseline = startNode("bench/baseline-server.ts", [String(BASELINE_PORT)], { DATABASE_URL: options.appUrl });
+  try {
+    await waitForLine(baseline, /listening/, 60_000);
+    const gw: Target = { port: app.port, path, token: fixture.token };
+    const base: Target = { port: BASELINE_PORT, path, token: fixture.token };
+
+    // Warm both (code paths, pools, the planner's caches) before anything is measured.
+    await latency(gw, "limit=100", 50);
+    await latency(base, "limit=100", 50);
+    const idle = { gw: memoryOf(app.child.pid!).rssMb, base: memoryOf(baseline.pid!).rssMb };
+
+    const gwOne = await latency(gw, "limit=1", 400);
+    const baseOne = await latency(base, "limit=1", 400);
+    if (gwOne.status !== 200 || baseOne.status !== 200) throw new Error("limit=1 requests failed");
+    const unknown = await latency({ ...gw, token: "gw_live_00000000000000000000000000000000" }, "limit=1", 200);
+    log(`limit=1 p50: groundwork ${ms(gwOne.p50)}, baseline ${ms(baseOne.p50)}`);
+    table.add("rows `limit=1`, 1 connection, p50", ms(gwOne.p50), ms(baseOne.p50), ratio(gwOne.p50, baseOne.p50));
+    table.add(
+      "pipeline cost per request, p50 (Groundwork − baseline at `limit=1`)",
+      ms(gwOne.p50 - baseOne.p50),
+      "–",
+      "–",
+      "≤ 1 ms",
+    );
+    table.add("unknown key → 401, 1 connection, p50", ms(unknown.p50), "–", "–");
+
+    for (const connections of [1, 16, 64]) {
+      const g = await runLoad(gw, { connections, seconds: options.stepSeconds, limit: 100 });
+      const b = await runLoad(base, { connections, seconds: options.stepSeconds, limit: 100 });
+      log(`c=${connections}: groundwork ${g.perSecond.toFixed(0)} req/s (${g.errors} errors), baseline ${b.perSecond.toFixed(0)} req/s (${b.errors} errors)`);
+      if (g.errors > 0 || b.errors > 0) throw new Error(`load at ${connections} connections had errors`);
+      table.add(`rows \`limit=100\`, ${connections} conn: req/s`, g.perSecond.toFixed(0), b.perSecond.toFixed(0), ratio(g.perSecond, b.perSecond), "≥ 0.60×");
+      table.add(`rows \`limit=100\`, ${connections} conn: p50 / p99`, `${ms(g.p50)} / ${ms(g.p99)}`, `${ms(b.p50)} / ${ms(b.p99)}`, ratio(g.p50, b.p50));
+    }
+
+    const beforeWalk = memoryOf(app.child.pid!).rssMb;
+    const gWalk = await walk(gw, 100, options.walkMax);
+    const afterWalk = memoryOf(app.child.pid!);
+    const bWalk = await walk(base, 100, options.walkMax);
+    const full = Math.ceil((options.rows * 0.975) / 100);
+    const wall = (w: typeof gWalk) => (w.complete ? w.seconds : (w.seconds / w.pages) * full);
+    const shown = (w: typeof gWalk) => `${wall(w).toFixed(1)} s${w.complete ? "" : ` (extrapolated from ${w.pages} pages)`}`;
+    log(`walk: groundwork ${shown(gWalk)}, baseline ${shown(bWalk)}`);
+    table.add(`full walk at \`limit=100\` (${gWalk.complete ? gWalk.rows : "–"} live rows)`, shown(gWalk), shown(bWalk), ratio(wall(gWalk), wall(bWalk)), "≤ 1.5×");
+    table.add("app RSS idle (after warm-up) → before walk → after walk", `${idle.gw.toFixed(0)} → ${beforeWalk.toFixed(0)} → ${afterWalk.rssMb.toFixed(0)} MB`, `${idle.base.toFixed(0)} → ${memoryOf(baseline.pid!).rssMb.toFixed(0)} MB`, "–");
+    table.add("app peak RSS (VmHWM) during the rows benchmark", `${afterWalk.peakMb.toFixed(0)} MB`, `${memoryOf(baseline.pid!).peakMb.toFixed(0)} MB`, "–");
+  } finally {
+    await stop(app.child);
+    await stop(baseline);
+  }
+}

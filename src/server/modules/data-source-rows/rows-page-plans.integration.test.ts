@@ -1,0 +1,107 @@
+import { beforeAll, describe, expect, it } from "vitest";
+import { Prisma } from "@/server/db/generated/client";
+import { useTestDatabase } from "@/test/db";
+import { createTestSource } from "@/test/rows";
+import { rowsPageSql, type ListRowsQuery } from "./list-rows";
+
+// Plan-level guard for the rows endpoint (issue 13): on a source large enough that a scan and
+// sort would cost far more than an index walk, every page the endpoint can ask for must be read
+// from an index in its order — no Sort node, no sequential scan — from the first page and from
+// the middle of a walk. A later change to the query or the indexes that brings back the full
+// sort fails here instead of in production.
+
+const database = useTestDatabase();
+const ROWS = 60_000;
+const base = Date.parse("2026-03-01T00:00:00.000Z");
+
+let organizationId: string;
+let sourceId: string;
+
+beforeAll(async () => {
+  organizationId = (await database.prisma.organization.create({ data: { name: "Plans" } })).id;
+  sourceId = await createTestSource(database.prisma, organizationId, "large");
+  const other = await createTestSource(database.prisma, organizationId, "other");
+  // Ties and gaps in display order, 10 % tombstones, a second source sharing the table.
+  for (const [id, count] of [[sourceId, ROWS], [other, ROWS / 10]] as const) {
+    await database.prisma.$executeRaw`
+      INSERT INTO data_source_rows (id, data_source_id, external_id, data, data_hash, display_order, created_at, updated_at, deleted_at)
+      SELECT 'row-' || ${id} || '-' || g, ${id}, g::text, jsonb_build_object('name', 'n' || g), md5(g::text),
+             CASE WHEN g % 20 = 0 THEN NULL ELSE (g / 4)::float8 END,
+             ${new Date(base)}::timestamptz, ${new Date(base)}::timestamptz + make_interval(secs => g),
+             CASE WHEN g % 10 = 0 THEN ${new Date(base)}::timestamptz + make_interval(secs => g) END
+        FROM generate_series(1, ${count}::int) g`;
+  }
+  await database.prisma.$executeRawUnsafe("VACUUM ANALYZE data_source_rows");
+}, 120_000);
+
+interface PlanNode {
+  "Node Type": string;
+  "Relation Name"?: string;
+  "Index Name"?: string;
+  Plans?: PlanNode[];
+}
+
+function nodes(plan: PlanNode): PlanNode[] {
+  return [plan, ...(plan.Plans ?? []).flatMap(nodes)];
+}
+
+async function planOf(query: ListRowsQuery, byUpdatedAt: boolean, direction: "asc" | "desc", after?: [string, string], snapshot?: Date): Promise<PlanNode[]> {
+  const rows = await database.prisma.$queryRaw<{ "QUERY PLAN": [{ Plan: PlanNode }] }[]>(
+    Prisma.sql`EXPLAIN (FORMAT JSON) ${rowsPageSql(query, byUpdatedAt, direction, after, snapshot)}`,
+  );
+  return nodes(rows[0]!["QUERY PLAN"][0].Plan);
+}
+
+const sorts = [
+  { sort: "display_order", byUpdatedAt: false, direction: "asc" },
+  { sort: "-display_order", byUpdatedAt: false, direction: "desc" },
+  { sort: "updated_at", byUpdatedAt: true, direction: "asc" },
+  { sort: "-updated_at", byUpdatedAt: true, direction: "desc" },
+] as const;
+
+// The middle of the source, as a cursor would carry it.
+const middleDisplay: [string, string] = [String(ROWS / 8), `row-x-${ROWS / 2}`];
+const middleUpdated: [string, string] = [new Date(base + (ROWS / 2) * 1000).toISOString(), `row-x-${ROWS / 2}`];
+
+describe("rows page plans on a large source", () => {
+  const cases = sorts.flatMap((s) => [false, true].flatMap((includeDeleted) => [false, true].map((delta) => ({ ...s, includeDeleted, delta }))));
+
+  it.each(cases)("sort=$sort include_deleted=$includeDeleted updated_after=$delta: an index in order, no sort", async ({ byUpdatedAt, direction, includeDeleted, delta }) => {
+    const query: ListRowsQuery = {
+      organizationId,
+      dataSourceId: sourceId,
+      limit: 100,
+      includeDeleted,
+      // An early mark, so most of the source is newer: the case where a sort would be dear.
+      updatedAfter: delta ? new Date(base + 1000) : undefined,
+    };
+    for (const after of [undefined, byUpdatedAt ? middleUpdated : middleDisplay]) {
+      const plan = await planOf(query, byUpdatedAt, direction, after);
+      const shown = JSON.stringify(plan.map((n) => [n["Node Type"], n["Index Name"]]));
+      expect(plan.filter((n) => n["Node Type"] === "Sort" || n["Node Type"] === "Incremental Sort"), shown).toEqual([]);
+      expect(plan.filter((n) => n["Relation Name"] === "data_source_rows" && n["Node Type"] !== "Index Scan"), shown).toEqual([]);
+      const used = plan.find((n) => n["Relation Name"] === "data_source_rows")?.["Index Name"];
+      const expected = `data_source_rows_${includeDeleted ? "" : "live_"}${byUpdatedAt ? "updated_at" : "display_key"}_id_idx`;
+      expect(used, shown).toBe(includeDeleted && byUpdatedAt ? "data_source_rows_data_source_id_updated_at_id_idx" : expected);
+      // As the endpoint runs it: as of a walk's snapshot (issue 14, D90), the current rows are
+      // still the same index in order; only the (small) versions branch is added beside them.
+      const asOf = await planOf(query, byUpdatedAt, direction, after, new Date(base + ROWS * 1000));
+      const asOfShown = JSON.stringify(asOf.map((n) => [n["Node Type"], n["Index Name"], n["Relation Name"]]));
+      const current = asOf.filter((n) => n["Relation Name"] === "data_source_rows");
+      expect(current.map((n) => [n["Node Type"], n["Index Name"]]), asOfShown).toEqual([["Index Scan", used]]);
+    }
+  });
+
+  it("a recent updated_after in display order reads only the newer rows through the updated_at index", async () => {
+    const query: ListRowsQuery = { organizationId, dataSourceId: sourceId, limit: 100, includeDeleted: false, updatedAfter: new Date(base + (ROWS - 50) * 1000) };
+    const plan = await planOf(query, false, "asc");
+    expect(plan.filter((n) => n["Relation Name"] === "data_source_rows").map((n) => n["Node Type"])).toEqual(["Index Scan"]);
+    expect(plan.find((n) => n["Relation Name"] === "data_source_rows")?.["Index Name"]).toBe("data_source_rows_live_updated_at_id_idx");
+  });
+
+  it.each([false, true])("external_id (include_deleted=%s) is one unique-index probe", async (includeDeleted) => {
+    const query: ListRowsQuery = { organizationId, dataSourceId: sourceId, limit: 100, includeDeleted, externalId: "1234" };
+    const plan = await planOf(query, false, "asc");
+    expect(plan.filter((n) => n["Relation Name"] === "data_source_rows").map((n) => n["Index Name"])).toEqual(["data_source_rows_data_source_id_external_id_key"]);
+  });
+});
