@@ -35,13 +35,24 @@ ALTER TABLE "data_source_row_versions" ADD CONSTRAINT "data_source_row_versions_
 -- (set by lockSourceForWrite in groundwork.row_stamp), so whatever path a writer takes (upsert,
 -- set-based reconcile, wholesale CSV replace) a walk can still read the rows as of its first page.
 -- Statement-level with transition tables: one INSERT per statement, not one per row.
+-- NOTE: a stamped writer needs only the old rows; joining the two transition tables (which have
+-- no statistics or indexes) could become a nested loop over a whole pass. Only an update outside
+-- a stamped writer (a test's direct UPDATE) takes its superseded_at from the new row.
 CREATE FUNCTION keep_updated_row_versions() RETURNS trigger LANGUAGE plpgsql AS $$
+DECLARE
+  stamp timestamptz := NULLIF(current_setting('groundwork.row_stamp', true), '')::timestamptz;
 BEGIN
-  INSERT INTO data_source_row_versions
-    (data_source_id, id, external_id, data, display_order, created_at, updated_at, deleted_at, superseded_at)
-  SELECT o.data_source_id, o.id, o.external_id, o.data, o.display_order, o.created_at, o.updated_at, o.deleted_at,
-         COALESCE(NULLIF(current_setting('groundwork.row_stamp', true), '')::timestamptz, n.updated_at)
-    FROM old_rows o JOIN new_rows n ON n.id = o.id;
+  IF stamp IS NOT NULL THEN
+    INSERT INTO data_source_row_versions
+      (data_source_id, id, external_id, data, display_order, created_at, updated_at, deleted_at, superseded_at)
+    SELECT o.data_source_id, o.id, o.external_id, o.data, o.display_order, o.created_at, o.updated_at, o.deleted_at, stamp
+      FROM old_rows o;
+  ELSE
+    INSERT INTO data_source_row_versions
+      (data_source_id, id, external_id, data, display_order, created_at, updated_at, deleted_at, superseded_at)
+    SELECT o.data_source_id, o.id, o.external_id, o.data, o.display_order, o.created_at, o.updated_at, o.deleted_at, n.updated_at
+      FROM old_rows o JOIN new_rows n ON n.id = o.id;
+  END IF;
   RETURN NULL;
 END $$;
 
