@@ -25,6 +25,8 @@ export default defineConfig({
           include: ["src/**/*.integration.test.ts"],
           environment: "node",
           globalSetup: ["src/test/global-setup.ts"],
+          // Customer databases and the fake CRM run on loopback: the operator setting that allows it.
+          env: { GROUNDWORK_ALLOW_PRIVATE_TARGETS: "on" },
           testTimeout: 60_000,
           hookTimeout: 120_000,
         },

@@ -2,6 +2,7 @@ import { randomBytes } from "node:crypto";
 import pg from "pg";
 import type { PrismaClient } from "@/server/db/types";
 import { mintApiKey } from "@/server/modules/api-keys/mint-key";
+import { CLI_OPERATOR } from "@/server/modules/access/acting-principal";
 import { createManagedSource } from "@/server/modules/data-sources/create-managed-source";
 import { createSecretBox } from "@/server/modules/data-sources/credentials/secret-box";
 import { createOrganization } from "@/server/modules/organizations/create-organization";
@@ -22,7 +23,7 @@ export interface Fixture {
  */
 export async function seed(db: PrismaClient, appUrl: string, customerUrl: string, rows: number): Promise<Fixture> {
   const encryptionKey = randomBytes(32);
-  const organizationId = (await createOrganization(db, "Benchmark")).id;
+  const organizationId = (await createOrganization(db, CLI_OPERATOR, "Benchmark")).id;
   const key = await mintApiKey(
     db,
     { name: "bench", scopes: "data_sources:read", organizationId, rateLimit: 1_000_000 },
@@ -30,8 +31,10 @@ export async function seed(db: PrismaClient, appUrl: string, customerUrl: string
   );
   const secrets = createSecretBox(encryptionKey);
   const config = { table: "public.customers", keyColumn: "id" };
-  const rowsSource = await createManagedSource(db, secrets, { kind: "postgres_table", organizationId, name: "rows", config, credentials: { url: customerUrl } });
-  const syncSource = await createManagedSource(db, secrets, { kind: "postgres_table", organizationId, name: "sync", config, credentials: { url: customerUrl } });
+  // The customer table lives on the benchmark's own local server: private targets allowed.
+  const targets = { policy: { allowPrivate: true }, serviceDatabaseUrl: () => appUrl };
+  const rowsSource = await createManagedSource(db, secrets, CLI_OPERATOR, { kind: "postgres_table", organizationId, name: "rows", config, credentials: { url: customerUrl } }, targets);
+  const syncSource = await createManagedSource(db, secrets, CLI_OPERATOR, { kind: "postgres_table", organizationId, name: "sync", config, credentials: { url: customerUrl } }, targets);
 
   const app = new pg.Client({ connectionString: appUrl });
   await app.connect();

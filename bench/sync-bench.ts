@@ -22,6 +22,8 @@ async function syncPass(options: SyncBenchOptions, expect: (run: Record<string, 
   const child = startNode("src/cli/main.ts", ["source", "sync", options.fixture.syncSourceId, "--json"], {
     DATABASE_URL: options.appUrl,
     GROUNDWORK_ENCRYPTION_KEY: options.fixture.encryptionKeyHex,
+    // The customer table is on the benchmark's local server.
+    GROUNDWORK_ALLOW_PRIVATE_TARGETS: "on",
   });
   const { code, output, peakMb } = await runToEnd(child);
   if (code !== 0) throw new Error(`sync failed (${code}): ${output.slice(-2000)}`);

@@ -24,6 +24,10 @@ const schema = z.object({
   GROUNDWORK_ENCRYPTION_KEY: optionalString,
   GROUNDWORK_WORKER: z.enum(["on", "off"]).default("on"),
   GROUNDWORK_SEED: z.enum(["on", "off"]).default("on"),
+  /** Lets connectors reach loopback, private and link-local addresses (self-hosted setups, tests). */
+  GROUNDWORK_ALLOW_PRIVATE_TARGETS: z.enum(["on", "off"]).default("off"),
+  /** Bearer token of GET /metrics; unset turns the endpoint off (404). */
+  GROUNDWORK_METRICS_TOKEN: optionalString.pipe(z.string().min(16, "must be at least 16 characters").optional()),
   /**
    * `npm run simulate:devices` only: drive a running app over HTTP instead of in-process.
    * NOTE: Vite (vitest) sets BASE_URL to a bare path ("/"); only an absolute URL counts.

@@ -3,6 +3,7 @@ import path from "node:path";
 import next from "next";
 import { env, resetEnvCache } from "@/env";
 import { prepareDatabase } from "@/server/db/bootstrap";
+import { loadEncryptionKey } from "@/server/modules/data-sources/credentials/encryption-key";
 import { createPrismaClient } from "@/server/db/client";
 import { seedDemoInstance } from "@/server/seed/seed-demo";
 import { startWorker, type RunningWorker } from "@/worker/start-worker";
@@ -22,6 +23,10 @@ async function main(): Promise<void> {
   if (!dev) ensureBuild(root, say);
 
   const database = await prepareDatabase({ dataDir: path.join(dataDir, "postgres"), log: say });
+  // Fail fast: a malformed or exposed key stops startup here, not at the first sync. (After the
+  // database: the key file's directory is created private, which the postgres user, when we
+  // run as root, could then not enter.)
+  await loadEncryptionKey(dataDir);
   // Filled in once listening; the signal handlers are installed before that.
   const running: { server?: Server; worker?: RunningWorker } = {};
   let stopping = false;

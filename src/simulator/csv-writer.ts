@@ -1,4 +1,5 @@
 import type { PrismaClient } from "@/server/db/types";
+import { SYSTEM } from "@/server/modules/access/acting-principal";
 import { replaceCsvRows } from "@/server/modules/data-sources/csv/replace-csv-rows";
 import type { Rng } from "./prng";
 import type { Timeline } from "./timeline";
@@ -73,7 +74,7 @@ export class CsvWriter {
 
   private async upload(label: string, touched: Iterable<string>): Promise<void> {
     const lines = [this.columns.join(","), ...this.rows.map((row) => this.columns.map((column) => row[column] ?? "").join(","))];
-    const result = await replaceCsvRows(this.deps.db, this.sourceId, `${lines.join("\n")}\n`);
+    const result = await replaceCsvRows(this.deps.db, SYSTEM, this.sourceId, `${lines.join("\n")}\n`);
     this.deps.timeline.add("writer", `${label}: upload committed (${result.rows} rows, data_version ${result.dataVersion}, schema_version ${result.schemaVersion})`, touched);
   }
 }

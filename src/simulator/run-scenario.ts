@@ -1,5 +1,6 @@
 import { randomBytes } from "node:crypto";
 import type { PrismaClient } from "@/server/db/types";
+import { SYSTEM } from "@/server/modules/access/acting-principal";
 import { createCsvSource } from "@/server/modules/data-sources/create-csv-source";
 import { createManagedSource } from "@/server/modules/data-sources/create-managed-source";
 import type { SecretBox } from "@/server/modules/data-sources/credentials/secret-box";
@@ -54,11 +55,11 @@ export async function runScenario(deps: SimulationDeps, options: { seed: number;
   const rng = createRng(options.seed);
   const derive = (): Rng => createRng(rng.int(0, 2 ** 31));
   const timeline = new Timeline();
-  const organizationId = (await createOrganization(deps.db, `Simulation ${options.seed}`)).id;
+  const organizationId = (await createOrganization(deps.db, SYSTEM, `Simulation ${options.seed}`)).id;
 
   const table = new TableWriter({ ...deps, rng: derive(), timeline }, `sim_${options.seed}_${randomBytes(3).toString("hex")}`);
   await table.create();
-  const tableSource = await createManagedSource(deps.db, deps.secrets, {
+  const tableSource = await createManagedSource(deps.db, deps.secrets, SYSTEM, {
     kind: "postgres_table",
     organizationId,
     name: `Table ${table.table}`,
@@ -70,7 +71,7 @@ export async function runScenario(deps: SimulationDeps, options: { seed: number;
   await table.pass("first pass");
 
   const csv = new CsvWriter({ db: deps.db, rng: derive(), timeline });
-  const csvSource = await createCsvSource(deps.db, { organizationId, name: "Codes", keyColumn: "code" });
+  const csvSource = await createCsvSource(deps.db, SYSTEM, { organizationId, name: "Codes", keyColumn: "code" });
   csv.setSource(csvSource.id);
   await csv.create();
 

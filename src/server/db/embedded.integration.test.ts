@@ -8,6 +8,7 @@ import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { withClient } from "./admin";
 import { startEmbeddedPostgres, type EmbeddedPostgres } from "./embedded";
+import { LEGACY_PASSWORD, PASSWORD_FILE } from "./embedded-password";
 import { isAlive } from "./postmaster";
 
 // A server of its own in a temporary directory: these tests kill and restart servers.
@@ -122,5 +123,67 @@ describe("startEmbeddedPostgres", () => {
     started.push(server);
     const { rows } = await withClient(server.url, (client) => client.query("SELECT current_database() AS name"));
     expect(rows).toEqual([{ name: "groundwork_example" }]);
+  });
+});
+
+describe("the embedded cluster's superuser password", () => {
+  const passwordOf = (dir: string) => fs.readFile(path.join(dir, PASSWORD_FILE), "utf8").then((text) => text.trim());
+  const connectsWith = async (server: EmbeddedPostgres, password: string) => {
+    const url = new URL(server.adminUrl);
+    url.password = password;
+    return withClient(url.toString(), async () => true).catch((error: { code?: string }) => (error.code === "28P01" ? false : Promise.reject(error)));
+  };
+
+  it("is generated per cluster at initdb, kept in the data directory with mode 0600, and is not the old constant", async () => {
+    const dir = path.join(path.dirname(dataDir), "own-password");
+    const server = await startEmbeddedPostgres({ dataDir: dir });
+    try {
+      const file = path.join(dir, PASSWORD_FILE);
+      expect((await fs.stat(file)).mode & 0o777).toBe(0o600);
+      const password = await passwordOf(dir);
+      expect(password).toMatch(/^[0-9a-f]{48}$/);
+      expect(decodeURIComponent(new URL(server.adminUrl).password)).toBe(password);
+      expect(await connectsWith(server, LEGACY_PASSWORD)).toBe(false);
+      expect(await connectsWith(server, password)).toBe(true);
+      // Another cluster, another password.
+      expect(password).not.toBe(await passwordOf(dataDir));
+    } finally {
+      await server.stop();
+    }
+  });
+
+  it("upgrades a cluster made with the constant password at its next start, keeping its data", async () => {
+    const dir = path.join(path.dirname(dataDir), "legacy-password");
+    const first = await startEmbeddedPostgres({ dataDir: dir });
+    // Make it what older versions left behind: the constant password and no password file.
+    await withClient(first.adminUrl, (client) => client.query(`CREATE TABLE kept (note text); INSERT INTO kept VALUES ('legacy'); ALTER ROLE postgres PASSWORD '${LEGACY_PASSWORD}'`));
+    await first.stop();
+    await fs.rm(path.join(dir, PASSWORD_FILE));
+
+    const upgraded = await startEmbeddedPostgres({ dataDir: dir });
+    try {
+      const password = await passwordOf(dir);
+      expect(password).not.toBe(LEGACY_PASSWORD);
+      expect((await fs.stat(path.join(dir, PASSWORD_FILE))).mode & 0o777).toBe(0o600);
+      expect(await connectsWith(upgraded, LEGACY_PASSWORD)).toBe(false);
+      const { rows } = await withClient(upgraded.adminUrl, (client) => client.query("SELECT note FROM kept"));
+      expect(rows).toEqual([{ note: "legacy" }]);
+    } finally {
+      await upgraded.stop();
+    }
+  });
+
+  it("refuses to start when the password file is readable by other users, or malformed", async () => {
+    const dir = path.join(path.dirname(dataDir), "legacy-password");
+    const file = path.join(dir, PASSWORD_FILE);
+    const password = await passwordOf(dir);
+    await fs.chmod(file, 0o644);
+    await expect(startEmbeddedPostgres({ dataDir: dir })).rejects.toThrow(/is accessible to other users \(mode 644\); restrict it: chmod 600/);
+    await fs.chmod(file, 0o600);
+    await fs.writeFile(file, "not a password\n");
+    await expect(startEmbeddedPostgres({ dataDir: dir })).rejects.toThrow(/is malformed/);
+    await fs.writeFile(file, `${password}\n`);
+    const server = await startEmbeddedPostgres({ dataDir: dir });
+    await server.stop();
   });
 });

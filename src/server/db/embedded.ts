@@ -6,7 +6,8 @@ import path from "node:path";
 import type { Readable } from "node:stream";
 import { setTimeout as sleep } from "node:timers/promises";
 import { databaseUrl, ensureDatabase } from "./admin";
-import { initialiseCluster, PASSWORD, postgresBinary, postgresUserIds, USER } from "./embedded-cluster";
+import { initialiseCluster, postgresBinary, postgresUserIds, USER } from "./embedded-cluster";
+import { superuserPassword } from "./embedded-password";
 import { countUsers, registerUser, unregisterUser, withDirectoryLock } from "./embedded-sharing";
 import { isAlive, isPostmasterOf, isReady, signal, terminate } from "./postmaster";
 
@@ -48,9 +49,16 @@ export async function startEmbeddedPostgres(options: StartEmbeddedPostgresOption
   const server = await withDirectoryLock(dataDir, async () => {
     if (!existsSync(path.join(dataDir, "PG_VERSION"))) await initialiseCluster(dataDir, log);
     const running = (await joinRunningServer(dataDir, log)) ?? (await spawnPostmaster(dataDir, options.settings ?? {}, log));
-    return share(dataDir, running, log);
+    let password: string;
+    try {
+      password = await superuserPassword(dataDir, running.port, USER, log);
+    } catch (error) {
+      if (running.child) await terminate(running.pid, log);
+      throw error;
+    }
+    return { ...share(dataDir, running, log), password };
   });
-  const adminUrl = `postgres://${USER}:${PASSWORD}@127.0.0.1:${server.port}/postgres`;
+  const adminUrl = `postgres://${USER}:${encodeURIComponent(server.password)}@127.0.0.1:${server.port}/postgres`;
   const database = options.database ?? "postgres";
   try {
     await ensureDatabase(adminUrl, database);
@@ -58,7 +66,8 @@ export async function startEmbeddedPostgres(options: StartEmbeddedPostgresOption
     await server.stop();
     throw error;
   }
-  return { ...server, adminUrl, url: databaseUrl(adminUrl, database) };
+  const { password: _password, ...shared } = server;
+  return { ...shared, adminUrl, url: databaseUrl(adminUrl, database) };
 }
 
 type Server = Pick<EmbeddedPostgres, "port" | "pid" | "startedHere" | "stop">;

@@ -1,3 +1,4 @@
+import { SYSTEM } from "@/server/modules/access/acting-principal";
 import type { PrismaClient } from "@/server/db/types";
 import { createCsvSource } from "@/server/modules/data-sources/create-csv-source";
 import { replaceCsvRows } from "@/server/modules/data-sources/csv/replace-csv-rows";
@@ -29,11 +30,11 @@ export async function seedDemoInstance(db: PrismaClient): Promise<SeedResult> {
   // password was never shown (the next start would then skip seeding).
   const organizationId = await db.$transaction(
     async (tx) => {
-      await createInstanceOwner(tx, { email: DEMO_OWNER_EMAIL, password, name: "Demo Owner" });
-      const organization = await createOrganization(tx, "Demo Organization");
+      await createInstanceOwner(tx, SYSTEM, { email: DEMO_OWNER_EMAIL, password, name: "Demo Owner" });
+      const organization = await createOrganization(tx, SYSTEM, "Demo Organization");
       await createForm(tx, organization.id, "Site inspection");
-      const source = await createCsvSource(tx, { organizationId: organization.id, name: "Sites", keyColumn: "site_code" });
-      await replaceCsvRows(tx, source.id, DEMO_SITES_CSV);
+      const source = await createCsvSource(tx, SYSTEM, { organizationId: organization.id, name: "Sites", keyColumn: "site_code" });
+      await replaceCsvRows(tx, SYSTEM, source.id, DEMO_SITES_CSV);
       return organization.id;
     },
     { timeout: 60_000 },

@@ -1,6 +1,7 @@
 import type { PrismaClient } from "@/server/db/types";
 import { AppError } from "@/server/errors/app-error";
-import { recordAuditEvent, type AuditEventInput } from "../audit/record-audit-event";
+import { withinReach, type ActingPrincipal } from "../access/acting-principal";
+import { recordAuditEvent } from "../audit/record-audit-event";
 import { lockSourceForWrite, SOURCE_TRANSACTION_OPTIONS } from "./source-lock";
 
 export interface ApprovedDeletions {
@@ -15,21 +16,23 @@ export interface ApprovedDeletions {
  * NOTE: taken under the source lock so it cannot interleave with a pass that is about to
  * record a different declined count.
  */
-export async function approveDeletions(db: PrismaClient, sourceId: string, actor: AuditEventInput["actor"]): Promise<ApprovedDeletions> {
+export async function approveDeletions(db: PrismaClient, principal: ActingPrincipal, sourceId: string): Promise<ApprovedDeletions> {
   return db.$transaction(async (tx) => {
+    const visible = await tx.dataSource.findFirst({ where: { id: sourceId, ...withinReach(principal) }, select: { id: true } });
+    if (!visible) throw new AppError("not_found", `No data source ${sourceId}.`);
     await lockSourceForWrite(tx, sourceId);
-    const source = await tx.dataSource.findUnique({ where: { id: sourceId } });
+    const source = await tx.dataSource.findFirst({ where: { id: sourceId, ...withinReach(principal) } });
     if (!source) throw new AppError("not_found", `No data source ${sourceId}.`);
     if (source.declinedDeletions === 0) throw new AppError("conflict", `Data source ${sourceId} has no declined deletions to approve.`);
     const approvedAt = new Date();
     await tx.dataSource.update({ where: { id: sourceId }, data: { deletionsApprovedAt: approvedAt } });
     await recordAuditEvent(tx, {
       action: "data_source.deletions_approved",
-      actor,
+      actor: principal.actor,
       organizationId: source.organizationId,
       target: { type: "data_source", id: sourceId },
       metadata: { declined_deletions: source.declinedDeletions },
     });
     return { approvedAt, count: source.declinedDeletions };
-  }, SOURCE_TRANSACTION_OPTIONS);
+  }, { ...SOURCE_TRANSACTION_OPTIONS });
 }

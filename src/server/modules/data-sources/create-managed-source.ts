@@ -1,7 +1,14 @@
 import { randomUUID } from "node:crypto";
 import { z } from "zod";
+import { inTransaction } from "@/server/db/transaction";
 import type { Db } from "@/server/db/types";
 import { AppError } from "@/server/errors/app-error";
+import { requireReach, type ActingPrincipal } from "../access/acting-principal";
+import { recordAuditEvent } from "../audit/record-audit-event";
+import type { ConnectorTargets } from "./connectors/connector";
+import { checkCrmUrl } from "./connectors/targets/crm-target";
+import { checkPostgresTarget, parsePostgresUrl } from "./connectors/targets/postgres-target";
+import { defaultConnectorTargets } from "./connectors/targets/target-policy";
 import { sourceNameSchema } from "./create-csv-source";
 import type { SecretBox } from "./credentials/secret-box";
 import { sealCredentials } from "./credentials/source-credentials";
@@ -12,6 +19,7 @@ import {
   postgresCredentialsSchema,
   postgresTableConfigSchema,
 } from "./source-config";
+import { DEFAULT_SYNC_INTERVAL_SECONDS } from "./source-status";
 
 /** The scheduler ticks once a minute: a shorter interval could not be honoured. */
 export const MIN_SYNC_INTERVAL_SECONDS = 60;
@@ -19,13 +27,13 @@ export const MIN_SYNC_INTERVAL_SECONDS = 60;
 const common = {
   organizationId: z.string().min(1),
   name: sourceNameSchema,
-  /** null: no schedule, synced only on request. */
+  /** null: no schedule, synced only on request. Left out: the default schedule. */
   syncIntervalSeconds: z
     .number()
     .int()
     .min(MIN_SYNC_INTERVAL_SECONDS, `must be at least ${MIN_SYNC_INTERVAL_SECONDS} seconds`)
     .nullable()
-    .default(null),
+    .default(DEFAULT_SYNC_INTERVAL_SECONDS),
 };
 
 export const managedSourceInputSchema = z.discriminatedUnion("kind", [
@@ -35,28 +43,61 @@ export const managedSourceInputSchema = z.discriminatedUnion("kind", [
 export type ManagedSourceInput = z.input<typeof managedSourceInputSchema>;
 
 /**
- * A source mirrored from a customer's table or CRM object. Its credentials are sealed before
- * they reach the database and are never returned; its rows arrive with the first sync pass.
+ * A source mirrored from a customer's table or CRM object. Its target is tenant input: the
+ * URL is reduced to an allow-listed target and every address it resolves to is checked before
+ * anything is stored (and again at every connect). Its credentials are sealed before they
+ * reach the database and are never returned; its rows arrive with the first sync pass.
  */
-export async function createManagedSource(db: Db, secrets: SecretBox, input: ManagedSourceInput): Promise<{ id: string }> {
+export async function createManagedSource(
+  db: Db,
+  secrets: SecretBox,
+  principal: ActingPrincipal,
+  input: ManagedSourceInput,
+  targets: ConnectorTargets = defaultConnectorTargets(),
+): Promise<{ id: string }> {
   const parsed = managedSourceInputSchema.safeParse(input);
   if (!parsed.success) throw new AppError("bad_request", `Invalid data source: ${describeIssue(parsed.error)}`);
   const source = parsed.data;
-  const organization = await db.organization.findUnique({ where: { id: source.organizationId }, select: { id: true } });
-  if (!organization) throw new AppError("not_found", `No organization ${source.organizationId}.`);
-  // The id is chosen here because the ciphertext is bound to it.
-  const id = randomUUID();
-  return db.dataSource.create({
-    data: {
-      id,
+  requireReach(principal, source.organizationId);
+  const refused = await checkTarget(source, targets);
+  if (refused) throw new AppError("bad_request", `Invalid data source: ${refused}`);
+  return inTransaction(db, async (tx) => {
+    const organization = await tx.organization.findUnique({ where: { id: source.organizationId }, select: { id: true } });
+    if (!organization) throw new AppError("not_found", `No organization ${source.organizationId}.`);
+    // The id is chosen here because the ciphertext is bound to it.
+    const id = randomUUID();
+    const created = await tx.dataSource.create({
+      data: {
+        id,
+        organizationId: source.organizationId,
+        name: source.name,
+        kind: source.kind,
+        config: source.config,
+        credentialsEncrypted: sealCredentials(secrets, id, source.credentials),
+        columns: [],
+        syncIntervalSeconds: source.syncIntervalSeconds,
+      },
+      select: { id: true },
+    });
+    await recordAuditEvent(tx, {
+      action: "data_source.created",
+      actor: principal.actor,
       organizationId: source.organizationId,
-      name: source.name,
-      kind: source.kind,
-      config: source.config,
-      credentialsEncrypted: sealCredentials(secrets, id, source.credentials),
-      columns: [],
-      syncIntervalSeconds: source.syncIntervalSeconds,
-    },
-    select: { id: true },
+      target: { type: "data_source", id },
+      metadata: { kind: source.kind, name: source.name },
+    });
+    return created;
   });
+}
+
+/** Why the source's target is refused (naming the part), or null. */
+async function checkTarget(source: z.output<typeof managedSourceInputSchema>, targets: ConnectorTargets): Promise<string | null> {
+  if (source.kind === "crm_object") {
+    const checked = await checkCrmUrl(source.config.instanceUrl, targets.policy);
+    return checked.ok ? null : `config.instanceUrl: ${checked.reason}`;
+  }
+  const target = parsePostgresUrl(source.credentials.url);
+  if (!target.ok) return `credentials.url: ${target.reason}`;
+  const checked = await checkPostgresTarget(target.value, targets.policy, targets.serviceDatabaseUrl());
+  return checked.ok ? null : `credentials.url: ${checked.reason}`;
 }

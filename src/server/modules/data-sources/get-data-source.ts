@@ -1,5 +1,6 @@
 import type { Db } from "@/server/db/types";
 import { AppError } from "@/server/errors/app-error";
+import { withinReach, type ActingPrincipal } from "../access/acting-principal";
 
 export interface SyncRunSummary {
   id: string;
@@ -40,8 +41,9 @@ export interface DataSourceDetails {
   lastRun: SyncRunSummary | null;
 }
 
-export async function getDataSourceDetails(db: Db, sourceId: string): Promise<DataSourceDetails> {
-  const source = await db.dataSource.findUnique({ where: { id: sourceId } });
+/** A source outside the principal's reach is not found, exactly like one that does not exist. */
+export async function getDataSourceDetails(db: Db, principal: ActingPrincipal, sourceId: string): Promise<DataSourceDetails> {
+  const source = await db.dataSource.findFirst({ where: { id: sourceId, ...withinReach(principal) } });
   if (!source) throw new AppError("not_found", `No data source ${sourceId}.`);
   const [liveRows, tombstones, lastRun] = await Promise.all([
     db.dataSourceRow.count({ where: { dataSourceId: sourceId, deletedAt: null } }),

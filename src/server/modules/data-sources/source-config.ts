@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { parseTableName } from "./connectors/postgres-table/identifiers";
+import { parsePostgresUrl } from "./connectors/targets/postgres-target";
 
 /**
  * The non-secret settings (data_sources.config) and the secrets (credentials_encrypted, sealed)
@@ -21,20 +22,18 @@ export const postgresTableConfigSchema = z.object({
 export type PostgresTableConfig = z.infer<typeof postgresTableConfigSchema>;
 
 /**
- * pg reads local files named by these URL parameters; a source's URL must not make the server
- * read (or reveal the existence of) its own files. TLS is still available through sslmode.
+ * A tenant's URL is parsed into an allow-listed target (host, port, database, user, password,
+ * sslmode): anything else is refused with a message naming it (see targets/postgres-target.ts).
  */
-const FILE_PARAMETERS = ["sslcert", "sslkey", "sslrootcert", "sslcrl", "passfile", "service", "servicefile"];
-
 export const postgresCredentialsSchema = z.object({
-  url: z
-    .string()
-    .regex(/^postgres(ql)?:\/\/\S+$/, "must be a postgres:// or postgresql:// URL")
-    .refine((value) => !FILE_PARAMETERS.some((name) => new RegExp(`[?&]${name}=`, "i").test(value)), {
-      message: `must not name local files (${FILE_PARAMETERS.join(", ")}); use sslmode for TLS`,
-    }),
+  url: z.string().superRefine((value, context) => {
+    const parsed = parsePostgresUrl(value);
+    if (!parsed.ok) context.addIssue({ code: "custom", message: parsed.reason });
+  }),
 });
 export type PostgresCredentials = z.infer<typeof postgresCredentialsSchema>;
+/** A stored secret, judged again by the connector at every connect. */
+export const storedPostgresCredentialsSchema = z.object({ url: z.string() });
 
 /** Salesforce API names: letters, digits and underscores (custom ones end in __c). */
 const soqlName = z.string().trim().regex(/^[A-Za-z][A-Za-z0-9_]{0,79}$/, "must be an API name (letters, digits, underscores)");

@@ -1,3 +1,4 @@
+import { CLI_OPERATOR } from "@/server/modules/access/acting-principal";
 import { describe, expect, it } from "vitest";
 import type { Db } from "@/server/db/types";
 import { AppError } from "@/server/errors/app-error";
@@ -10,7 +11,7 @@ const unreachableDb = new Proxy({}, { get: () => { throw new Error("the database
 describe("names given to the CLI and other callers", () => {
   it("refuses an empty or too long organization or form name with a one-line bad_request naming it", async () => {
     for (const create of [
-      (name: string) => createOrganization(unreachableDb, name),
+      (name: string) => createOrganization(unreachableDb, CLI_OPERATOR, name),
       (name: string) => createForm(unreachableDb, "org-id", name),
     ]) {
       for (const name of ["   ", "x".repeat(201)]) {

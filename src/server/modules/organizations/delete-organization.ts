@@ -1,7 +1,8 @@
 import { inTransaction } from "@/server/db/transaction";
 import type { Db } from "@/server/db/types";
 import { AppError } from "@/server/errors/app-error";
-import { recordAuditEvent, type ActorType } from "@/server/modules/audit/record-audit-event";
+import { requireReach, type ActingPrincipal } from "@/server/modules/access/acting-principal";
+import { recordAuditEvent } from "@/server/modules/audit/record-audit-event";
 
 /**
  * Deletes the organization and, through ON DELETE CASCADE, everything it owns: forms,
@@ -10,16 +11,17 @@ import { recordAuditEvent, type ActorType } from "@/server/modules/audit/record-
  */
 export async function deleteOrganization(
   db: Db,
+  principal: ActingPrincipal,
   organizationId: string,
-  actor: { type: ActorType; id?: string },
 ): Promise<void> {
+  requireReach(principal, organizationId);
   await inTransaction(db, async (tx) => {
     const organization = await tx.organization.findUnique({ where: { id: organizationId }, select: { id: true, name: true } });
     if (!organization) throw new AppError("not_found", `No organization ${organizationId}.`);
     await tx.organization.delete({ where: { id: organizationId } });
     await recordAuditEvent(tx, {
       action: "organization.deleted",
-      actor,
+      actor: principal.actor,
       organizationId,
       target: { type: "organization", id: organizationId },
       metadata: { name: organization.name },

@@ -1,4 +1,5 @@
 import type { Db } from "@/server/db/types";
+import type { ActingPrincipal } from "@/server/modules/access/acting-principal";
 import { cursorValues, decodeCursor } from "@/server/modules/pagination/cursor";
 import { keysetAfter, parseSort, toPage, type Page } from "@/server/modules/pagination/page";
 
@@ -8,8 +9,8 @@ export interface ListOrganizationsQuery {
   limit: number;
   cursor?: string;
   sort: OrganizationSort;
-  /** An organization-scoped key sees only its own organization. */
-  onlyId: string | null;
+  /** An organization-scoped principal sees only its own organization. */
+  principal: ActingPrincipal;
 }
 
 interface OrganizationRow {
@@ -23,14 +24,15 @@ const columns = { created_at: "createdAt", name: "name" } as const;
 export async function listOrganizations(db: Db, query: ListOrganizationsQuery): Promise<Page<OrganizationRow>> {
   const { field, direction } = parseSort<keyof typeof columns>(query.sort);
   const column = columns[field];
-  const binding = { endpoint: "organizations.list", sort: query.sort, filters: { onlyId: query.onlyId } };
+  const onlyId = query.principal.reach === "instance" ? null : query.principal.reach.organizationId;
+  const binding = { endpoint: "organizations.list", sort: query.sort, filters: { onlyId } };
   const valueSchema = column === "createdAt" ? cursorValues.timestamp : cursorValues.text;
   const after = query.cursor ? decodeCursor(query.cursor, binding, valueSchema) : undefined;
   const afterValue = after && column === "createdAt" ? new Date(after[0]) : after?.[0];
 
   const rows = await db.organization.findMany({
     where: {
-      ...(query.onlyId ? { id: query.onlyId } : {}),
+      ...(onlyId === null ? {} : { id: onlyId }),
       ...(after ? keysetAfter(column, direction, afterValue, after[1]) : {}),
     },
     orderBy: [{ [column]: direction }, { id: direction }],

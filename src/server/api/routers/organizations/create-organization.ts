@@ -1,3 +1,4 @@
+import { actingForApiKey } from "@/server/modules/access/acting-principal";
 import { ok } from "@/server/api/envelope";
 import { apiProcedure } from "@/server/api/procedures";
 import { createOrganization } from "@/server/modules/organizations/create-organization";
@@ -8,4 +9,4 @@ export const createOrganizationProcedure = apiProcedure
   .meta(createOrganizationMeta)
   .input(createOrganizationInput)
   .output(createOrganizationOutput)
-  .mutation(async ({ ctx, input }) => ok(ctx, toOrganizationDto(await createOrganization(ctx.db, input.name))));
+  .mutation(async ({ ctx, input }) => ok(ctx, toOrganizationDto(await createOrganization(ctx.db, actingForApiKey(ctx.principal), input.name))));

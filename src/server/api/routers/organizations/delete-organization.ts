@@ -1,3 +1,4 @@
+import { actingForApiKey } from "@/server/modules/access/acting-principal";
 import { ok } from "@/server/api/envelope";
 import { apiProcedure } from "@/server/api/procedures";
 import { deleteOrganization } from "@/server/modules/organizations/delete-organization";
@@ -8,6 +9,6 @@ export const deleteOrganizationProcedure = apiProcedure
   .input(deleteOrganizationInput)
   .output(deleteOrganizationOutput)
   .mutation(async ({ ctx, input }) => {
-    await deleteOrganization(ctx.db, input.id, { type: "api_key", id: ctx.principal.keyId });
+    await deleteOrganization(ctx.db, actingForApiKey(ctx.principal), input.id);
     return ok(ctx, { id: input.id, deleted: true as const });
   });

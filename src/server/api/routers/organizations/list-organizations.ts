@@ -1,3 +1,4 @@
+import { actingForApiKey } from "@/server/modules/access/acting-principal";
 import { page } from "@/server/api/envelope";
 import { apiProcedure } from "@/server/api/procedures";
 import { listOrganizations } from "@/server/modules/organizations/list-organizations";
@@ -9,6 +10,6 @@ export const listOrganizationsProcedure = apiProcedure
   .input(listOrganizationsInput)
   .output(listOrganizationsOutput)
   .query(async ({ ctx, input }) => {
-    const result = await listOrganizations(ctx.db, { ...input, onlyId: ctx.principal.organizationId });
+    const result = await listOrganizations(ctx.db, { ...input, principal: actingForApiKey(ctx.principal) });
     return page(ctx, result.items.map(toOrganizationDto), result.meta);
   });

@@ -1,4 +1,5 @@
 import type { Result } from "../result";
+import type { TargetPolicy } from "./targets/target-policy";
 
 /** One row as a connector read it. */
 export interface SourceRecord {
@@ -38,4 +39,11 @@ export interface FetchOptions {
  */
 export interface Connector {
   fetchSnapshot(options: FetchOptions): Promise<Result<Snapshot>>;
+}
+
+/** Where connectors may go: the operator's policy, and the service's own database to avoid. */
+export interface ConnectorTargets {
+  policy: TargetPolicy;
+  /** Read at connect time: entry points register it once their database is up. */
+  serviceDatabaseUrl: () => string | undefined;
 }

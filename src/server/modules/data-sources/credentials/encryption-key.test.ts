@@ -1,5 +1,5 @@
 import { randomBytes } from "node:crypto";
-import { mkdtemp, readFile, rm, stat, writeFile } from "node:fs/promises";
+import { chmod, mkdtemp, readFile, rm, stat, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
@@ -47,7 +47,23 @@ describe("the encryption key", () => {
 
   it("a key of the wrong size is refused with a readable message", async () => {
     expect(() => parseEncryptionKey("c2hvcnQ=", "GROUNDWORK_ENCRYPTION_KEY")).toThrow(/GROUNDWORK_ENCRYPTION_KEY must be 32 bytes/);
-    await writeFile(path.join(dir, "encryption.key"), "too short\n");
+    await writeFile(path.join(dir, "encryption.key"), "too short\n", { mode: 0o600 });
     await expect(loadEncryptionKey(dir)).rejects.toThrow(/encryption\.key must be 32 bytes/);
+  });
+
+  it("a key file other users can read fails loudly, naming the fix", async () => {
+    await loadEncryptionKey(dir);
+    const file = path.join(dir, "encryption.key");
+    await chmod(file, 0o640);
+    await expect(loadEncryptionKey(dir)).rejects.toThrow(/encryption\.key is accessible to other users \(mode 640\); restrict it: chmod 600/);
+  });
+
+  it("a damaged key is refused, never decoded into some other 32 bytes", async () => {
+    const key = randomBytes(32).toString("base64");
+    const damaged = `${key.slice(0, 10)}!${key.slice(11)}`;
+    expect(() => parseEncryptionKey(damaged, "GROUNDWORK_ENCRYPTION_KEY")).toThrow(/must be 32 bytes/);
+    expect(() => parseEncryptionKey(`${key.slice(0, 20)} ${key.slice(20)}`, "GROUNDWORK_ENCRYPTION_KEY")).toThrow(/must be 32 bytes/);
+    expect(parseEncryptionKey(key, "k")).toEqual(Buffer.from(key, "base64"));
+    expect(parseEncryptionKey(Buffer.from(key, "base64").toString("base64url"), "k")).toEqual(Buffer.from(key, "base64"));
   });
 });

@@ -2,6 +2,7 @@ import { randomBytes } from "node:crypto";
 import { mkdir, link, readFile, unlink, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { env } from "@/env";
+import { assertPrivateFile } from "@/server/db/secret-file";
 
 export const ENCRYPTION_KEY_BYTES = 32;
 export const ENCRYPTION_KEY_FILE = "encryption.key";
@@ -21,10 +22,16 @@ export async function loadEncryptionKey(dataDir: string): Promise<Buffer> {
   return createKeyFile(file);
 }
 
-/** Accepts 64 hex characters or base64 / base64url of exactly 32 bytes. */
+/**
+ * Accepts 64 hex characters or base64 / base64url of exactly 32 bytes, nothing else: Node's
+ * base64 decoder skips characters it does not know, so a damaged key could otherwise decode to
+ * a different 32 bytes and fail only later, at the first credential it cannot open.
+ */
 export function parseEncryptionKey(text: string, origin: string): Buffer {
   const trimmed = text.trim();
-  const key = /^[0-9a-f]{64}$/i.test(trimmed) ? Buffer.from(trimmed, "hex") : Buffer.from(trimmed, "base64");
+  const hex = /^[0-9a-f]{64}$/i.test(trimmed);
+  const base64 = /^[A-Za-z0-9+/]{43}=?$/.test(trimmed) || /^[A-Za-z0-9_-]{43}$/.test(trimmed);
+  const key = hex ? Buffer.from(trimmed, "hex") : base64 ? Buffer.from(trimmed, "base64") : Buffer.alloc(0);
   if (key.length !== ENCRYPTION_KEY_BYTES) {
     throw new Error(`${origin} must be ${ENCRYPTION_KEY_BYTES} bytes, as 64 hex characters or base64 (e.g. \`openssl rand -base64 32\`).`);
   }
@@ -33,7 +40,9 @@ export function parseEncryptionKey(text: string, origin: string): Buffer {
 
 async function readKeyFile(file: string): Promise<Buffer | null> {
   try {
-    return parseEncryptionKey(await readFile(file, "utf8"), file);
+    const text = await readFile(file, "utf8");
+    assertPrivateFile(file, "The encryption key file");
+    return parseEncryptionKey(text, file);
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === "ENOENT") return null;
     throw error;

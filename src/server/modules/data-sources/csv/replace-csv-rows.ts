@@ -1,6 +1,8 @@
 import { inTransaction } from "@/server/db/transaction";
 import type { Db } from "@/server/db/types";
 import { AppError } from "@/server/errors/app-error";
+import { withinReach, type ActingPrincipal } from "../../access/acting-principal";
+import { recordAuditEvent } from "../../audit/record-audit-event";
 import { hashRowData } from "../row-hash";
 import { csvConfigSchema } from "../source-config";
 import { columnsChanged } from "../column-set";
@@ -21,8 +23,8 @@ const INSERT_BATCH = 1000;
  * data_version, which tells devices to discard their copy and re-pull (spec 2.3). A file that
  * does not parse throws before anything is written.
  */
-export async function replaceCsvRows(db: Db, sourceId: string, content: string): Promise<CsvReplaceResult> {
-  const source = await db.dataSource.findUnique({ where: { id: sourceId } });
+export async function replaceCsvRows(db: Db, principal: ActingPrincipal, sourceId: string, content: string): Promise<CsvReplaceResult> {
+  const source = await db.dataSource.findFirst({ where: { id: sourceId, ...withinReach(principal) } });
   if (!source) throw new AppError("not_found", `No data source ${sourceId}.`);
   if (source.kind !== "csv") throw new AppError("bad_request", `Data source ${sourceId} is managed (${source.kind}); only CSV sources take uploads.`);
   const config = csvConfigSchema.safeParse(source.config ?? {});
@@ -74,11 +76,18 @@ export async function replaceCsvRows(db: Db, sourceId: string, content: string):
         inserted: parsed.rows.length,
       },
     });
+    await recordAuditEvent(tx, {
+      action: "data_source.csv_uploaded",
+      actor: principal.actor,
+      organizationId: source.organizationId,
+      target: { type: "data_source", id: sourceId },
+      metadata: { rows: parsed.rows.length, data_version: updated.dataVersion },
+    });
     return {
       rows: parsed.rows.length,
       dataVersion: updated.dataVersion,
       schemaVersion: updated.schemaVersion,
       columns: updated.columns,
     };
-  }, SOURCE_TRANSACTION_OPTIONS);
+  }, { ...SOURCE_TRANSACTION_OPTIONS });
 }

@@ -1,3 +1,4 @@
+import { CLI_OPERATOR } from "@/server/modules/access/acting-principal";
 import { beforeEach, describe, expect, it } from "vitest";
 import { useTestDatabase } from "@/test/db";
 import { approveDeletions } from "../approve-deletions";
@@ -80,10 +81,10 @@ describe("the delete guardrail", () => {
     await customer.query(`DELETE FROM ${tableOf(sourceId)} WHERE id <= 6`);
     await syncNow(db.prisma, sourceId);
 
-    const approved = await approveDeletions(db.prisma, sourceId, { type: "cli" });
+    const approved = await approveDeletions(db.prisma, CLI_OPERATOR, sourceId);
     expect(approved.count).toBe(6);
     expect((await db.prisma.dataSource.findUniqueOrThrow({ where: { id: sourceId } })).deletionsApprovedAt).not.toBeNull();
-    const audit = await db.prisma.auditEvent.findFirstOrThrow({ where: { targetId: sourceId } });
+    const audit = await db.prisma.auditEvent.findFirstOrThrow({ where: { targetId: sourceId, action: "data_source.deletions_approved" } });
     expect(audit).toMatchObject({ action: "data_source.deletions_approved", actorType: "cli", targetType: "data_source" });
 
     const outcome = await syncNow(db.prisma, sourceId);
@@ -102,7 +103,7 @@ describe("the delete guardrail", () => {
     const sourceId = await syncedSourceOf(10);
     await customer.query(`DELETE FROM ${tableOf(sourceId)} WHERE id <= 6`);
     await syncNow(db.prisma, sourceId);
-    await approveDeletions(db.prisma, sourceId, { type: "user", id: null });
+    await approveDeletions(db.prisma, { actor: { type: "user", id: null }, reach: "instance" }, sourceId);
     await customer.query(`DELETE FROM ${tableOf(sourceId)} WHERE id <= 9`);
     expect(await syncNow(db.prisma, sourceId)).toMatchObject({ status: "needs_attention", counts: { declined: 9, tombstoned: 0 } });
     expect(await db.prisma.dataSource.findUniqueOrThrow({ where: { id: sourceId } })).toMatchObject({ declinedDeletions: 9, deletionsApprovedAt: null });
@@ -110,6 +111,6 @@ describe("the delete guardrail", () => {
 
   it("there is nothing to approve when no deletion was declined", async () => {
     const sourceId = await syncedSourceOf(3);
-    await expect(approveDeletions(db.prisma, sourceId, { type: "cli" })).rejects.toMatchObject({ code: "conflict" });
+    await expect(approveDeletions(db.prisma, CLI_OPERATOR, sourceId)).rejects.toMatchObject({ code: "conflict" });
   });
 });

@@ -2,6 +2,7 @@ import { createServer } from "node:net";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { useTestDatabase } from "@/test/db";
+import { startTcpProxy } from "@/test/tcp-proxy";
 import { createSecretBox } from "../credentials/secret-box";
 import { useCustomerDatabase } from "../testing/customer-database";
 import { startFakeCrm, type FakeCrm } from "../testing/fake-crm-server";
@@ -105,6 +106,25 @@ describe("an unreachable or failing source", () => {
     expect(source.syncError).not.toContain("s3cret-pass");
   });
 
+  it("a customer database that drops the connection mid-pass → error, rows byte-identical", async () => {
+    const before = await syncedThenChanged("public.dropped_mid_pass");
+    await customer.query("INSERT INTO public.dropped_mid_pass SELECT g, 'more ' || g FROM generate_series(100, 1000) g");
+    const proxy = await startTcpProxy(Number(new URL(customer.url).port));
+    try {
+      const url = new URL(customer.url);
+      url.port = String(proxy.port);
+      await replaceCredentials(db.prisma, before.sourceId, { url: url.toString() });
+      // The first batch is written inside the pass; then the network goes away.
+      const outcome = await syncNow(db.prisma, before.sourceId, { batchSize: 200, onBatch: () => proxy.dropConnections() });
+      expect(outcome).toMatchObject({ status: "error", error: expect.stringMatching(/^Reading the source table failed: the connection to 127\.0\.0\.1:\d+\/\w+ was (closed unexpectedly|reset)$/) });
+      const source = await db.prisma.dataSource.findUniqueOrThrow({ where: { id: before.sourceId } });
+      expect(source).toMatchObject({ syncStatus: "error", syncError: outcome.error, lastSyncedAt: before.source.lastSyncedAt });
+      expect(await storedRows(db.prisma, before.sourceId)).toEqual(before.rows);
+    } finally {
+      await proxy.close();
+    }
+  });
+
   it("a table that disappeared → error naming it", async () => {
     const before = await syncedThenChanged("public.dropped_table");
     await customer.query("DROP TABLE public.dropped_table");
@@ -154,6 +174,12 @@ describe("a CRM object source", () => {
     const before = await syncedCrmSource();
     crm.fail("query", { hangMs: 3_000 });
     await expectFailedCycle(before.sourceId, before, /timed out after 1000 ms/);
+  });
+
+  it("CRM that hangs mid-pass (a later page never answers) → error, rows byte-identical", async () => {
+    const before = await syncedCrmSource();
+    crm.fail("page", { hangMs: 3_000 });
+    await expectFailedCycle(before.sourceId, before, /^The CRM query on Obj\w+ at 127\.0\.0\.1:\d+ timed out after 1000 ms$/);
   });
 
   it("CRM refuses the client secret → error that does not contain it", async () => {

@@ -1,3 +1,4 @@
+import { CLI_OPERATOR } from "@/server/modules/access/acting-principal";
 import { randomBytes } from "node:crypto";
 import type { PrismaClient } from "@/server/db/types";
 import { createOrganization } from "@/server/modules/organizations/create-organization";
@@ -10,7 +11,7 @@ import { runSyncPass, type SyncPassOptions } from "../sync/run-sync-pass";
 export const testSecrets = createSecretBox(randomBytes(32));
 
 export async function createTestOrganization(db: PrismaClient): Promise<string> {
-  return (await createOrganization(db, `Org ${randomBytes(3).toString("hex")}`)).id;
+  return (await createOrganization(db, CLI_OPERATOR, `Org ${randomBytes(3).toString("hex")}`)).id;
 }
 
 export async function createTableSource(
@@ -19,7 +20,7 @@ export async function createTableSource(
   secrets: SecretBox = testSecrets,
 ): Promise<string> {
   const organizationId = await createTestOrganization(db);
-  const created = await createManagedSource(db, secrets, {
+  const created = await createManagedSource(db, secrets, CLI_OPERATOR, {
     kind: "postgres_table",
     organizationId,
     name: `Table ${input.table}`,
@@ -48,7 +49,7 @@ export async function createCrmSource(
   input: { instanceUrl: string; object: string; clientId: string; clientSecret: string; fields?: string[] | null },
 ): Promise<string> {
   const organizationId = await createTestOrganization(db);
-  const created = await createManagedSource(db, testSecrets, {
+  const created = await createManagedSource(db, testSecrets, CLI_OPERATOR, {
     kind: "crm_object",
     organizationId,
     name: `CRM ${input.object}`,

@@ -2,6 +2,12 @@ import { failure, success, type Result } from "../../result";
 
 export type FetchLike = (input: string, init: RequestInit) => Promise<Response>;
 
+/**
+ * The most a single CRM answer may hold. A query page is at most 2 000 records and a describe
+ * a few MB; a body past this is not a CRM answer worth holding in memory.
+ */
+export const MAX_CRM_RESPONSE_BYTES = 32 * 1024 * 1024;
+
 export interface CrmResponse {
   status: number;
   body: unknown;
@@ -18,11 +24,15 @@ export async function crmRequest(
   url: string,
   init: RequestInit,
   timeoutMs: number,
+  maxBytes = MAX_CRM_RESPONSE_BYTES,
 ): Promise<Result<CrmResponse>> {
   const host = hostOf(url);
+  const signal = AbortSignal.timeout(timeoutMs);
   try {
-    const response = await fetchImpl(url, { ...init, signal: AbortSignal.timeout(timeoutMs), redirect: "error" });
-    const text = await response.text();
+    // redirect "error": a redirect could send the bearer token, or the read, to another host.
+    const response = await fetchImpl(url, { ...init, signal, redirect: "error" });
+    const text = await readCapped(response, maxBytes);
+    if (text === null) return failure(`${operation} at ${host} answered more than ${formatBytes(maxBytes)}; refusing to read it`);
     let body: unknown = null;
     if (text !== "") {
       try {
@@ -33,14 +43,46 @@ export async function crmRequest(
     }
     return success({ status: response.status, body });
   } catch (error) {
+    // A body cut short by the timer may surface as a plain socket error: the timer says why.
+    if (signal.aborted) return failure(`${operation} at ${host} timed out after ${timeoutMs} ms`);
     return failure(`${operation} at ${host} ${describeFetchError(error, timeoutMs)}`);
   }
 }
 
+/** The body as text, or null once it passes `maxBytes` (the rest is not read). */
+async function readCapped(response: Response, maxBytes: number): Promise<string | null> {
+  const declared = Number(response.headers.get("content-length"));
+  if (Number.isFinite(declared) && declared > maxBytes) {
+    await response.body?.cancel().catch(() => undefined);
+    return null;
+  }
+  if (!response.body) return "";
+  const reader = response.body.getReader();
+  const decoder = new TextDecoder();
+  let received = 0;
+  let text = "";
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) return text + decoder.decode();
+    received += value.byteLength;
+    if (received > maxBytes) {
+      await reader.cancel().catch(() => undefined);
+      return null;
+    }
+    text += decoder.decode(value, { stream: true });
+  }
+}
+
+function formatBytes(bytes: number): string {
+  return bytes % (1024 * 1024) === 0 ? `${bytes / (1024 * 1024)} MiB` : `${bytes} bytes`;
+}
+
 function describeFetchError(error: unknown, timeoutMs: number): string {
-  const err = error as { name?: string; cause?: { code?: string } };
+  const err = error as { name?: string; cause?: { code?: string; message?: string } };
   if (err?.name === "TimeoutError" || err?.name === "AbortError") return `timed out after ${timeoutMs} ms`;
   switch (err?.cause?.code) {
+    case "EREFUSEDTARGET":
+      return `was refused: ${err.cause.message}`;
     case "ECONNREFUSED":
       return "refused the connection";
     case "ENOTFOUND":

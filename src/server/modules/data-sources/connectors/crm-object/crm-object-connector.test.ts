@@ -4,6 +4,7 @@ import { crmObjectConfigSchema } from "../../source-config";
 import { startFakeCrm, type FakeCrm } from "../../testing/fake-crm-server";
 import type { SourceRecord } from "../connector";
 import { crmObjectConnector } from "./crm-object-connector";
+import type { FetchLike } from "./crm-http";
 
 let crm: FakeCrm;
 beforeEach(async () => {
@@ -16,9 +17,12 @@ beforeEach(async () => {
 });
 afterEach(() => crm.close());
 
+/** The fake CRM listens on loopback over http: allowed only with private targets on. */
+const LOCAL_TARGETS = { allowPrivate: true };
+
 function connector(overrides: { fields?: string[] | null; clientSecret?: string; instanceUrl?: string } = {}) {
   const config = crmObjectConfigSchema.parse({ instanceUrl: overrides.instanceUrl ?? crm.url, object: "Account", fields: overrides.fields ?? null });
-  return crmObjectConnector(config, { clientId: crm.clientId, clientSecret: overrides.clientSecret ?? crm.clientSecret });
+  return crmObjectConnector(config, { clientId: crm.clientId, clientSecret: overrides.clientSecret ?? crm.clientSecret }, LOCAL_TARGETS);
 }
 
 /** The whole read: the records, or the first failure. */
@@ -111,7 +115,7 @@ describe("the CRM object connector (Salesforce REST query protocol)", () => {
     const unknownField = await readAll({ fields: ["Revenue__c"] });
     expect(unknownField.failure).toBe("The CRM query on Account answered 400 (INVALID_FIELD: No such column 'Revenue__c' on entity 'Account'.)");
     const config = crmObjectConfigSchema.parse({ instanceUrl: crm.url, object: "Opportunity" });
-    const opened = await crmObjectConnector(config, { clientId: crm.clientId, clientSecret: crm.clientSecret }).fetchSnapshot({ batchSize: 200, timeoutMs: 2_000 });
+    const opened = await crmObjectConnector(config, { clientId: crm.clientId, clientSecret: crm.clientSecret }, LOCAL_TARGETS).fetchSnapshot({ batchSize: 200, timeoutMs: 2_000 });
     expect(opened).toEqual({ ok: false, reason: "The CRM has no object named Opportunity" });
   });
 
@@ -128,5 +132,26 @@ describe("the CRM object connector (Salesforce REST query protocol)", () => {
     const { failure } = await readAll({ instanceUrl: url });
     expect(failure).toMatch(/^The CRM token endpoint at 127\.0\.0\.1:\d+ refused the connection$/);
     crm = await startFakeCrm(); // for afterEach
+  });
+
+  it("refuses an instance_url outside the configured instance's domain, and never calls it", async () => {
+    const config = crmObjectConfigSchema.parse({ instanceUrl: crm.url, object: "Account", fields: ["Name"] });
+    const called: string[] = [];
+    const rewriting: FetchLike = async (url, init) => {
+      called.push(new URL(url).host);
+      const response = await fetch(url, init);
+      if (!url.endsWith("/services/oauth2/token")) return response;
+      return Response.json({ ...((await response.json()) as object), instance_url: "http://127.0.0.2:9" });
+    };
+    const opened = await crmObjectConnector(config, { clientId: crm.clientId, clientSecret: crm.clientSecret }, LOCAL_TARGETS, rewriting).fetchSnapshot({ batchSize: 200, timeoutMs: 2_000 });
+    expect(opened).toEqual({ ok: false, reason: `The CRM token endpoint named an instance_url outside ${new URL(crm.url).host} (127.0.0.2:9); refusing to send the token there` });
+    expect(called).toEqual([new URL(crm.url).host]);
+  });
+
+  it("refuses plain http to the CRM unless private targets are allowed", async () => {
+    const config = crmObjectConfigSchema.parse({ instanceUrl: crm.url, object: "Account" });
+    const opened = await crmObjectConnector(config, { clientId: crm.clientId, clientSecret: crm.clientSecret }, { allowPrivate: false }).fetchSnapshot({ batchSize: 200, timeoutMs: 2_000 });
+    expect(opened).toMatchObject({ ok: false, reason: expect.stringMatching(/^The CRM instance URL was refused: the instance URL must use https/) });
+    expect(crm.requests).toEqual([]);
   });
 });

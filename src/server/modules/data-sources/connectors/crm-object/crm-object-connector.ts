@@ -2,7 +2,10 @@ import { failure, success, type Result } from "../../result";
 import { redactSecrets } from "../../redact";
 import type { CrmCredentials, CrmObjectConfig } from "../../source-config";
 import type { Connector, FetchOptions, Snapshot, SourceRecord } from "../connector";
+import { checkCrmUrl, isOnInstanceDomain } from "../targets/crm-target";
+import type { TargetPolicy } from "../targets/target-policy";
 import { crmRequest, describeCrmError, type FetchLike } from "./crm-http";
+import { guardedFetch } from "./guarded-fetch";
 
 interface Session {
   accessToken: string;
@@ -27,13 +30,17 @@ const MAX_PAGE = 2000;
  * token, then SOQL `query` pages followed through `nextRecordsUrl`, one page per batch. The
  * record Id is the external_id. Rows are read in Id order, which sets their first display order.
  */
-export function crmObjectConnector(config: CrmObjectConfig, credentials: CrmCredentials, fetchImpl: FetchLike = fetch): Connector {
+export function crmObjectConnector(config: CrmObjectConfig, credentials: CrmCredentials, policy: TargetPolicy, fetchImpl: FetchLike = guardedFetch(policy)): Connector {
   const secrets = [credentials.clientSecret];
   const clean = <T>(result: Result<T>): Result<T> => (result.ok ? result : failure(redactSecrets(result.reason, secrets)));
 
   return {
     async fetchSnapshot(options) {
-      const session = await authenticate(fetchImpl, config, credentials, options.timeoutMs);
+      // Checked again at every pass: the host's addresses may have changed since creation.
+      const instance = await checkCrmUrl(config.instanceUrl, policy);
+      if (!instance.ok) return failure(`The CRM instance URL was refused: ${instance.reason}`);
+      const login = { ...config, policy, instance: instance.value };
+      const session = await authenticate(fetchImpl, login, credentials, options.timeoutMs);
       if (!session.ok) return clean(session);
       const fields = config.fields ? ["Id", ...config.fields.filter((field) => field !== "Id")] : await describeFields(fetchImpl, config, session.value, options.timeoutMs);
       if (!Array.isArray(fields)) return clean(fields);
@@ -41,14 +48,17 @@ export function crmObjectConnector(config: CrmObjectConfig, credentials: CrmCred
       return success<Snapshot>({
         columns: fields,
         ordered: false,
-        batches: () => readPages(fetchImpl, config, credentials, session.value, soql, fields, options, clean),
+        batches: () => readPages(fetchImpl, login, credentials, session.value, soql, fields, options, clean),
         close: async () => undefined,
       });
     },
   };
 }
 
-async function authenticate(fetchImpl: FetchLike, config: CrmObjectConfig, credentials: CrmCredentials, timeoutMs: number): Promise<Result<Session>> {
+/** The configuration plus the checked instance URL and the policy the token's instance_url must pass. */
+type Login = CrmObjectConfig & { policy: TargetPolicy; instance: URL };
+
+async function authenticate(fetchImpl: FetchLike, config: Login, credentials: CrmCredentials, timeoutMs: number): Promise<Result<Session>> {
   const operation = "The CRM token endpoint";
   const response = await crmRequest(
     fetchImpl,
@@ -67,8 +77,17 @@ async function authenticate(fetchImpl: FetchLike, config: CrmObjectConfig, crede
   if (status !== 200) return failure(describeCrmError(operation, response.value));
   const token = body as { access_token?: unknown; instance_url?: unknown };
   if (typeof token.access_token !== "string" || token.access_token === "") return failure(`${operation} answered without an access token`);
-  const instanceUrl = typeof token.instance_url === "string" && /^https?:\/\//.test(token.instance_url) ? token.instance_url.replace(/\/+$/, "") : config.instanceUrl;
-  return success({ accessToken: token.access_token, baseUrl: instanceUrl });
+  if (token.instance_url === undefined || token.instance_url === null || token.instance_url === "") {
+    return success({ accessToken: token.access_token, baseUrl: config.instanceUrl });
+  }
+  // The access token goes to this host: it must be the configured instance's, and reachable.
+  const named = typeof token.instance_url === "string" ? URL.parse(token.instance_url) : null;
+  if (!named || !isOnInstanceDomain(config.instance, named)) {
+    return failure(`${operation} named an instance_url outside ${config.instance.host} (${named?.host ?? "not a URL"}); refusing to send the token there`);
+  }
+  const checked = await checkCrmUrl(`${named.origin}${named.pathname}`, config.policy, "the instance_url");
+  if (!checked.ok) return failure(`${operation} named an instance_url that was refused: ${checked.reason}`);
+  return success({ accessToken: token.access_token, baseUrl: `${named.origin}${named.pathname}`.replace(/\/+$/, "") });
 }
 
 async function describeFields(fetchImpl: FetchLike, config: CrmObjectConfig, session: Session, timeoutMs: number): Promise<string[] | Result<never>> {
@@ -84,7 +103,7 @@ async function describeFields(fetchImpl: FetchLike, config: CrmObjectConfig, ses
 
 async function* readPages(
   fetchImpl: FetchLike,
-  config: CrmObjectConfig,
+  config: Login,
   credentials: CrmCredentials,
   initial: Session,
   soql: string,

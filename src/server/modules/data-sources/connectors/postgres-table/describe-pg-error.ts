@@ -1,28 +1,16 @@
 import { redactSecrets } from "../../redact";
-
-/** Where the connector was reading, for messages: `host:port/database`, never the password. */
-export function describeTarget(url: string): string {
-  try {
-    const parsed = new URL(url);
-    return `${parsed.hostname}${parsed.port ? `:${parsed.port}` : ""}${parsed.pathname}`;
-  } catch {
-    return "the configured database";
-  }
-}
+import { describePostgresTarget, type PostgresTarget } from "../targets/postgres-target";
 
 /**
  * Turns what node-postgres throws into a sentence an operator can act on. Messages from the
- * server never contain the password, but connection errors may echo the URL: redact anyway.
+ * server never contain the password; redact it anyway in case a driver message echoes it.
  */
-export function describePgError(error: unknown, url: string): string {
-  const target = describeTarget(url);
+export function describePgError(error: unknown, where: PostgresTarget): string {
+  const target = describePostgresTarget(where);
   const err = error as { code?: string; message?: string };
   const message = typeof err?.message === "string" ? err.message : String(error);
   let reason: string;
   switch (err?.code) {
-    case "ERR_INVALID_URL":
-      reason = "the connection URL is not valid (check its host, port and percent-escaping)";
-      break;
     case "ECONNREFUSED":
       reason = `the database server at ${target} refused the connection (is it running?)`;
       break;
@@ -52,15 +40,10 @@ export function describePgError(error: unknown, url: string): string {
       reason = `the database server at ${target} is shutting down or starting up`;
       break;
     default:
-      if (/timeout/i.test(message)) reason = `timed out talking to ${target}`;
+      if (/client password must be a non-empty string/.test(message)) reason = `the server at ${target} asks for a password and the connection URL has none`;
+      else if (/timeout/i.test(message)) reason = `timed out talking to ${target}`;
       else if (/terminated unexpectedly|Connection terminated/i.test(message)) reason = `the connection to ${target} was closed unexpectedly`;
       else reason = `${message} (${target})`;
   }
-  let password: string | undefined;
-  try {
-    password = decodeURIComponent(new URL(url).password) || undefined;
-  } catch {
-    password = undefined;
-  }
-  return redactSecrets(reason, [password, url]);
+  return redactSecrets(reason, [where.password ?? undefined]);
 }

@@ -12,7 +12,7 @@ beforeAll(async () => {
 });
 
 function open(config: Record<string, unknown>, url = customer.url) {
-  return postgresTableConnector(postgresTableConfigSchema.parse(config), { url }).fetchSnapshot({ batchSize: 500, timeoutMs: 5_000 });
+  return postgresTableConnector(postgresTableConfigSchema.parse(config), { url }, { policy: { allowPrivate: true }, serviceDatabaseUrl: () => undefined }).fetchSnapshot({ batchSize: 500, timeoutMs: 5_000 });
 }
 
 async function drain(snapshot: Snapshot): Promise<SourceRecord[][]> {
@@ -93,9 +93,12 @@ describe("the Postgres table connector", () => {
   it("keys and values do not depend on the server's or role's output settings (DateStyle, IntervalStyle, float digits)", async () => {
     await customer.query(`CREATE TABLE public.styled (day date PRIMARY KEY, ratio float8, span interval)`);
     await customer.query(`INSERT INTO public.styled VALUES ('2026-01-02', 0.1234567890123456, '1 day 02:00')`);
-    const url = new URL(customer.url);
-    url.searchParams.set("options", "-c DateStyle=SQL,DMY -c IntervalStyle=sql_standard -c extra_float_digits=-3");
-    const opened = await open({ table: "public.styled", keyColumn: "day" }, url.toString());
+    // The database's own defaults (a URL can no longer carry `options`), reset for the next tests.
+    const database = new URL(customer.url).pathname.slice(1);
+    await customer.query(`ALTER DATABASE "${database}" SET DateStyle = 'SQL, DMY'`);
+    await customer.query(`ALTER DATABASE "${database}" SET IntervalStyle = 'sql_standard'`);
+    await customer.query(`ALTER DATABASE "${database}" SET extra_float_digits = -3`);
+    const opened = await open({ table: "public.styled", keyColumn: "day" }).finally(() => customer.query(`ALTER DATABASE "${database}" RESET ALL`));
     if (!opened.ok) throw new Error(opened.reason);
     expect((await drain(opened.value))[0]![0]).toMatchObject({ externalId: "2026-01-02", data: { day: "2026-01-02", ratio: 0.1234567890123456, span: "1 day 02:00:00" } });
   });

@@ -1,7 +1,9 @@
 import pg from "pg";
 import { failure, success, type Result } from "../../result";
 import type { PostgresCredentials, PostgresTableConfig } from "../../source-config";
-import type { Connector, FetchOptions, Snapshot, SourceRecord } from "../connector";
+import type { Connector, ConnectorTargets, FetchOptions, Snapshot, SourceRecord } from "../connector";
+import { checkPostgresTarget, parsePostgresUrl, type PostgresTarget } from "../targets/postgres-target";
+import { customerClient } from "./customer-client";
 import { describePgError } from "./describe-pg-error";
 import { formatTableName, parseTableName, quoteIdent, type TableName } from "./identifiers";
 
@@ -27,21 +29,21 @@ interface TableColumn {
  * neither be seen twice nor missed (and then tombstoned by mistake). Batches are keyset pages
  * on the key column, so memory is bounded by the batch, never by the table.
  */
-export function postgresTableConnector(config: PostgresTableConfig, credentials: PostgresCredentials): Connector {
+export function postgresTableConnector(config: PostgresTableConfig, credentials: PostgresCredentials, targets: ConnectorTargets): Connector {
   return {
     async fetchSnapshot(options) {
       const table = parseTableName(config.table);
       if (!table) return failure(`"${config.table}" is not a valid schema.table name`);
-      const fail = (error: unknown) => failure(`Could not read ${config.table}: ${describePgError(error, credentials.url)}`);
+      const parsed = parsePostgresUrl(credentials.url);
+      if (!parsed.ok) return failure(`Could not read ${config.table}: ${parsed.reason}`);
+      const target = parsed.value;
+      const fail = (error: unknown) => failure(`Could not read ${config.table}: ${describePgError(error, target)}`);
+      // Checked again at every connect: the host's addresses may have changed since creation.
+      const address = await checkPostgresTarget(target, targets.policy, targets.serviceDatabaseUrl());
+      if (!address.ok) return failure(`Could not read ${config.table}: ${address.reason}`);
       let client: pg.Client;
       try {
-        // The driver parses the URL here: one it cannot read (a port out of range...) throws.
-        client = new pg.Client({
-          connectionString: credentials.url,
-          connectionTimeoutMillis: options.timeoutMs,
-          query_timeout: options.timeoutMs,
-          application_name: "groundwork-sync",
-        });
+        client = customerClient(target, address.value, { timeoutMs: options.timeoutMs, applicationName: "groundwork-sync" });
       } catch (error) {
         return fail(error);
       }
@@ -69,7 +71,7 @@ export function postgresTableConnector(config: PostgresTableConfig, credentials:
         return success<Snapshot>({
           columns: prepared.value.columns,
           ordered: config.orderColumn !== null,
-          batches: () => readBatches(client, prepared.value.sql, options, credentials.url),
+          batches: () => readBatches(client, prepared.value.sql, options, target),
           close,
         });
       } catch (error) {
@@ -162,7 +164,7 @@ async function* readBatches(
   client: pg.Client,
   sql: BatchSql,
   options: FetchOptions,
-  url: string,
+  target: PostgresTarget,
 ): AsyncGenerator<Result<SourceRecord[]>> {
   let after: string | null = null;
   for (;;) {
@@ -172,7 +174,7 @@ async function* readBatches(
         ? await client.query(sql.first, [options.batchSize])
         : await client.query(sql.next, [options.batchSize, after]));
     } catch (error) {
-      yield failure(`Reading the source table failed: ${describePgError(error, url)}`);
+      yield failure(`Reading the source table failed: ${describePgError(error, target)}`);
       return;
     }
     if (rows.length === 0) return;

@@ -1,0 +1,16 @@
+import { env } from "@/env";
+
+// The service's own database, as the process that runs it knows it: connectors must never be
+// pointed at it (a tenant would read the service's tables). Entry points register the URL they
+// prepared (the embedded server's included); otherwise DATABASE_URL is it.
+
+let registered: string | undefined;
+
+/** `undefined` forgets it (tests). */
+export function registerServiceDatabase(url: string | undefined): void {
+  registered = url;
+}
+
+export function serviceDatabaseUrl(): string | undefined {
+  return registered ?? env().DATABASE_URL;
+}
