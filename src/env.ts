@@ -38,6 +38,11 @@ const schema = z.object({
   NEXTAUTH_URL: optionalString.pipe(z.url().optional()),
   /** Bearer token of GET /metrics; unset turns the endpoint off (404). */
   GROUNDWORK_METRICS_TOKEN: optionalString.pipe(z.string().min(16, "must be at least 16 characters").optional()),
+  /**
+   * `npm run simulate:devices` only: drive a running app over HTTP instead of in-process.
+   * NOTE: Vite (vitest) sets BASE_URL to a bare path ("/"); only an absolute URL counts.
+   */
+  BASE_URL: optionalString.transform((value) => (value !== undefined && /^https?:\/\//.test(value) ? value : undefined)),
 });
 
 export type Env = z.infer<typeof schema>;

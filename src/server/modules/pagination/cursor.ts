@@ -42,6 +42,8 @@ const payloadSchema = z
     v: z.literal(1),
     b: z.string().length(16),
     k: z.tuple([z.union([z.string(), z.number(), z.null()]), storableText.pipe(z.string().min(1))]),
+    /** The snapshot a walk reads, set on its first page (rows endpoint: D90). */
+    s: cursorValues.timestamp.optional(),
   })
   .strict();
 
@@ -67,8 +69,8 @@ function checksumMatches(body: string, given: string): boolean {
  * Opaque to callers (spec 4.2.4): base64url of a small JSON payload plus its HMAC, so a
  * tampered, truncated or forged cursor is a clean 400 rather than a silently different position.
  */
-export function encodeCursor(binding: CursorBinding, position: CursorPosition): string {
-  const body = JSON.stringify({ v: 1, b: bindingDigest(binding), k: position });
+export function encodeCursor(binding: CursorBinding, position: CursorPosition, snapshot?: string): string {
+  const body = JSON.stringify({ v: 1, b: bindingDigest(binding), k: position, ...(snapshot === undefined ? {} : { s: snapshot }) });
   return Buffer.from(`${checksum(body)}${body}`, "utf8").toString("base64url");
 }
 
@@ -77,6 +79,15 @@ export function decodeCursor<V extends CursorValue>(
   binding: CursorBinding,
   value: z.ZodType<V>,
 ): CursorPosition<V> {
+  return decodeCursorState(cursor, binding, value).position;
+}
+
+/** The position and, for walks that read a snapshot, its stamp (ISO 8601, milliseconds). */
+export function decodeCursorState<V extends CursorValue>(
+  cursor: string,
+  binding: CursorBinding,
+  value: z.ZodType<V>,
+): { position: CursorPosition<V>; snapshot: string | undefined } {
   const decoded = Buffer.from(cursor, "base64url");
   // NOTE: base64url decoding ignores junk and unused trailing bits; re-encoding catches both.
   if (decoded.toString("base64url") !== cursor) throw invalidCursor();
@@ -98,7 +109,7 @@ export function decodeCursor<V extends CursorValue>(
   }
   const checked = value.safeParse(parsed.k[0]);
   if (!checked.success) throw invalidCursor();
-  return [checked.data, parsed.k[1]];
+  return { position: [checked.data, parsed.k[1]], snapshot: parsed.s };
 }
 
 function invalidCursor(): AppError {
