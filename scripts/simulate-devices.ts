@@ -6,6 +6,8 @@ import { formatSummary, simulate } from "@/simulator/simulate";
 
 // `npm run simulate:devices -- [--devices N] [--runs R] [--seed S]`: devices that follow the
 // rows API while passes commit under them must end with the server's live rows (src/simulator).
+// The customer tables live on this machine's embedded server, so the npm script allows private
+// connector targets (D51); against BASE_URL the app's own setting applies.
 
 const { values } = parseArgs({
   options: { devices: { type: "string", default: "3" }, runs: { type: "string", default: "20" }, seed: { type: "string" } },
