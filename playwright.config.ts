@@ -35,10 +35,13 @@ export default defineConfig({
     { name: "ui", testDir: "e2e/ui", use: { browserName: "chromium" } },
   ],
   webServer: {
-    command: "npx tsx src/cli/start.ts",
+    // A fresh database per run; the seeded owner's one-time password lands in .data/e2e/start.log.
+    command: "bash scripts/e2e-server.sh",
     url: `${baseURL}/api/v1/health`,
     timeout: 240_000,
     reuseExistingServer: false,
+    // start.ts stops its embedded Postgres on SIGTERM; a SIGKILL would leave it running.
+    gracefulShutdown: { signal: "SIGTERM", timeout: 15_000 },
     stdout: "pipe",
     stderr: "pipe",
     env: {
@@ -46,6 +49,8 @@ export default defineConfig({
       HOST: "127.0.0.1",
       GROUNDWORK_DATA_DIR: ".data/e2e",
       LOG_LEVEL: "warn",
+      // next-auth builds its redirects from this origin (D65).
+      NEXTAUTH_URL: baseURL,
       GROUNDWORK_METRICS_TOKEN: E2E_METRICS_TOKEN,
     },
   },

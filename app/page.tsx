@@ -36,6 +36,9 @@ export default async function HomePage() {
       </section>
       <ul className="links">
         <li>
+          <Link href="/dashboard">Sign in to the dashboard</Link>
+        </li>
+        <li>
           <Link href="/docs">API reference</Link>
         </li>
         <li>

@@ -4,6 +4,8 @@
 # any step failed (lint and typecheck count as steps, not as tests).
 set -u
 cd "$(dirname "$0")/.."
+# Before anything slow: without a browser the end-to-end suite cannot run at all.
+bash scripts/ensure-chromium.sh || exit 1
 rm -rf reports test-results
 failed_steps=()
 for step in lint typecheck test:unit test:integration test:e2e; do

@@ -1,10 +1,13 @@
-import { createServer, type Server } from "node:http";
+import type { Server } from "node:http";
 import path from "node:path";
 import next from "next";
 import { env, resetEnvCache } from "@/env";
+import { loadAuthSecret } from "@/server/auth/secret";
 import { prepareDatabase } from "@/server/db/bootstrap";
 import { loadEncryptionKey } from "@/server/modules/data-sources/credentials/encryption-key";
 import { createPrismaClient } from "@/server/db/client";
+import { createNodeServer } from "@/server/http/node-server";
+import { logger } from "@/server/logger";
 import { seedDemoInstance } from "@/server/seed/seed-demo";
 import { startWorker, type RunningWorker } from "@/worker/start-worker";
 import { ensureBuild } from "./ensure-build";
@@ -45,6 +48,10 @@ async function main(): Promise<void> {
   process.on("SIGTERM", () => void shutdown("SIGTERM"));
 
   process.env.DATABASE_URL = database.url;
+  // Dashboard sessions: a secret generated once into the data dir (or NEXTAUTH_SECRET), and the
+  // origin next-auth builds redirects from (or they point at the wrong port).
+  process.env.NEXTAUTH_SECRET = await loadAuthSecret(dataDir, config.NEXTAUTH_SECRET);
+  process.env.NEXTAUTH_URL ??= config.PUBLIC_URL ?? `http://localhost:${config.PORT}`;
   resetEnvCache();
 
   if (env().GROUNDWORK_SEED === "on") {
@@ -66,7 +73,7 @@ async function main(): Promise<void> {
   const app = next({ dev, dir: root, hostname, port });
   await app.prepare();
   const handle = app.getRequestHandler();
-  const httpServer = createServer((req, res) => void handle(req, res));
+  const httpServer = createNodeServer((req, res) => handle(req, res), logger, { allowUpgrade: dev });
   running.server = httpServer;
   await new Promise<void>((resolve, reject) => {
     httpServer.once("error", reject);

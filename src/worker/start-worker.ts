@@ -46,7 +46,7 @@ export async function startWorker(options: StartWorkerOptions): Promise<RunningW
   // NOTE: a pass runs its transaction on a connection of its own (not from this pool) and
   // briefly needs pool connections (the source read, the sync run it shows while running); the
   // margin keeps passes of other sources and the tick from waiting on each other.
-  const db = createPrismaClient(options.databaseUrl, { max: concurrency * 2 + 2 });
+  const db = createPrismaClient(options.databaseUrl, { poolSize: concurrency * 2 + 2 });
 
   const taskList: TaskList = {
     [SYNC_SOURCE_TASK]: async (rawPayload, helpers) => {

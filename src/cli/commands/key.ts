@@ -68,7 +68,8 @@ export const keyCommands: CommandGroup = {
     usage: "key revoke KEY_ID",
     summary: "Revoke a key (permanent)",
     async run(ctx, args) {
-      const revoked = await revokeApiKey(ctx.db, requirePositional(args, 0, "KEY_ID"), { type: "cli" });
+      // NOTE: the shell operator runs the instance: any key, in any organization.
+      const revoked = await revokeApiKey(ctx.db, requirePositional(args, 0, "KEY_ID"), { kind: "operator" }, { type: "cli" });
       ctx.print(
         { id: revoked.id, prefix: revoked.prefix, revoked_at: revoked.revokedAt.toISOString() },
         `Revoked ${revoked.prefix}… (${revoked.id})`,
@@ -82,7 +83,7 @@ export const keyCommands: CommandGroup = {
     async run(ctx, args) {
       const org = args.values.org;
       if (org !== undefined && typeof org !== "string") throw new AppError("bad_request", "--org takes an id");
-      const keys = await listApiKeys(ctx.db, { organizationId: org });
+      const keys = await listApiKeys(ctx.db, org === undefined ? { kind: "operator" } : { kind: "organization", organizationId: org });
       ctx.print(
         keys.map((key) => ({
           id: key.id,

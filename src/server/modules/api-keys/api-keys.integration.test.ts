@@ -1,6 +1,9 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { revokeApiKey } from "@/server/modules/api-keys/revoke-key";
+import { getApiKey, listApiKeys } from "@/server/modules/api-keys/list-keys";
 import { mintApiKey } from "@/server/modules/api-keys/mint-key";
+import { CLI_OPERATOR } from "@/server/modules/access/acting-principal";
+import { deleteOrganization } from "@/server/modules/organizations/delete-organization";
 import { createTestApi, mintTestKey } from "@/test/api-client";
 import { useTestDatabase } from "@/test/db";
 
@@ -41,7 +44,7 @@ describe("API keys", () => {
   it("rejects a revoked key on the very next request", async () => {
     const key = await mintTestKey(database.prisma, { organizationId: null, scopes: ["organizations:read"] });
     expect((await call("GET", "/organizations", { token: key.token })).status).toBe(200);
-    await revokeApiKey(database.prisma, key.id, { type: "cli" });
+    await revokeApiKey(database.prisma, key.id, { kind: "operator" }, { type: "cli" });
     const after = await call("GET", "/organizations", { token: key.token });
     expect(after.status).toBe(401);
     expect(after.headers.get("www-authenticate")).toBe("Bearer");
@@ -70,8 +73,8 @@ describe("API keys", () => {
 
   it("audits every mint and revoke with the key's id and prefix", async () => {
     const key = await mintTestKey(database.prisma, { organizationId: orgId, scopes: ["records:read"] });
-    await revokeApiKey(database.prisma, key.id, { type: "cli" });
-    await revokeApiKey(database.prisma, key.id, { type: "cli" });
+    await revokeApiKey(database.prisma, key.id, { kind: "operator" }, { type: "cli" });
+    await revokeApiKey(database.prisma, key.id, { kind: "operator" }, { type: "cli" });
     const events = await database.prisma.auditEvent.findMany({ where: { targetId: key.id }, orderBy: { createdAt: "asc" } });
     expect(events.map((e) => e.action)).toEqual(["api_key.minted", "api_key.revoked"]);
     for (const event of events) {
@@ -94,5 +97,47 @@ describe("API keys", () => {
     await expect(
       mintApiKey(database.prisma, { name: "x", scopes: "records:read", organizationId: orgId, expiresAt: new Date(Date.now() - 1) }, minter),
     ).rejects.toThrow(/future/);
+  });
+
+  it("keeps every key function inside its scope: another organization's key is not found and untouched", async () => {
+    const other = (await database.prisma.organization.create({ data: { name: "Other Inc" } })).id;
+    const mine = await mintTestKey(database.prisma, { organizationId: orgId, scopes: ["records:read"] });
+    const theirs = await mintTestKey(database.prisma, { organizationId: other, scopes: ["records:read"] });
+    const instance = await mintTestKey(database.prisma, { organizationId: null, scopes: ["*:*"] });
+
+    const listed = (await listApiKeys(database.prisma, { kind: "organization", organizationId: orgId })).map((k) => k.id);
+    expect(listed).toContain(mine.id);
+    expect(listed).not.toContain(theirs.id);
+    expect(listed).not.toContain(instance.id);
+    const instanceListed = (await listApiKeys(database.prisma, { kind: "instance" })).map((k) => k.id);
+    expect(instanceListed).toContain(instance.id);
+    expect(instanceListed).not.toContain(mine.id);
+
+    const mineScope = { kind: "organization", organizationId: orgId } as const;
+    await expect(revokeApiKey(database.prisma, theirs.id, mineScope, { type: "user" })).rejects.toThrow(/No API key/);
+    await expect(revokeApiKey(database.prisma, instance.id, mineScope, { type: "user" })).rejects.toThrow(/No API key/);
+    await expect(revokeApiKey(database.prisma, mine.id, { kind: "instance" }, { type: "user" })).rejects.toThrow(/No API key/);
+    await expect(getApiKey(database.prisma, theirs.id, mineScope)).rejects.toThrow(/No API key/);
+    expect(await database.prisma.apiKey.count({ where: { id: { in: [theirs.id, instance.id, mine.id] }, revokedAt: { not: null } } })).toBe(0);
+  });
+
+  it("keeps a deleted organization's keys, revoked, with its id and name, for audit", async () => {
+    const doomed = (await database.prisma.organization.create({ data: { name: "Doomed Ltd" } })).id;
+    const active = await mintTestKey(database.prisma, { organizationId: doomed, scopes: ["records:read"] });
+    const earlier = await mintTestKey(database.prisma, { organizationId: doomed, scopes: ["records:read"] });
+    await revokeApiKey(database.prisma, earlier.id, { kind: "organization", organizationId: doomed }, { type: "cli" });
+    const earlierRevokedAt = (await getApiKey(database.prisma, earlier.id, { kind: "operator" })).revokedAt;
+
+    await deleteOrganization(database.prisma, CLI_OPERATOR, doomed);
+
+    const retired = await listApiKeys(database.prisma, { kind: "instance" });
+    const byId = new Map(retired.map((key) => [key.id, key]));
+    for (const id of [active.id, earlier.id]) {
+      expect(byId.get(id)).toMatchObject({ state: "revoked", organizationId: null, formerOrganization: { id: doomed, name: "Doomed Ltd" } });
+    }
+    expect(byId.get(earlier.id)?.revokedAt).toEqual(earlierRevokedAt);
+    expect((await call("GET", `/organizations/${doomed}/forms/f/records`, { token: active.token })).status).toBe(401);
+    const events = await database.prisma.auditEvent.findMany({ where: { targetId: active.id }, orderBy: { createdAt: "asc" } });
+    expect(events.map((e) => e.action)).toEqual(["api_key.minted", "api_key.revoked"]);
   });
 });

@@ -10,10 +10,20 @@ export function unauthorized(message: string): AppError {
   return new AppError("unauthorized", message, { headers: { "WWW-Authenticate": "Bearer" } });
 }
 
-/** Reads `Authorization: Bearer <token>`: the only mechanism (spec 5.1); the query string is never read. */
+/**
+ * Reads `Authorization: Bearer <token>`: the only mechanism (spec 5.1); the query string is never read.
+ * The scheme is case-insensitive and surrounding whitespace is tolerated (RFC 7235). Two
+ * Authorization headers arrive joined by a comma (Fetch joins repeated headers; a token has
+ * none): which one is meant is ambiguous, so that is a 400 rather than a guess.
+ */
 export function bearerToken(authorization: string | null): string {
   if (!authorization) throw unauthorized("Missing Authorization header. Send Authorization: Bearer <API key>.");
-  const match = /^Bearer (\S+)$/.exec(authorization.trim());
+  if (authorization.includes(",")) {
+    throw new AppError("bad_request", "Send exactly one Authorization header: Authorization: Bearer <API key>.", {
+      details: { header: "Authorization" },
+    });
+  }
+  const match = /^bearer[ \t]+(\S+)$/i.exec(authorization.trim());
   if (!match?.[1]) throw unauthorized("Malformed Authorization header. Send Authorization: Bearer <API key>.");
   if (!isWellFormedToken(match[1])) throw unauthorized("Malformed API key.");
   return match[1];
@@ -29,6 +39,7 @@ interface KeyRow {
   rate_limit_window_seconds: number;
   revoked_at: Date | null;
   expires_at: Date | null;
+  former_organization_id: string | null;
   /** last_used_at is older than the write interval (or unset): this request should move it. */
   touch: boolean;
 }
@@ -47,11 +58,15 @@ export async function authenticateApiKey(db: Db, authorization: string | null, n
   const hash = hashToken(token);
   const rows = await db.$queryRaw<KeyRow[]>`
     SELECT id, hash, prefix, scopes, organization_id, rate_limit, rate_limit_window_seconds, revoked_at, expires_at,
+           former_organization_id,
            (last_used_at IS NULL OR last_used_at < now() - make_interval(secs => ${LAST_USED_WRITE_INTERVAL_SECONDS})) AS touch
       FROM api_keys WHERE hash = ${hash}`;
   const key = rows[0];
   if (!key || !hashesEqual(key.hash, hash)) throw unauthorized("Unknown API key.");
   if (key.revoked_at) throw unauthorized("This API key has been revoked.");
+  // NOTE: retired keys of a deleted organization are always revoked too; this guards the NULL
+  // organization_id they carry from ever reading as an instance-scoped key (D14).
+  if (key.former_organization_id) throw unauthorized("This API key's organization was deleted.");
   if (key.expires_at && key.expires_at.getTime() <= now.getTime()) throw unauthorized("This API key has expired.");
   if (key.touch) await touchLastUsed(db, key.id);
   return {

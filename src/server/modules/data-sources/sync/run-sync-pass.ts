@@ -1,3 +1,4 @@
+import { capSyncError } from "../redact";
 import type { DataSource } from "@/server/db/generated/client";
 import type { PrismaClient } from "@/server/db/types";
 import { AppError } from "@/server/errors/app-error";
@@ -158,6 +159,7 @@ async function passSteps(
   await progress.settle();
 
   if (!result.ok) {
+    result = { ok: false, reason: capSyncError(result.reason) };
     await client.query("ROLLBACK TO SAVEPOINT sync_pass");
     await client.query(`UPDATE data_sources SET sync_status = 'error', sync_error = $2, updated_at = $3 WHERE id = $1`, [sourceId, result.reason, finishedAt]);
     await client.query(`UPDATE sync_runs SET status = 'error', error = $2, finished_at = $3, phase = NULL WHERE id = $1`, [run.id, result.reason, finishedAt]);

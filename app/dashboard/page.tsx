@@ -1,0 +1,72 @@
+import { ArrowRight, Building2, KeyRound, Users } from "lucide-react";
+import Link from "next/link";
+import { roleLabel } from "@/components/dashboard/app-shell";
+import { LoadError } from "@/components/dashboard/load-error";
+import { Card, EmptyState, PageHeader } from "@/components/ui/card";
+import { load } from "@/server/api/dashboard/load";
+
+export const dynamic = "force-dynamic";
+
+export default async function OverviewPage() {
+  const loaded = await load(async (caller) => ({ me: await caller.viewer.me(), organizations: await caller.organizations.list() }));
+  if (!loaded.ok) return <LoadError {...loaded} />;
+  const { me, organizations } = loaded.data;
+  const activeKeys = organizations.reduce((sum, o) => sum + o.activeKeyCount, 0);
+  return (
+    <div>
+      <PageHeader title="Overview" description={`Signed in as ${me.name ?? me.email} · ${roleLabel(me)}`} />
+      <div className="mb-6 grid grid-cols-3 gap-2 sm:gap-3">
+        <Card>
+          <p className="flex items-center gap-2 text-xs text-slate-600 sm:text-sm">
+            <Building2 className="hidden size-4 sm:block" aria-hidden /> Organizations
+          </p>
+          <p className="mt-1 text-2xl font-semibold" data-testid="overview-org-count">{organizations.length}</p>
+        </Card>
+        <Card>
+          <p className="flex items-center gap-2 text-xs text-slate-600 sm:text-sm">
+            <KeyRound className="hidden size-4 sm:block" aria-hidden /> Active keys
+          </p>
+          <p className="mt-1 text-2xl font-semibold">{activeKeys}</p>
+        </Card>
+        <Card>
+          <p className="flex items-center gap-2 text-xs text-slate-600 sm:text-sm">
+            <Users className="hidden size-4 sm:block" aria-hidden /> Your memberships
+          </p>
+          <p className="mt-1 text-2xl font-semibold">{me.memberships.length}</p>
+        </Card>
+      </div>
+      <h2 className="mb-3 text-lg font-semibold text-slate-900">Organizations</h2>
+      {organizations.length === 0 ? (
+        <EmptyState title="No organizations to show">
+          {me.isInstanceOwner ? (
+            <Link className="text-blue-700 underline" href="/dashboard/organizations">
+              Create the first organization
+            </Link>
+          ) : (
+            "Ask an instance owner or an organization admin to add you to an organization."
+          )}
+        </EmptyState>
+      ) : (
+        <ul className="grid gap-3 sm:grid-cols-2 lg:grid-cols-3">
+          {organizations.map((organization) => (
+            <li key={organization.id}>
+              <Link
+                href={`/dashboard/organizations/${organization.id}/keys`}
+                className="group block rounded-lg border border-slate-200 bg-white p-4 hover:border-slate-400 focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-blue-600"
+              >
+                <p className="flex items-center justify-between font-medium text-slate-900">
+                  <span className="truncate">{organization.name}</span>
+                  <ArrowRight className="size-4 text-slate-400 group-hover:text-slate-700" aria-hidden />
+                </p>
+                <p className="mt-1 text-sm text-slate-600">
+                  {organization.activeKeyCount} active key{organization.activeKeyCount === 1 ? "" : "s"} · {organization.memberCount} member
+                  {organization.memberCount === 1 ? "" : "s"}
+                </p>
+              </Link>
+            </li>
+          ))}
+        </ul>
+      )}
+    </div>
+  );
+}

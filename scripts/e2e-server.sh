@@ -1,0 +1,18 @@
+#!/usr/bin/env bash
+# Playwright's web server: `npm start` on a fresh database every run, its output kept in
+# <data dir>/start.log so the browser tests can sign in with the seeded owner's password,
+# which `npm start` prints once (and nowhere else).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+dir="${GROUNDWORK_DATA_DIR:-.data/e2e}"
+pidfile="$dir/postgres/postmaster.pid"
+# A previous run killed hard leaves its embedded Postgres behind: stop that one (by its pid).
+if [ -f "$pidfile" ]; then
+  pid=$(head -1 "$pidfile")
+  if kill -INT "$pid" 2>/dev/null; then
+    for _ in $(seq 100); do kill -0 "$pid" 2>/dev/null || break; sleep 0.1; done
+  fi
+fi
+rm -rf "$dir"
+mkdir -p "$dir"
+exec npx tsx src/cli/start.ts > >(tee "$dir/start.log") 2>&1

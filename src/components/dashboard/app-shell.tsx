@@ -1,0 +1,95 @@
+import { Building2, KeyRound, LayoutDashboard, Users } from "lucide-react";
+import Link from "next/link";
+import type { ReactNode } from "react";
+import { NavLink } from "./nav-link";
+import { SignOutButton } from "./sign-out-button";
+
+export interface ShellViewer {
+  email: string;
+  name: string | null;
+  isInstanceOwner: boolean;
+  isSupport: boolean;
+  memberships: { organizationId: string; organizationName: string; role: "admin" | "member" }[];
+}
+
+export function roleLabel(viewer: ShellViewer): string {
+  if (viewer.isInstanceOwner) return "Instance owner";
+  if (viewer.isSupport) return "Support (read-only)";
+  if (viewer.memberships.some((m) => m.role === "admin")) return "Organization admin";
+  return "Organization member";
+}
+
+/**
+ * The dashboard frame. Navigation: Overview, Organizations (each → Keys / Members, and
+ * Sources in part 2), Instance keys and Users for owners and support (the Support board joins
+ * them in part 2). Entries a viewer cannot use are not shown; the server refuses them anyway.
+ */
+export function AppShell({ viewer, children }: { viewer: ShellViewer; children: ReactNode }) {
+  const instanceLevel = viewer.isInstanceOwner || viewer.isSupport;
+  return (
+    <div className="min-h-screen bg-slate-50 md:flex">
+      <a href="#main" className="sr-only focus:not-sr-only focus:absolute focus:top-2 focus:left-2 focus:z-50 focus:rounded focus:bg-white focus:px-3 focus:py-2">
+        Skip to content
+      </a>
+      <aside className="border-b border-slate-200 bg-white md:sticky md:top-0 md:h-screen md:w-56 md:shrink-0 md:border-r md:border-b-0">
+        <div className="flex items-center justify-between px-4 py-3 md:py-5">
+          <Link href="/dashboard" className="font-semibold tracking-tight text-slate-900">
+            Groundwork
+          </Link>
+          <div className="flex min-w-0 items-center gap-2 md:hidden">
+            <p className="truncate text-right text-xs text-slate-600">
+              {viewer.email}
+              <br />
+              {roleLabel(viewer)}
+            </p>
+            <SignOutButton compact />
+          </div>
+        </div>
+        <nav aria-label="Main" className="flex flex-wrap gap-1 px-2 pb-2 md:flex-col md:flex-nowrap md:pb-0">
+          <NavLink href="/dashboard" exact icon={<LayoutDashboard aria-hidden />}>
+            Overview
+          </NavLink>
+          <NavLink href="/dashboard/organizations" icon={<Building2 aria-hidden />}>
+            Organizations
+          </NavLink>
+          {instanceLevel ? (
+            <NavLink href="/dashboard/instance/keys" icon={<KeyRound aria-hidden />}>
+              Instance keys
+            </NavLink>
+          ) : null}
+          {instanceLevel ? (
+            <NavLink href="/dashboard/users" icon={<Users aria-hidden />}>
+              Users
+            </NavLink>
+          ) : null}
+        </nav>
+        {viewer.memberships.length > 0 ? (
+          <div className="hidden px-4 pt-5 md:block">
+            <p className="text-xs font-semibold tracking-wide text-slate-500 uppercase">Your organizations</p>
+            <ul className="mt-2 space-y-1 text-sm">
+              {viewer.memberships.slice(0, 12).map((m) => (
+                <li key={m.organizationId}>
+                  <Link href={`/dashboard/organizations/${m.organizationId}/keys`} className="block truncate rounded px-2 py-1 text-slate-700 hover:bg-slate-100 focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-blue-600">
+                    {m.organizationName}
+                  </Link>
+                </li>
+              ))}
+            </ul>
+          </div>
+        ) : null}
+      </aside>
+      <div className="min-w-0 flex-1">
+        <header className="hidden items-center justify-end gap-3 border-b border-slate-200 bg-white px-6 py-3 md:flex">
+          <div className="text-right text-sm">
+            <p className="font-medium text-slate-900" data-testid="viewer-email">{viewer.email}</p>
+            <p className="text-xs text-slate-500">{roleLabel(viewer)}</p>
+          </div>
+          <SignOutButton />
+        </header>
+        <main id="main" className="mx-auto max-w-6xl px-4 py-6 sm:px-6">
+          {children}
+        </main>
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,36 @@
+"use client";
+
+import Link from "next/link";
+import { usePathname } from "next/navigation";
+import { cn } from "@/lib/utils";
+
+/** An organization's sections. Part 2 adds Sources here. */
+const TABS = [
+  { segment: "keys", label: "API keys" },
+  { segment: "members", label: "Members" },
+];
+
+export function OrganizationTabs({ organizationId }: { organizationId: string }) {
+  const pathname = usePathname();
+  return (
+    <nav aria-label="Organization sections" className="mb-5 flex gap-1 overflow-x-auto border-b border-slate-200">
+      {TABS.map((tab) => {
+        const href = `/dashboard/organizations/${organizationId}/${tab.segment}`;
+        const active = pathname.startsWith(href);
+        return (
+          <Link
+            key={tab.segment}
+            href={href}
+            aria-current={active ? "page" : undefined}
+            className={cn(
+              "-mb-px border-b-2 px-3 py-2 text-sm font-medium whitespace-nowrap focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-blue-600",
+              active ? "border-slate-900 text-slate-900" : "border-transparent text-slate-600 hover:text-slate-900",
+            )}
+          >
+            {tab.label}
+          </Link>
+        );
+      })}
+    </nav>
+  );
+}

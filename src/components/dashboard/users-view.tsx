@@ -1,0 +1,187 @@
+"use client";
+
+import { UserPlus } from "lucide-react";
+import { useRouter } from "next/navigation";
+import { useState } from "react";
+import { Alert } from "@/components/ui/alert";
+import { Badge } from "@/components/ui/badge";
+import { Button } from "@/components/ui/button";
+import { CopyButton } from "@/components/ui/copy-button";
+import { Dialog, DialogContent } from "@/components/ui/dialog";
+import { Input, Label, Select } from "@/components/ui/input";
+import { Table, TBody, TD, TH, THead, TR } from "@/components/ui/table";
+import { describeError, trpc, type ShownError } from "@/lib/trpc-client";
+
+interface UserRow {
+  id: string;
+  email: string;
+  name: string | null;
+  instanceRole: "none" | "support" | "owner";
+  disabled: boolean;
+  memberships: { organizationId: string; organizationName: string; role: "admin" | "member" }[];
+}
+
+const roleNames = { owner: "Instance owner", support: "Support", none: "—" };
+
+export function UsersView({ users, organizations, isOwner }: { users: UserRow[]; organizations: { id: string; name: string }[]; isOwner: boolean }) {
+  const router = useRouter();
+  const [open, setOpen] = useState(false);
+  return (
+    <div>
+      {isOwner ? (
+        <div className="mb-4 flex justify-end">
+          <Button onClick={() => setOpen(true)}>
+            <UserPlus aria-hidden /> New user
+          </Button>
+        </div>
+      ) : null}
+      <Table aria-label="Users">
+        <THead>
+          <TR>
+            <TH>User</TH>
+            <TH>Instance role</TH>
+            <TH>Organizations</TH>
+          </TR>
+        </THead>
+        <TBody>
+          {users.map((user) => (
+            <TR key={user.id}>
+              <TD>
+                <p className="font-medium text-slate-900">{user.name ?? user.email}</p>
+                {user.name ? <p className="text-xs text-slate-500">{user.email}</p> : null}
+                {user.disabled ? <Badge tone="red">disabled</Badge> : null}
+              </TD>
+              <TD>{roleNames[user.instanceRole]}</TD>
+              <TD>
+                {user.memberships.length === 0 ? (
+                  <span className="text-slate-500">none</span>
+                ) : (
+                  <ul className="space-y-0.5">
+                    {user.memberships.map((m) => (
+                      <li key={m.organizationId}>
+                        {m.organizationName} <span className="text-slate-500">({m.role})</span>
+                      </li>
+                    ))}
+                  </ul>
+                )}
+              </TD>
+            </TR>
+          ))}
+        </TBody>
+      </Table>
+      {open ? (
+        <CreateUserDialog
+          organizations={organizations}
+          onClose={() => {
+            setOpen(false);
+            router.refresh();
+          }}
+        />
+      ) : null}
+    </div>
+  );
+}
+
+function CreateUserDialog({ organizations, onClose }: { organizations: { id: string; name: string }[]; onClose: () => void }) {
+  const [created, setCreated] = useState<{ email: string; password: string } | null>(null);
+  const [error, setError] = useState<ShownError | null>(null);
+  const [pending, setPending] = useState(false);
+  async function onSubmit(event: React.FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    const form = new FormData(event.currentTarget);
+    const organizationId = String(form.get("organizationId") ?? "");
+    const role = form.get("instanceRole");
+    setPending(true);
+    setError(null);
+    try {
+      const user = await trpc.users.create.mutate({
+        email: String(form.get("email") ?? ""),
+        name: String(form.get("name") ?? "") || undefined,
+        instanceRole: role === "owner" || role === "support" ? role : "none",
+        membership: organizationId ? { organizationId, role: form.get("orgRole") === "admin" ? "admin" : "member" } : null,
+      });
+      setCreated({ email: user.email, password: user.password });
+    } catch (caught) {
+      setError(describeError(caught));
+    } finally {
+      setPending(false);
+    }
+  }
+  return (
+    <Dialog open onOpenChange={(next) => !next && onClose()}>
+      <DialogContent title={created ? "Account created" : "New user"} description={created ? undefined : "A password is generated and shown once; hand it to the person over a safe channel."}>
+        {created ? (
+          <div className="space-y-3">
+            <Alert tone="warning" title="Copy this password now">
+              It is shown only this once; only its hash is stored.
+            </Alert>
+            <p className="text-sm">
+              Email: <strong data-testid="created-email">{created.email}</strong>
+            </p>
+            <div className="flex flex-col gap-2 sm:flex-row sm:items-center">
+              <code data-testid="created-password" className="flex-1 rounded-md border border-slate-300 bg-slate-50 px-3 py-2 font-mono text-sm break-all select-all">
+                {created.password}
+              </code>
+              <CopyButton value={created.password} label="Copy password" />
+            </div>
+            <div className="flex justify-end">
+              <Button onClick={onClose}>Done</Button>
+            </div>
+          </div>
+        ) : (
+          <form onSubmit={onSubmit} className="space-y-4">
+            <div className="grid gap-4 sm:grid-cols-2">
+              <div className="space-y-1.5">
+                <Label htmlFor="user-email">Email</Label>
+                <Input id="user-email" name="email" type="email" required />
+              </div>
+              <div className="space-y-1.5">
+                <Label htmlFor="user-name">Name (optional)</Label>
+                <Input id="user-name" name="name" maxLength={200} />
+              </div>
+              <div className="space-y-1.5">
+                <Label htmlFor="user-instance-role">Instance role</Label>
+                <Select id="user-instance-role" name="instanceRole" defaultValue="none">
+                  <option value="none">None (organization roles only)</option>
+                  <option value="support">Support (read-only everywhere)</option>
+                  <option value="owner">Instance owner (everything)</option>
+                </Select>
+              </div>
+              <div className="space-y-1.5">
+                <Label htmlFor="user-org">Add to organization (optional)</Label>
+                <Select id="user-org" name="organizationId" defaultValue="">
+                  <option value="">—</option>
+                  {organizations.map((o) => (
+                    <option key={o.id} value={o.id}>
+                      {o.name}
+                    </option>
+                  ))}
+                </Select>
+              </div>
+              <div className="space-y-1.5">
+                <Label htmlFor="user-org-role">Organization role</Label>
+                <Select id="user-org-role" name="orgRole" defaultValue="member">
+                  <option value="member">member</option>
+                  <option value="admin">admin</option>
+                </Select>
+              </div>
+            </div>
+            {error ? (
+              <Alert title="Not created" requestId={error.requestId}>
+                {error.message}
+              </Alert>
+            ) : null}
+            <div className="flex justify-end gap-2">
+              <Button type="button" variant="outline" onClick={onClose}>
+                Cancel
+              </Button>
+              <Button type="submit" disabled={pending}>
+                Create user
+              </Button>
+            </div>
+          </form>
+        )}
+      </DialogContent>
+    </Dialog>
+  );
+}

@@ -1,0 +1,22 @@
+import type { ComponentProps } from "react";
+import { cn } from "@/lib/utils";
+
+/** Scrolls sideways on narrow screens instead of squeezing columns. */
+export function Table({ className, wrapperClassName, ...props }: ComponentProps<"table"> & { wrapperClassName?: string }) {
+  return (
+    <div className={cn("w-full overflow-x-auto rounded-lg border border-slate-200 bg-white", wrapperClassName)}>
+      <table className={cn("w-full caption-bottom text-sm", className)} {...props} />
+    </div>
+  );
+}
+export const THead = (props: ComponentProps<"thead">) => <thead className="border-b border-slate-200 bg-slate-50" {...props} />;
+export const TBody = (props: ComponentProps<"tbody">) => <tbody className="[&_tr:last-child]:border-0" {...props} />;
+export function TR({ className, ...props }: ComponentProps<"tr">) {
+  return <tr className={cn("border-b border-slate-100", className)} {...props} />;
+}
+export function TH({ className, ...props }: ComponentProps<"th">) {
+  return <th scope="col" className={cn("h-9 px-3 text-left align-middle text-xs font-semibold uppercase tracking-wide text-slate-600 whitespace-nowrap", className)} {...props} />;
+}
+export function TD({ className, ...props }: ComponentProps<"td">) {
+  return <td className={cn("px-3 py-2 align-middle", className)} {...props} />;
+}

@@ -1,0 +1,38 @@
+import { addMemberProcedure } from "../routers/dashboard/members/add-member";
+import { listMembersProcedure } from "../routers/dashboard/members/list-members";
+import { removeMemberProcedure } from "../routers/dashboard/members/remove-member";
+import { setMemberRoleProcedure } from "../routers/dashboard/members/set-member-role";
+import { getKeyProcedure } from "../routers/dashboard/keys/get-key";
+import { listKeysProcedure } from "../routers/dashboard/keys/list-keys";
+import { mintKeyProcedure } from "../routers/dashboard/keys/mint-key";
+import { revokeKeyProcedure } from "../routers/dashboard/keys/revoke-key";
+import { createOrganizationProcedure } from "../routers/dashboard/organizations/create-organization";
+import { deleteOrganizationProcedure } from "../routers/dashboard/organizations/delete-organization";
+import { getOrganizationProcedure } from "../routers/dashboard/organizations/get-organization";
+import { listOrganizationsProcedure } from "../routers/dashboard/organizations/list-organizations";
+import { createUserProcedure } from "../routers/dashboard/users/create-user";
+import { listUsersProcedure } from "../routers/dashboard/users/list-users";
+import { meProcedure } from "../routers/dashboard/viewer/me";
+import { createDashboardCallerFactory, createDashboardRouter } from "./trpc";
+
+/** The dashboard's internal procedures (served at /api/trpc, never under /api/v1). */
+export const dashboardRouter = createDashboardRouter({
+  viewer: createDashboardRouter({ me: meProcedure }),
+  organizations: createDashboardRouter({
+    list: listOrganizationsProcedure,
+    get: getOrganizationProcedure,
+    create: createOrganizationProcedure,
+    delete: deleteOrganizationProcedure,
+  }),
+  keys: createDashboardRouter({ list: listKeysProcedure, get: getKeyProcedure, mint: mintKeyProcedure, revoke: revokeKeyProcedure }),
+  members: createDashboardRouter({
+    list: listMembersProcedure,
+    add: addMemberProcedure,
+    setRole: setMemberRoleProcedure,
+    remove: removeMemberProcedure,
+  }),
+  users: createDashboardRouter({ list: listUsersProcedure, create: createUserProcedure }),
+});
+
+export type DashboardRouter = typeof dashboardRouter;
+export const createDashboardCaller = createDashboardCallerFactory(dashboardRouter);

@@ -1,0 +1,5 @@
+import { z } from "zod";
+import { keyBindingInput, keySummarySchema } from "./key.types";
+
+export const getKeyInput = keyBindingInput.extend({ keyId: z.string().min(1).max(200) });
+export const getKeyOutput = keySummarySchema;

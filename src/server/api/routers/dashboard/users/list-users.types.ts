@@ -1,0 +1,14 @@
+import { z } from "zod";
+import { isoString } from "../iso";
+
+export const listUsersOutput = z.array(
+  z.object({
+    id: z.string(),
+    email: z.string(),
+    name: z.string().nullable(),
+    instanceRole: z.enum(["none", "support", "owner"]),
+    disabled: z.boolean(),
+    createdAt: isoString,
+    memberships: z.array(z.object({ organizationId: z.string(), organizationName: z.string(), role: z.enum(["admin", "member"]) })),
+  }),
+);
