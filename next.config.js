@@ -12,6 +12,8 @@ const nextConfig = {
     "graphile-worker",
     "@node-rs/argon2",
     "ioredis",
+    // One copy with the in-process worker (the registry itself is shared through globalThis).
+    "prom-client",
   ],
   // NOTE: `npm run typecheck` (part of `npm test` and CI) type-checks the whole repo, tests and
   // CLI included; `npm start` need not repeat that on every build.

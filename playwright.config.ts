@@ -2,6 +2,8 @@ import { defineConfig } from "@playwright/test";
 
 const port = Number(process.env.E2E_PORT ?? 3100);
 const baseURL = `http://127.0.0.1:${port}`;
+/** The bearer token of GET /metrics on the app under test. */
+export const E2E_METRICS_TOKEN = "e2e-metrics-token-0123456789";
 
 // NOTE: browsers are never downloaded here: Debian's Chromium (or CHROMIUM_PATH) is driven
 // with the flags this network needs (no sandbox as root, no background networking).
@@ -49,6 +51,7 @@ export default defineConfig({
       LOG_LEVEL: "warn",
       // next-auth builds its redirects from this origin (D66).
       NEXTAUTH_URL: baseURL,
+      GROUNDWORK_METRICS_TOKEN: E2E_METRICS_TOKEN,
     },
   },
 });

@@ -30,6 +30,8 @@ const schema = z.object({
   NEXTAUTH_SECRET: optionalString,
   /** The dashboard's public origin (next-auth builds its redirects from it). */
   NEXTAUTH_URL: optionalString.pipe(z.url().optional()),
+  /** Bearer token of GET /metrics; unset turns the endpoint off (404). */
+  GROUNDWORK_METRICS_TOKEN: optionalString.pipe(z.string().min(16, "must be at least 16 characters").optional()),
 });
 
 export type Env = z.infer<typeof schema>;

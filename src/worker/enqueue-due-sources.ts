@@ -1,6 +1,6 @@
 import type { PrismaClient } from "@/server/db/types";
 import { SOURCE_TRANSACTION_OPTIONS } from "@/server/modules/data-sources/source-lock";
-import { SYNC_MAX_ATTEMPTS, SYNC_SOURCE_TASK, syncJobKey, type SyncSourcePayload } from "./jobs";
+import { SYNC_MAX_ATTEMPTS, SYNC_SOURCE_TASK, syncJobKey, type SyncSourcePayload } from "@/server/modules/data-sources/sync-queue";
 
 export type AddJob = (task: string, payload: SyncSourcePayload, spec: { jobKey: string; maxAttempts: number }) => Promise<unknown>;
 

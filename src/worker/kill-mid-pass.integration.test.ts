@@ -12,7 +12,7 @@ import { createSecretBox } from "@/server/modules/data-sources/credentials/secre
 import { runSyncPass } from "@/server/modules/data-sources/sync/run-sync-pass";
 import { useCustomerDatabase } from "@/server/modules/data-sources/testing/customer-database";
 import { createTableSource } from "@/server/modules/data-sources/testing/source-fixtures";
-import { requestSourceSync } from "./jobs";
+import { requestSourceSync } from "@/server/modules/data-sources/sync-queue";
 import { startWorker } from "./start-worker";
 
 const db = useTestDatabase();

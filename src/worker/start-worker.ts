@@ -6,9 +6,11 @@ import { PrismaClient } from "@/server/db/generated/client";
 import { loadEncryptionKey } from "@/server/modules/data-sources/credentials/encryption-key";
 import { createSecretBox } from "@/server/modules/data-sources/credentials/secret-box";
 import { runSyncPass } from "@/server/modules/data-sources/sync/run-sync-pass";
+import { observeSyncPass } from "@/server/metrics/sync-metrics";
 import { enqueueDueSources } from "./enqueue-due-sources";
 import { deleteExpiredIdempotencyEntries } from "@/server/modules/idempotency/cleanup";
-import { IDEMPOTENCY_CLEANUP_TASK, SYNC_SOURCE_TASK, SYNC_TICK_TASK, syncSourcePayloadSchema } from "./jobs";
+import { SYNC_SOURCE_TASK, syncSourcePayloadSchema } from "@/server/modules/data-sources/sync-queue";
+import { IDEMPOTENCY_CLEANUP_TASK, SYNC_TICK_TASK } from "./jobs";
 
 export interface StartWorkerOptions {
   databaseUrl: string;
@@ -57,13 +59,18 @@ export async function startWorker(options: StartWorkerOptions): Promise<RunningW
       const { sourceId, trigger } = payload.data;
       const exists = await db.dataSource.findUnique({ where: { id: sourceId }, select: { kind: true } });
       if (!exists || exists.kind === "csv") return; // deleted since it was queued, or nothing to sync
-      await runSyncPass({ db, secrets, log: options.log }, sourceId, {
+      const started = performance.now();
+      const outcome = await runSyncPass({ db, secrets, log: options.log }, sourceId, {
         trigger,
         onlyIfDue: trigger === "schedule",
         batchSize: options.batchSize,
         timeoutMs: options.timeoutMs,
         onBatch: options.onBatch && ((progress) => options.onBatch?.({ sourceId, ...progress })),
+      }).catch((error: unknown) => {
+        observeSyncPass("error", performance.now() - started);
+        throw error;
       });
+      observeSyncPass(outcome.status, performance.now() - started);
     },
     [SYNC_TICK_TASK]: async (_payload, helpers) => {
       await enqueueDueSources(db, (task, payload, spec) => helpers.addJob(task, payload, spec));

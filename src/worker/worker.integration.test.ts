@@ -12,7 +12,8 @@ import { useCustomerDatabase } from "@/server/modules/data-sources/testing/custo
 import { createTableSource } from "@/server/modules/data-sources/testing/source-fixtures";
 import { enqueueDueSources } from "./enqueue-due-sources";
 import { mintTestKey } from "@/test/api-client";
-import { IDEMPOTENCY_CLEANUP_TASK, requestSourceSync, SYNC_SOURCE_TASK, syncJobKey } from "./jobs";
+import { requestSourceSync, SYNC_SOURCE_TASK, syncJobKey } from "@/server/modules/data-sources/sync-queue";
+import { IDEMPOTENCY_CLEANUP_TASK } from "./jobs";
 import { startWorker, type RunningWorker } from "./start-worker";
 
 const db = useTestDatabase();

@@ -9,6 +9,7 @@ import { createSecretBox, type SecretBox } from "@/server/modules/data-sources/c
 import { replaceCsvRows } from "@/server/modules/data-sources/csv/replace-csv-rows";
 import { getDataSourceDetails, type DataSourceDetails } from "@/server/modules/data-sources/get-data-source";
 import { runSyncPass, type SyncPassOutcome } from "@/server/modules/data-sources/sync/run-sync-pass";
+import { sourceListCommand } from "./source-list";
 import { CliUsageError, requireOption, requireSecretOption, requirePositional, type CliArgs, type CliContext, type CommandGroup } from "../command";
 
 const KINDS = ["csv", "postgres_table", "crm_object"] as const;
@@ -16,7 +17,7 @@ const KINDS = ["csv", "postgres_table", "crm_object"] as const;
 export const sourceCommands: CommandGroup = {
   create: {
     usage:
-      "source create --org ORG --name N --kind postgres_table --url URL --table schema.table --key COL [--order COL] [--columns a,b] [--interval SECONDS] | --kind crm_object --instance-url URL --object NAME --client-id ID --client-secret S [--fields a,b] [--interval SECONDS] | --kind csv [--key COL]",
+      "source create --org ORG --name N --kind postgres_table --url URL --table schema.table --key COL [--order COL] [--columns a,b] [--interval SECONDS|off] | --kind crm_object --instance-url URL --object NAME --client-id ID --client-secret S [--fields a,b] [--interval SECONDS|off] | --kind csv [--key COL]",
     summary: "Create a data source (credentials are stored encrypted, never shown)",
     options: {
       org: { type: "string" },
@@ -85,6 +86,7 @@ export const sourceCommands: CommandGroup = {
       );
     },
   },
+  list: sourceListCommand,
   show: {
     usage: "source show SOURCE_ID",
     summary: "Show a data source: sync status, versions, row counts, declined deletions",
@@ -95,7 +97,7 @@ export const sourceCommands: CommandGroup = {
 };
 
 async function managedInput(kind: string, organizationId: string, name: string, args: CliArgs): Promise<ManagedSourceInput> {
-  const syncIntervalSeconds = optionalInteger(args, "interval");
+  const syncIntervalSeconds = optionalInterval(args);
   if (kind === "postgres_table") {
     return {
       kind,
@@ -199,10 +201,12 @@ function optionalList(args: CliArgs, name: string): string[] | null {
   return value === null ? null : value.split(",").map((item) => item.trim()).filter((item) => item !== "");
 }
 
-function optionalInteger(args: CliArgs, name: string): number | null {
-  const value = optionalString(args, name);
-  if (value === null) return null;
+/** Left out: the default schedule; `off`: synced only on request. */
+function optionalInterval(args: CliArgs): number | null | undefined {
+  const value = optionalString(args, "interval");
+  if (value === null) return undefined;
+  if (value === "off") return null;
   const number = Number(value);
-  if (!Number.isInteger(number)) throw new CliUsageError(`--${name} must be a whole number`);
+  if (!/^\d+$/.test(value) || !Number.isSafeInteger(number)) throw new CliUsageError("--interval must be a whole number of seconds, or off");
   return number;
 }

@@ -8,7 +8,8 @@ type TransactionOptions = { maxWait?: number; timeout?: number };
  * (idempotent writes commit their stored response with the operation's own writes).
  */
 export function inTransaction<T>(db: Db, fn: (tx: Prisma.TransactionClient) => Promise<T>, options?: TransactionOptions): Promise<T> {
-  if ("$transaction" in db) return db.$transaction(fn, options);
+  // A copy: Prisma 7 writes the enclosing transaction's id into a nested call's options object.
+  if ("$transaction" in db) return db.$transaction(fn, options && { ...options });
   return fn(db);
 }
 

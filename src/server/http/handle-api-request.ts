@@ -4,6 +4,7 @@ import type { ApiContext } from "@/server/api/context";
 import { toAppError } from "@/server/api/to-app-error";
 import type { PrismaClient } from "@/server/db/generated/client";
 import { AppError, isAppError } from "@/server/errors/app-error";
+import { observeApiRequest } from "@/server/metrics/http-metrics";
 import { statusForCode } from "@/server/errors/http-status";
 import type { Logger } from "@/server/logger";
 import type { RateLimitStore } from "@/server/modules/rate-limit/rate-limit-store";
@@ -45,6 +46,7 @@ export function createApiHandler(deps: ApiHandlerDeps): (req: Request) => Promis
         response = internalErrorResponse(requestId);
       }
     }
+    observeApiRequest(routes, req.method, pathname, response.status, performance.now() - started);
     // NOTE: only the path is logged; a query string may carry a token someone pasted there.
     log.info(
       { method: req.method, path: pathname, status: response.status, duration_ms: Math.round(performance.now() - started) },

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { useTestDatabase } from "@/test/db";
-import { requestSourceSync } from "@/worker/jobs";
+import { requestSourceSync } from "@/server/modules/data-sources/sync-queue";
 import { approveDeletions } from "../data-sources/approve-deletions";
 import { createCsvSource } from "../data-sources/create-csv-source";
 import { createManagedSource } from "../data-sources/create-managed-source";

@@ -16,6 +16,11 @@ export interface ListRowsQuery {
   externalId?: string;
   updatedAfter?: Date;
   includeDeleted: boolean;
+  /**
+   * Dashboard only (not part of the REST contract): rows whose external id or data contains
+   * this text, case-insensitively.
+   */
+  search?: string;
 }
 
 export interface RowRecord {
@@ -64,7 +69,8 @@ export async function listRows(db: Db, query: ListRowsQuery): Promise<Page<RowRe
     updated_after: query.updatedAfter?.toISOString() ?? null,
     include_deleted: query.includeDeleted,
   };
-  const binding = { endpoint: "rows.list", sort, filters };
+  // Only present when used, so REST cursors (which never search) keep their binding.
+  const binding = { endpoint: "rows.list", sort, filters: query.search ? { ...filters, search: query.search } : filters };
   const after = query.cursor
     ? decodeCursor(query.cursor, binding, byUpdatedAt ? cursorValues.timestamp : cursorValues.float8)
     : undefined;
@@ -88,6 +94,11 @@ export function rowsPageSql(
   if (query.externalId !== undefined) conditions.push(Prisma.sql`external_id = ${query.externalId}`);
   if (query.updatedAfter) conditions.push(Prisma.sql`updated_at > ${query.updatedAfter}`);
   if (!query.includeDeleted) conditions.push(Prisma.sql`deleted_at IS NULL`);
+  if (query.search) {
+    if (query.search.includes("\u0000")) throw new AppError("bad_request", "The search text must not contain U+0000.");
+    const pattern = `%${query.search.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+    conditions.push(Prisma.sql`(external_id ILIKE ${pattern} OR data::text ILIKE ${pattern})`);
+  }
   if (after) {
     const cast = byUpdatedAt ? Prisma.sql`${new Date(after[0])}::timestamptz` : Prisma.sql`${after[0]}::float8`;
     conditions.push(

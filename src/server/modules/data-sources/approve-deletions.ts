@@ -34,5 +34,5 @@ export async function approveDeletions(db: PrismaClient, principal: ActingPrinci
       metadata: { declined_deletions: source.declinedDeletions },
     });
     return { approvedAt, count: source.declinedDeletions };
-  }, SOURCE_TRANSACTION_OPTIONS);
+  }, { ...SOURCE_TRANSACTION_OPTIONS });
 }

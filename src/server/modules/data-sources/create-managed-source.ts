@@ -19,6 +19,7 @@ import {
   postgresCredentialsSchema,
   postgresTableConfigSchema,
 } from "./source-config";
+import { DEFAULT_SYNC_INTERVAL_SECONDS } from "./source-status";
 
 /** The scheduler ticks once a minute: a shorter interval could not be honoured. */
 export const MIN_SYNC_INTERVAL_SECONDS = 60;
@@ -26,13 +27,13 @@ export const MIN_SYNC_INTERVAL_SECONDS = 60;
 const common = {
   organizationId: z.string().min(1),
   name: sourceNameSchema,
-  /** null: no schedule, synced only on request. */
+  /** null: no schedule, synced only on request. Left out: the default schedule. */
   syncIntervalSeconds: z
     .number()
     .int()
     .min(MIN_SYNC_INTERVAL_SECONDS, `must be at least ${MIN_SYNC_INTERVAL_SECONDS} seconds`)
     .nullable()
-    .default(null),
+    .default(DEFAULT_SYNC_INTERVAL_SECONDS),
 };
 
 export const managedSourceInputSchema = z.discriminatedUnion("kind", [

@@ -1,7 +1,14 @@
 import type { Db } from "@/server/db/types";
 
-/** Long passes hold one transaction; Prisma's 5 s default would abort them. */
-export const SOURCE_TRANSACTION_OPTIONS = { maxWait: 60_000, timeout: 30 * 60_000 } as const;
+/**
+ * Long passes hold one transaction; Prisma's 5 s default would abort them.
+ * NOTE: pass a copy (`{ ...SOURCE_TRANSACTION_OPTIONS }`), never this object: Prisma 7 writes the
+ * enclosing transaction's id (`newTxId`) into the options of a nested $transaction, and a shared
+ * object so marked made every later transaction of the process try to join that long-gone one
+ * (after the first-run seed, every pass of `npm start`'s worker failed "Transaction not found").
+ * Frozen, so a missed copy fails loudly instead.
+ */
+export const SOURCE_TRANSACTION_OPTIONS = Object.freeze({ maxWait: 60_000, timeout: 30 * 60_000 } as const);
 
 /**
  * Serialises every writer of one source's rows (sync passes, CSV uploads) across processes,

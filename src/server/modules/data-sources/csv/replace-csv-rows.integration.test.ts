@@ -2,6 +2,7 @@ import { CLI_OPERATOR } from "@/server/modules/access/acting-principal";
 import { describe, expect, it } from "vitest";
 import { useTestDatabase } from "@/test/db";
 import { createCsvSource } from "../create-csv-source";
+import { SOURCE_TRANSACTION_OPTIONS } from "../source-lock";
 import { createTestOrganization, storedRows, tick } from "../testing/source-fixtures";
 import { replaceCsvRows } from "./replace-csv-rows";
 
@@ -13,6 +14,15 @@ async function csvSource(keyColumn: string | null = null): Promise<string> {
 }
 
 describe("CSV upload", () => {
+  it("inside a caller's transaction (as the first-run seed does), leaves later transactions of the process working", async () => {
+    const sourceId = await csvSource("sku");
+    await db.prisma.$transaction((tx) => replaceCsvRows(tx, CLI_OPERATOR, sourceId, "sku,price\nA,1\n"));
+    // Prisma 7 writes the enclosing transaction's id into the options object of a nested
+    // $transaction; a shared options constant would make every later pass join a dead transaction.
+    expect(SOURCE_TRANSACTION_OPTIONS).toEqual({ maxWait: 60_000, timeout: 30 * 60_000 });
+    expect(await replaceCsvRows(db.prisma, CLI_OPERATOR, sourceId, "sku,price\nB,2\n")).toMatchObject({ rows: 1, dataVersion: 3 });
+  });
+
   it("the first upload fills the source: data_version 2, schema_version 1, ok, last_synced_at and updated_at set", async () => {
     const sourceId = await csvSource("sku");
     const before = await db.prisma.dataSource.findUniqueOrThrow({ where: { id: sourceId } });

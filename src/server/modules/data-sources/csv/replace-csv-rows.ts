@@ -89,5 +89,5 @@ export async function replaceCsvRows(db: Db, principal: ActingPrincipal, sourceI
       schemaVersion: updated.schemaVersion,
       columns: updated.columns,
     };
-  }, SOURCE_TRANSACTION_OPTIONS);
+  }, { ...SOURCE_TRANSACTION_OPTIONS });
 }

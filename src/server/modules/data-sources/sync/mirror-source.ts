@@ -4,10 +4,18 @@ import type { Connector } from "../connectors/connector";
 import { failure, success, type Result } from "../result";
 import { columnsChanged } from "../column-set";
 import { decideDeletions } from "./delete-guardrail";
+import { sampleUnseen } from "./held-back";
 import { applyStage, countUnseen, createStageTable, firstStagedRepeat, passBaseline, repeatedKey, stageBatch, tombstoneUnseen } from "./mirror-rows";
 import type { SyncCounts } from "./run-sync-pass";
 
-export type MirrorResult = Result<{ counts: SyncCounts; columns: string[]; schemaChanged: boolean }>;
+export type MirrorResult = Result<{
+  counts: SyncCounts;
+  columns: string[];
+  schemaChanged: boolean;
+  rowsRead: number;
+  /** When deletions were declined: a sample of the external ids held back (see held-back.ts). */
+  declinedSample: string[];
+}>;
 
 /**
  * Reads the whole source through its connector and makes the stored rows match it, inside
@@ -19,7 +27,13 @@ export async function mirrorSource(
   connector: Connector,
   source: DataSource,
   stamp: Date,
-  options: { batchSize: number; timeoutMs: number; onBatch?: (progress: { rowsRead: number }) => void },
+  options: {
+    batchSize: number;
+    timeoutMs: number;
+    onBatch?: (progress: { rowsRead: number }) => void;
+    /** Called once the read is complete, before the staged rows are reconciled. */
+    onReadDone?: (rowsRead: number) => void;
+  },
 ): Promise<MirrorResult> {
   const opened = await connector.fetchSnapshot({ batchSize: options.batchSize, timeoutMs: options.timeoutMs });
   if (!opened.ok) return opened;
@@ -38,6 +52,7 @@ export async function mirrorSource(
       options.onBatch?.({ rowsRead });
     }
 
+    options.onReadDone?.(rowsRead);
     await tx.$executeRawUnsafe("ANALYZE sync_stage");
     const repeated = await firstStagedRepeat(tx);
     if (repeated !== null) return failure(`The source cannot be mirrored: ${repeatedKey(repeated)}.`);
@@ -45,14 +60,20 @@ export async function mirrorSource(
     const toRemove = await countUnseen(tx, source.id);
     const approvedCount = source.deletionsApprovedAt === null ? null : source.declinedDeletions;
     const decision = decideDeletions({ liveBefore, toRemove, approvedCount });
+    let declinedSample: string[] = [];
     if (decision.apply) counts.tombstoned = await tombstoneUnseen(tx, source.id, stamp);
-    else counts.declined = toRemove;
+    else {
+      counts.declined = toRemove;
+      declinedSample = await sampleUnseen(tx, source.id);
+    }
 
     return success({
       counts,
       columns: snapshot.columns,
       // The first pass defines the column set; only later changes make devices rebuild.
       schemaChanged: source.columns.length > 0 && columnsChanged(source.columns, snapshot.columns),
+      rowsRead,
+      declinedSample,
     });
   } finally {
     await snapshot.close();

@@ -25,8 +25,8 @@ export async function recordAbortedPass(db: PrismaClient, sourceId: string, runI
   await db.$transaction(async (tx) => {
     await lockSourceForWrite(tx, sourceId);
     const finishedAt = new Date();
-    const { count } = await tx.syncRun.updateMany({ where: { id: runId, status: "running" }, data: { status: "error", error: reason, finishedAt } });
+    const { count } = await tx.syncRun.updateMany({ where: { id: runId, status: "running" }, data: { status: "error", error: reason, finishedAt, phase: null } });
     if (count === 0) return;
     await tx.dataSource.update({ where: { id: sourceId }, data: { syncStatus: "error", syncError: reason, updatedAt: finishedAt } });
-  }, SOURCE_TRANSACTION_OPTIONS);
+  }, { ...SOURCE_TRANSACTION_OPTIONS });
 }

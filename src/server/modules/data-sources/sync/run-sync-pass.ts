@@ -4,6 +4,7 @@ import { AppError } from "@/server/errors/app-error";
 import { connectorForSource, type ConnectorDeps } from "../connectors/connector-for-source";
 import { lockSourceForWrite, SOURCE_TRANSACTION_OPTIONS } from "../source-lock";
 import { mirrorSource, type MirrorResult } from "./mirror-source";
+import { createProgressWriter } from "./progress-writer";
 import { abortedPassReason, INTERNAL_ERROR, isTransactionTimeout, recordAbortedPass } from "./record-aborted-pass";
 
 export const DEFAULT_BATCH_SIZE = 1000;
@@ -89,11 +90,15 @@ async function passInTransaction(
     // running was cut short (process killed), and its writes were rolled back with it.
     await tx.syncRun.updateMany({
       where: { dataSourceId: sourceId, status: "running" },
-      data: { status: "error", finishedAt: new Date(), error: "Interrupted: the process stopped before the pass finished; nothing of it was kept." },
+      data: { status: "error", finishedAt: new Date(), phase: null, error: "Interrupted: the process stopped before the pass finished; nothing of it was kept." },
     });
     // Committed on its own connection so the dashboard can show the pass while it runs.
-    const run = await deps.db.syncRun.create({ data: { dataSourceId: sourceId, trigger: options.trigger, status: "running" }, select: { id: true } });
+    const run = await deps.db.syncRun.create({
+      data: { dataSourceId: sourceId, trigger: options.trigger, status: "running", phase: "connecting", progressAt: new Date() },
+      select: { id: true },
+    });
     onRun(run.id);
+    const progress = createProgressWriter(deps.db, run.id);
 
     await tx.$executeRawUnsafe("SAVEPOINT sync_pass");
     let result: MirrorResult;
@@ -103,7 +108,11 @@ async function passInTransaction(
         ? await mirrorSource(tx, connector.value, source, stamp, {
             batchSize: options.batchSize ?? DEFAULT_BATCH_SIZE,
             timeoutMs: options.timeoutMs ?? DEFAULT_TIMEOUT_MS,
-            onBatch: options.onBatch,
+            onBatch: (batch) => {
+              progress.report("reading", batch.rowsRead);
+              options.onBatch?.(batch);
+            },
+            onReadDone: (rowsRead) => progress.report("reconciling", rowsRead),
           })
         : connector;
     } catch (error) {
@@ -111,15 +120,16 @@ async function passInTransaction(
       result = { ok: false, reason: INTERNAL_ERROR };
     }
     const finishedAt = new Date();
+    await progress.settle();
 
     if (!result.ok) {
       await tx.$executeRawUnsafe("ROLLBACK TO SAVEPOINT sync_pass");
       await tx.dataSource.update({ where: { id: sourceId }, data: { syncStatus: "error", syncError: result.reason, updatedAt: finishedAt } });
-      await tx.syncRun.update({ where: { id: run.id }, data: { status: "error", error: result.reason, finishedAt } });
+      await tx.syncRun.update({ where: { id: run.id }, data: { status: "error", error: result.reason, finishedAt, phase: null } });
       return { status: "error", syncRunId: run.id, counts: NO_COUNTS, error: result.reason } as const;
     }
 
-    const { counts, columns, schemaChanged } = result.value;
+    const { counts, columns, schemaChanged, rowsRead, declinedSample } = result.value;
     const status = counts.declined > 0 ? "needs_attention" : "ok";
     await tx.dataSource.update({
       where: { id: sourceId },
@@ -135,7 +145,7 @@ async function passInTransaction(
         deletionsApprovedAt: null,
       },
     });
-    await tx.syncRun.update({ where: { id: run.id }, data: { status, finishedAt, ...counts } });
+    await tx.syncRun.update({ where: { id: run.id }, data: { status, finishedAt, ...counts, rowsRead, declinedSample, phase: null } });
     return { status, syncRunId: run.id, counts, error: null } as const;
   }, { ...SOURCE_TRANSACTION_OPTIONS, timeout: maxPassMs });
 

@@ -1,0 +1,55 @@
+import { createHash, timingSafeEqual } from "node:crypto";
+import { env } from "@/env";
+import { getPrisma } from "@/server/db/client";
+import type { PrismaClient } from "@/server/db/types";
+import { AppError } from "@/server/errors/app-error";
+import { errorResponse, internalErrorResponse } from "@/server/http/envelope";
+import { newRequestId } from "@/server/http/request-id";
+import { logger } from "@/server/logger";
+import { countSourcesByState } from "@/server/modules/data-sources/count-sources";
+import { SOURCE_STATES } from "@/server/modules/data-sources/source-status";
+import { metrics } from "./registry";
+
+export interface MetricsDeps {
+  db: () => PrismaClient;
+  /** GROUNDWORK_METRICS_TOKEN; unset turns the endpoint off (404). */
+  token: () => string | undefined;
+}
+
+/**
+ * GET /metrics: Prometheus text format behind a bearer token. The data-source gauges are read
+ * from the database at scrape time, so they are right whichever process ran the passes.
+ */
+export function createMetricsHandler(deps: MetricsDeps): (req: Request) => Promise<Response> {
+  return async (req) => {
+    const requestId = newRequestId();
+    const expected = deps.token();
+    if (!expected) return errorResponse(new AppError("not_found", "No route matches GET /metrics."), requestId);
+    if (!bearerMatches(req.headers.get("authorization"), expected)) {
+      return errorResponse(new AppError("unauthorized", "A valid metrics bearer token is required.", { headers: { "WWW-Authenticate": "Bearer" } }), requestId);
+    }
+    try {
+      const m = metrics();
+      const counts = await countSourcesByState(deps.db());
+      for (const state of SOURCE_STATES) m.dataSources.set({ status: state }, counts[state]);
+      m.staleDataSources.set(counts.stale);
+      return new Response(await m.registry.metrics(), {
+        status: 200,
+        headers: { "Content-Type": m.registry.contentType, "Cache-Control": "no-store", "X-Request-Id": requestId },
+      });
+    } catch (error) {
+      logger.error({ err: error, request_id: requestId }, "metrics scrape failed");
+      return internalErrorResponse(requestId);
+    }
+  };
+}
+
+/** RFC 7235: the scheme is case-insensitive. Compared through digests, in constant time. */
+function bearerMatches(header: string | null, expected: string): boolean {
+  const match = /^\s*bearer\s+(\S+)\s*$/i.exec(header ?? "");
+  if (!match?.[1]) return false;
+  const digest = (value: string) => createHash("sha256").update(value).digest();
+  return timingSafeEqual(digest(match[1]), digest(expected));
+}
+
+export const handleMetricsRequest = createMetricsHandler({ db: getPrisma, token: () => env().GROUNDWORK_METRICS_TOKEN });

@@ -1,0 +1,77 @@
+import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from "prom-client";
+
+export interface Metrics {
+  registry: Registry;
+  httpRequests: Counter<"method" | "route" | "status">;
+  httpDuration: Histogram<"method" | "route" | "status">;
+  rateLimited: Counter<"route">;
+  syncPasses: Counter<"outcome">;
+  syncDuration: Histogram<"outcome">;
+  dataSources: Gauge<"status">;
+  staleDataSources: Gauge;
+}
+
+const GLOBAL_KEY = Symbol.for("groundwork.metrics");
+
+/**
+ * The process's metrics. NOTE: kept on globalThis, not in a module variable: `npm start` runs the
+ * sync worker and the /api/v1 pipeline through Next's bundles as well as through tsx, i.e. as
+ * separate copies of this module in one process, and every copy must count into one registry.
+ */
+export function metrics(): Metrics {
+  const holder = globalThis as { [GLOBAL_KEY]?: Metrics };
+  holder[GLOBAL_KEY] ??= createMetrics();
+  return holder[GLOBAL_KEY];
+}
+
+function createMetrics(): Metrics {
+  const registry = new Registry();
+  collectDefaultMetrics({ register: registry, prefix: "groundwork_" });
+  const registers = [registry];
+  return {
+    registry,
+    httpRequests: new Counter({
+      name: "groundwork_http_requests_total",
+      help: "Requests answered by /api/v1, by method, route template and status.",
+      labelNames: ["method", "route", "status"],
+      registers,
+    }),
+    httpDuration: new Histogram({
+      name: "groundwork_http_request_duration_seconds",
+      help: "Time to answer /api/v1 requests, by method, route template and status.",
+      labelNames: ["method", "route", "status"],
+      buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
+      registers,
+    }),
+    rateLimited: new Counter({
+      name: "groundwork_rate_limited_requests_total",
+      help: "Requests refused because the API key's rate budget was spent (429), by route template.",
+      labelNames: ["route"],
+      registers,
+    }),
+    syncPasses: new Counter({
+      name: "groundwork_sync_passes_total",
+      help: "Sync passes run by this process's workers, by outcome (ok, needs_attention, error).",
+      labelNames: ["outcome"],
+      registers,
+    }),
+    syncDuration: new Histogram({
+      name: "groundwork_sync_pass_duration_seconds",
+      help: "Duration of sync passes run by this process's workers, by outcome.",
+      labelNames: ["outcome"],
+      buckets: [0.1, 0.5, 1, 5, 15, 60, 300, 900, 1800],
+      registers,
+    }),
+    dataSources: new Gauge({
+      name: "groundwork_data_sources",
+      help: "Data sources by status (ok, needs_attention, error, never_synced), read from the database at scrape time.",
+      labelNames: ["status"],
+      registers,
+    }),
+    staleDataSources: new Gauge({
+      name: "groundwork_data_sources_stale",
+      help: "Scheduled data sources with no completed pass for more than 3 of their intervals, read at scrape time.",
+      registers,
+    }),
+  };
+}

@@ -1,0 +1,58 @@
+import { z } from "zod";
+import type { Db } from "@/server/db/types";
+import { AppError } from "@/server/errors/app-error";
+import { withinReach, type ActingPrincipal } from "@/server/modules/access/acting-principal";
+
+/**
+ * The contract between whoever asks for a pass (dashboard, API, CLI) and the sync workers
+ * (src/worker): the graphile-worker task, its payload and its job keys.
+ */
+export const SYNC_SOURCE_TASK = "sync_source";
+
+export const syncSourcePayloadSchema = z.object({
+  sourceId: z.string().min(1),
+  trigger: z.enum(["manual", "schedule"]),
+});
+export type SyncSourcePayload = z.infer<typeof syncSourcePayloadSchema>;
+
+/** Exceptions (bugs, our own database down) are retried a little; failed reads are not exceptions. */
+export const SYNC_MAX_ATTEMPTS = 3;
+
+/**
+ * One queued job per source and trigger: asking for "sync now" ten times queues one pass, and a
+ * scheduled pass never replaces a requested one. Two jobs of one source (a manual and a
+ * scheduled one, or a new one queued while a pass runs) are serialised by the source lock.
+ */
+export function syncJobKey(sourceId: string, trigger: SyncSourcePayload["trigger"]): string {
+  return `${SYNC_SOURCE_TASK}:${trigger}:${sourceId}`;
+}
+
+/**
+ * "Sync now": queues a pass for the workers through graphile-worker's SQL API, so any process
+ * holding a database client can ask (dashboard, API, CLI) without a job-queue client of its
+ * own. Needs the worker schema, which the first worker start installs. The screen then polls
+ * getSyncActivity(since: requestedAt) for the pass's progress and outcome.
+ */
+export async function requestSourceSync(db: Db, principal: ActingPrincipal, sourceId: string): Promise<{ requestedAt: Date }> {
+  const source = await db.dataSource.findFirst({ where: { id: sourceId, ...withinReach(principal) }, select: { kind: true } });
+  if (!source) throw new AppError("not_found", `No data source ${sourceId}.`);
+  if (source.kind === "csv") throw new AppError("bad_request", `Data source ${sourceId} is a CSV source; it changes only by upload.`);
+  const payload = JSON.stringify({ sourceId, trigger: "manual" } satisfies SyncSourcePayload);
+  const requestedAt = new Date();
+  try {
+    await db.$executeRaw`SELECT graphile_worker.add_job(
+      ${SYNC_SOURCE_TASK}::text,
+      payload := ${payload}::json,
+      max_attempts := ${SYNC_MAX_ATTEMPTS}::int,
+      job_key := ${syncJobKey(sourceId, "manual")}::text,
+      job_key_mode := 'replace'
+    )`;
+    return { requestedAt };
+  } catch (error) {
+    // 3F000 / 42883: the queue's schema or function is missing, i.e. no worker ever started here.
+    if (/3F000|42883|graphile_worker/.test(String((error as { message?: string }).message))) {
+      throw new AppError("service_unavailable", "No sync worker has started on this database yet; start one (npm start or npm run worker) and retry.", { cause: error });
+    }
+    throw error;
+  }
+}
