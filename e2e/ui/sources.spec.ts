@@ -72,7 +72,7 @@ test("guardrail: Needs attention for support (read-only, refused), review, appro
   }
   const phoneSupport = await signedIn(browser, await createAccount({ instanceRole: "support" }), true);
   await phoneSupport.goto("/dashboard/support");
-  await expect(phoneSupport.getByTestId("board-row").filter({ hasText: "Field customers" })).toBeVisible();
+  await expect(phoneSupport.getByTestId("board-card").filter({ hasText: "Field customers" })).toContainText("6 deletions held back");
   await screen(phoneSupport, "support-board-phone");
 
   // Owner: the review lists the held rows with their data; approve, sync, and it is ok again.
@@ -81,7 +81,7 @@ test("guardrail: Needs attention for support (read-only, refused), review, appro
   await expect(review.getByTestId("declined-count")).toHaveText("6");
   await expect(review.getByTestId("held-row")).toHaveCount(6);
   await expect(review.getByTestId("held-row").first()).toContainText("customer 2");
-  await review.scrollIntoViewIfNeeded();
+  await expect(owner.getByTestId("data-row")).toHaveCount(10);
   await screen(owner, "deletion-review");
   await review.getByRole("button", { name: "Approve 6 deletions" }).click();
   await expect(review).toContainText("Approved");
@@ -112,6 +112,7 @@ test("guardrail: Needs attention for support (read-only, refused), review, appro
   const phoneOwner = await signedIn(browser, seededOwner(), true);
   await phoneOwner.goto(sourceUrl);
   await expect(phoneOwner.getByTestId("history-chart")).toBeVisible();
+  await expect(phoneOwner.getByTestId("data-row")).toHaveCount(4);
   await screen(phoneOwner, "source-page-phone");
   await phoneOwner.goto(`/dashboard/organizations/${org.id}/sources`);
   await screen(phoneOwner, "sources-list-phone");

@@ -17,8 +17,11 @@ const SERIES = [
 export function HistoryChart({ runs }: { runs: SyncRun[] }) {
   const finished = runs.filter((run) => run.finishedAt !== null).reverse();
   if (finished.length === 0) return null;
+  // Passes within one day are told apart by their time (to the second), longer spans by date.
+  const spanMs = new Date(finished[finished.length - 1]!.startedAt).getTime() - new Date(finished[0]!.startedAt).getTime();
+  const label = (iso: string) => (spanMs < 86_400_000 ? iso.slice(11, 19) : iso.slice(5, 16).replace("T", " "));
   const data = finished.map((run) => ({
-    at: new Date(run.startedAt).toISOString().slice(5, 16).replace("T", " "),
+    at: label(new Date(run.startedAt).toISOString()),
     startedAt: run.startedAt,
     inserted: run.inserted,
     updated: run.updated,
@@ -33,7 +36,7 @@ export function HistoryChart({ runs }: { runs: SyncRun[] }) {
       <ResponsiveContainer width="100%" height="100%">
         <ComposedChart data={data} margin={{ top: 8, right: 4, bottom: 0, left: -8 }}>
           <CartesianGrid stroke="#e2e8f0" vertical={false} />
-          <XAxis dataKey="at" tick={{ fontSize: 11 }} minTickGap={24} />
+          <XAxis dataKey="at" tick={{ fontSize: 11 }} minTickGap={24} label={{ value: "UTC", position: "insideBottomRight", offset: -2, fontSize: 10 }} />
           <YAxis yAxisId="rows" tick={{ fontSize: 11 }} allowDecimals={false} />
           <YAxis yAxisId="seconds" orientation="right" tick={{ fontSize: 11 }} unit=" s" />
           <Tooltip labelFormatter={(_, payload) => (payload?.[0] ? exactTime(String(payload[0].payload.startedAt)) : "")} />

@@ -25,6 +25,12 @@ function query(filters: Filters, change: Partial<Filters>): string {
   return text ? `?${text}` : "?";
 }
 
+function why(s: SourceSummary): string {
+  if (s.state === "needs_attention") return `${s.declinedDeletions} deletions held back for review`;
+  if (s.state === "error") return s.syncError ?? "the last pass failed";
+  return "no completed pass for more than 3 intervals";
+}
+
 /** A plain GET form and links: the board's state lives in its URL, so it can be shared and reloaded. */
 export function SupportBoard({ items, organizations, filters }: { items: SourceSummary[]; organizations: { id: string; name: string }[]; filters: Filters }) {
   const longestFirst = filters.sort === "since";
@@ -61,14 +67,35 @@ export function SupportBoard({ items, organizations, filters }: { items: SourceS
       {items.length === 0 ? (
         <EmptyState title="Nothing needs attention">No source matching these filters is in error, waiting for a deletion review, or stale.</EmptyState>
       ) : (
-        <Table aria-label="Sources needing attention">
+        <>
+        <ul className="space-y-2 sm:hidden" aria-label="Sources needing attention">
+          {items.map((s) => (
+            <li key={s.id} data-testid="board-card" className="rounded-lg border border-slate-200 bg-white p-3">
+              <div className="flex flex-wrap items-center gap-2">
+                <Link href={`/dashboard/organizations/${s.organizationId}/sources/${s.id}`} className="font-medium text-blue-800 hover:underline">
+                  {s.name}
+                </Link>
+                <SourceStateBadge state={s.state} />
+                {s.stale ? <StaleBadge /> : null}
+              </div>
+              <p className="mt-0.5 text-xs text-slate-500">
+                {s.organizationName} · {kindLabel(s.kind)}
+              </p>
+              <p className="mt-2 text-sm text-slate-800">{why(s)}</p>
+              <p className="mt-1 text-xs text-slate-500">
+                In trouble since <RelativeTime iso={s.since} /> · last completed <RelativeTime iso={s.lastSyncedAt} />
+              </p>
+            </li>
+          ))}
+        </ul>
+        <Table aria-label="Sources needing attention" wrapperClassName="hidden sm:block">
           <THead>
             <TR>
               <TH>Source</TH>
               <TH>Status</TH>
               <TH aria-sort={longestFirst ? "ascending" : "descending"}>
                 <Link href={query(filters, { sort: longestFirst ? "-since" : "since" })} className="inline-flex items-center gap-1 hover:text-slate-900">
-                  So since {longestFirst ? <ArrowDown className="size-3" aria-hidden /> : <ArrowUp className="size-3" aria-hidden />}
+                  In trouble since {longestFirst ? <ArrowDown className="size-3" aria-hidden /> : <ArrowUp className="size-3" aria-hidden />}
                   <span className="sr-only">{longestFirst ? "(longest first; select for newest first)" : "(newest first; select for longest first)"}</span>
                 </Link>
               </TH>
@@ -99,15 +126,12 @@ export function SupportBoard({ items, organizations, filters }: { items: SourceS
                 <TD className="whitespace-nowrap">
                   <RelativeTime iso={s.lastSyncedAt} />
                 </TD>
-                <TD className="max-w-sm text-xs text-slate-700">
-                  {s.state === "needs_attention" ? `${s.declinedDeletions} deletions held back for review` : null}
-                  {s.state === "error" ? s.syncError : null}
-                  {s.stale && s.state !== "error" && s.state !== "needs_attention" ? "no completed pass for more than 3 intervals" : null}
-                </TD>
+                <TD className="max-w-sm text-xs text-slate-700">{why(s)}</TD>
               </TR>
             ))}
           </TBody>
         </Table>
+        </>
       )}
     </div>
   );
