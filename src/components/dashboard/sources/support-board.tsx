@@ -68,69 +68,69 @@ export function SupportBoard({ items, organizations, filters }: { items: SourceS
         <EmptyState title="Nothing needs attention">No source matching these filters is in error, waiting for a deletion review, or stale.</EmptyState>
       ) : (
         <>
-        <ul className="space-y-2 sm:hidden" aria-label="Sources needing attention">
-          {items.map((s) => (
-            <li key={s.id} data-testid="board-card" className="rounded-lg border border-slate-200 bg-white p-3">
-              <div className="flex flex-wrap items-center gap-2">
-                <Link href={`/dashboard/organizations/${s.organizationId}/sources/${s.id}`} className="font-medium text-blue-800 hover:underline">
-                  {s.name}
-                </Link>
-                <SourceStateBadge state={s.state} />
-                {s.stale ? <StaleBadge /> : null}
-              </div>
-              <p className="mt-0.5 text-xs text-slate-500">
-                {s.organizationName} · {kindLabel(s.kind)}
-              </p>
-              <p className="mt-2 text-sm text-slate-800">{why(s)}</p>
-              <p className="mt-1 text-xs text-slate-500">
-                In trouble since <RelativeTime iso={s.since} /> · last completed <RelativeTime iso={s.lastSyncedAt} />
-              </p>
-            </li>
-          ))}
-        </ul>
-        <Table aria-label="Sources needing attention" wrapperClassName="hidden sm:block">
-          <THead>
-            <TR>
-              <TH>Source</TH>
-              <TH>Status</TH>
-              <TH aria-sort={longestFirst ? "ascending" : "descending"}>
-                <Link href={query(filters, { sort: longestFirst ? "-since" : "since" })} className="inline-flex items-center gap-1 hover:text-slate-900">
-                  In trouble since {longestFirst ? <ArrowDown className="size-3" aria-hidden /> : <ArrowUp className="size-3" aria-hidden />}
-                  <span className="sr-only">{longestFirst ? "(longest first; select for newest first)" : "(newest first; select for longest first)"}</span>
-                </Link>
-              </TH>
-              <TH>Last completed</TH>
-              <TH>Why</TH>
-            </TR>
-          </THead>
-          <TBody>
+          <ul className="space-y-2 sm:hidden" aria-label="Sources needing attention">
             {items.map((s) => (
-              <TR key={s.id} data-testid="board-row">
-                <TD>
+              <li key={s.id} data-testid="board-card" className="rounded-lg border border-slate-200 bg-white p-3">
+                <div className="flex flex-wrap items-center gap-2">
                   <Link href={`/dashboard/organizations/${s.organizationId}/sources/${s.id}`} className="font-medium text-blue-800 hover:underline">
                     {s.name}
                   </Link>
-                  <p className="text-xs text-slate-500">
-                    {s.organizationName} · {kindLabel(s.kind)}
-                  </p>
-                </TD>
-                <TD>
-                  <div className="flex flex-wrap gap-1">
-                    <SourceStateBadge state={s.state} />
-                    {s.stale ? <StaleBadge /> : null}
-                  </div>
-                </TD>
-                <TD className="whitespace-nowrap">
-                  <RelativeTime iso={s.since} />
-                </TD>
-                <TD className="whitespace-nowrap">
-                  <RelativeTime iso={s.lastSyncedAt} />
-                </TD>
-                <TD className="max-w-sm text-xs text-slate-700">{why(s)}</TD>
-              </TR>
+                  <SourceStateBadge state={s.state} />
+                  {s.stale ? <StaleBadge /> : null}
+                </div>
+                <p className="mt-0.5 text-xs text-slate-500">
+                  {s.organizationName} · {kindLabel(s.kind)}
+                </p>
+                <p className="mt-2 text-sm text-slate-800">{why(s)}</p>
+                <p className="mt-1 text-xs text-slate-500">
+                  In trouble since <RelativeTime iso={s.since} /> · last completed <RelativeTime iso={s.lastSyncedAt} />
+                </p>
+              </li>
             ))}
-          </TBody>
-        </Table>
+          </ul>
+          <Table aria-label="Sources needing attention" wrapperClassName="hidden sm:block">
+            <THead>
+              <TR>
+                <TH>Source</TH>
+                <TH>Status</TH>
+                <TH aria-sort={longestFirst ? "ascending" : "descending"}>
+                  <Link href={query(filters, { sort: longestFirst ? "-since" : "since" })} className="inline-flex items-center gap-1 hover:text-slate-900">
+                    In trouble since {longestFirst ? <ArrowDown className="size-3" aria-hidden /> : <ArrowUp className="size-3" aria-hidden />}
+                    <span className="sr-only">{longestFirst ? "(longest first; select for newest first)" : "(newest first; select for longest first)"}</span>
+                  </Link>
+                </TH>
+                <TH>Last completed</TH>
+                <TH>Why</TH>
+              </TR>
+            </THead>
+            <TBody>
+              {items.map((s) => (
+                <TR key={s.id} data-testid="board-row">
+                  <TD>
+                    <Link href={`/dashboard/organizations/${s.organizationId}/sources/${s.id}`} className="font-medium text-blue-800 hover:underline">
+                      {s.name}
+                    </Link>
+                    <p className="text-xs text-slate-500">
+                      {s.organizationName} · {kindLabel(s.kind)}
+                    </p>
+                  </TD>
+                  <TD>
+                    <div className="flex flex-wrap gap-1">
+                      <SourceStateBadge state={s.state} />
+                      {s.stale ? <StaleBadge /> : null}
+                    </div>
+                  </TD>
+                  <TD className="whitespace-nowrap">
+                    <RelativeTime iso={s.since} />
+                  </TD>
+                  <TD className="whitespace-nowrap">
+                    <RelativeTime iso={s.lastSyncedAt} />
+                  </TD>
+                  <TD className="max-w-sm text-xs text-slate-700">{why(s)}</TD>
+                </TR>
+              ))}
+            </TBody>
+          </Table>
         </>
       )}
     </div>
