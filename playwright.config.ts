@@ -49,7 +49,7 @@ export default defineConfig({
       HOST: "127.0.0.1",
       GROUNDWORK_DATA_DIR: ".data/e2e",
       LOG_LEVEL: "warn",
-      // next-auth builds its redirects from this origin (D66).
+      // next-auth builds its redirects from this origin (D65).
       NEXTAUTH_URL: baseURL,
       GROUNDWORK_METRICS_TOKEN: E2E_METRICS_TOKEN,
       // The sources tests' customer tables are on a second embedded server on loopback (D113).
