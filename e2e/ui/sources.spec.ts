@@ -52,6 +52,10 @@ test("guardrail: Needs attention for support (read-only, refused), review, appro
   await owner.reload();
   await expect(owner.getByTestId("source-state")).toHaveText("Needs attention");
   expect(await metric(request, "needs_attention")).toBe(attentionBefore + 1);
+  await owner.goto(`/dashboard/organizations/${org.id}/sources`);
+  await expect(owner.getByTestId("source-card")).toContainText("held back 6 deletions");
+  await screen(owner, "sources-list");
+  await owner.goto(sourceUrl);
 
   // Support: the board and the page say so; nothing that changes anything is offered, and a direct call is refused.
   const support = await signedIn(browser, await createAccount({ instanceRole: "support" }));
@@ -60,6 +64,14 @@ test("guardrail: Needs attention for support (read-only, refused), review, appro
   await expect(row).toContainText("Needs attention");
   await expect(row).toContainText("6 deletions held back");
   await screen(support, "support-board");
+  // Filters: by kind (a CSV filter hides it) and by organization (its own shows it).
+  await support.getByLabel("Kind").selectOption("csv");
+  await support.getByRole("button", { name: "Apply" }).click();
+  await expect(support).toHaveURL(/kind=csv/);
+  await expect(support.getByTestId("board-row").filter({ hasText: "Field customers" })).toHaveCount(0);
+  await support.goto(`/dashboard/support?org=${org.id}&sort=-since`);
+  await expect(support.getByTestId("board-row")).toHaveCount(1);
+  await expect(support.getByLabel("Organization")).toHaveValue(org.id);
   await row.getByRole("link", { name: "Field customers" }).click();
   await expect(support).toHaveURL(new RegExp(`${sourceId}$`));
   await expect(support.getByTestId("source-state")).toHaveText("Needs attention");
@@ -108,7 +120,6 @@ test("guardrail: Needs attention for support (read-only, refused), review, appro
 
   await owner.goto(`/dashboard/organizations/${org.id}/sources`);
   await expect(owner.getByTestId("source-card")).toHaveCount(1);
-  await screen(owner, "sources-list");
   const phoneOwner = await signedIn(browser, seededOwner(), true);
   await phoneOwner.goto(sourceUrl);
   await expect(phoneOwner.getByTestId("history-chart")).toBeVisible();
