@@ -38,7 +38,7 @@ export function HistoryChart({ runs }: { runs: SyncRun[] }) {
           <CartesianGrid stroke="#e2e8f0" vertical={false} />
           <XAxis dataKey="at" tick={{ fontSize: 11 }} minTickGap={24} label={{ value: "UTC", position: "insideBottomRight", offset: -2, fontSize: 10 }} />
           <YAxis yAxisId="rows" tick={{ fontSize: 11 }} allowDecimals={false} />
-          <YAxis yAxisId="seconds" orientation="right" tick={{ fontSize: 11 }} unit=" s" />
+          <YAxis yAxisId="seconds" orientation="right" tick={{ fontSize: 11 }} tickFormatter={(value: number) => `${Number(value.toPrecision(2))} s`} />
           <Tooltip labelFormatter={(_, payload) => (payload?.[0] ? exactTime(String(payload[0].payload.startedAt)) : "")} />
           <Legend wrapperStyle={{ fontSize: 12 }} />
           {SERIES.map((series) => (
