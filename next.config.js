@@ -18,6 +18,21 @@ const nextConfig = {
   // NOTE: `npm run typecheck` (part of `npm test` and CI) type-checks the whole repo, tests and
   // CLI included; `npm start` need not repeat that on every build.
   typescript: { ignoreBuildErrors: true },
+  // The custom server (src/server/http/node-server.ts) sends these on every response; stated
+  // here too so a plain `next start` is not less safe (docs/decisions.md, D48).
+  async headers() {
+    return [
+      {
+        source: "/:path*",
+        headers: [
+          { key: "X-Content-Type-Options", value: "nosniff" },
+          { key: "X-Frame-Options", value: "DENY" },
+          { key: "Content-Security-Policy", value: "frame-ancestors 'none'" },
+          { key: "Referrer-Policy", value: "strict-origin-when-cross-origin" },
+        ],
+      },
+    ];
+  },
 };
 
 export default nextConfig;

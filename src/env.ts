@@ -22,6 +22,12 @@ const schema = z.object({
   PUBLIC_URL: optionalString.pipe(z.url().optional()),
   REDIS_URL: optionalString.pipe(z.string().regex(/^rediss?:\/\//, "must be a redis:// URL").optional()),
   GROUNDWORK_ENCRYPTION_KEY: optionalString,
+  /** Signs pagination cursors; at least 32 characters. Unset: `<data dir>/cursor.key` (D47). */
+  GROUNDWORK_CURSOR_SECRET: optionalString.pipe(z.string().min(32, "must be at least 32 characters").optional()),
+  /** Connections in the API's Prisma pool (D45). */
+  DATABASE_POOL_SIZE: z.coerce.number().int().min(2).max(500).default(10),
+  /** Upper bound on any one statement of an API request, in ms (D45). */
+  DATABASE_STATEMENT_TIMEOUT_MS: z.coerce.number().int().min(100).max(3_600_000).default(10_000),
   GROUNDWORK_WORKER: z.enum(["on", "off"]).default("on"),
   GROUNDWORK_SEED: z.enum(["on", "off"]).default("on"),
   /** Lets connectors reach loopback, private and link-local addresses (self-hosted setups, tests). */
@@ -32,6 +38,11 @@ const schema = z.object({
   NEXTAUTH_URL: optionalString.pipe(z.url().optional()),
   /** Bearer token of GET /metrics; unset turns the endpoint off (404). */
   GROUNDWORK_METRICS_TOKEN: optionalString.pipe(z.string().min(16, "must be at least 16 characters").optional()),
+  /**
+   * `npm run simulate:devices` only: drive a running app over HTTP instead of in-process.
+   * NOTE: Vite (vitest) sets BASE_URL to a bare path ("/"); only an absolute URL counts.
+   */
+  BASE_URL: optionalString.transform((value) => (value !== undefined && /^https?:\/\//.test(value) ? value : undefined)),
 });
 
 export type Env = z.infer<typeof schema>;

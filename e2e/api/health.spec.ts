@@ -12,20 +12,21 @@ test("GET /api/v1/health answers 200 with the envelope and a matching X-Request-
   expect(res.headers()["x-request-id"]).toBe(body.request_id);
 });
 
-test("an unknown path is a 404 in the error shape, invalid JSON a 400, never a 5xx", async ({ request }) => {
+test("an unknown path is a 404 in the error shape; a POST without a key is a 401 whatever its body, never a 5xx", async ({ request }) => {
   const missing = await request.get("/api/v1/does-not-exist");
   expect(missing.status()).toBe(404);
   const missingBody = (await missing.json()) as { error: { code: string }; request_id: string };
   expect(missingBody.error.code).toBe("not_found");
   expect(missingBody.request_id).toMatch(/^req_/);
 
+  // The key is checked before the body is read (D40): invalid JSON from a stranger is a 401.
   const invalid = await request.post("/api/v1/organizations", {
     headers: { "content-type": "application/json" },
     data: Buffer.from("{not json"),
   });
-  expect(invalid.status()).toBe(400);
+  expect(invalid.status()).toBe(401);
   const invalidBody = (await invalid.json()) as { error: { code: string }; request_id: string };
-  expect(invalidBody.error.code).toBe("bad_request");
+  expect(invalidBody.error.code).toBe("unauthorized");
   expect(invalidBody.request_id).toMatch(/^req_/);
   expect(invalid.headers()["x-request-id"]).toBe(invalidBody.request_id);
 });

@@ -20,3 +20,11 @@ test("/docs renders the API reference from the local OpenAPI document, offline",
   await expect(page.locator(".opblock-summary-path").filter({ hasText: "/organizations" }).first()).toBeVisible();
   expect(external).toEqual([]);
 });
+
+test("/docs links the device sync guide, which serves docs/device-sync.md", async ({ page }) => {
+  await page.goto("/docs");
+  await page.getByRole("link", { name: "device sync guide" }).click();
+  await expect(page).toHaveURL(/\/docs\/device-sync$/);
+  await expect(page.getByText("# Keeping a device's copy of a data source in sync")).toBeVisible();
+  await expect(page.getByText("updated_after=<mark>&include_deleted=true").first()).toBeVisible();
+});

@@ -1,4 +1,4 @@
-import { createServer, type Server } from "node:http";
+import type { Server } from "node:http";
 import path from "node:path";
 import next from "next";
 import { env, resetEnvCache } from "@/env";
@@ -6,6 +6,8 @@ import { loadAuthSecret } from "@/server/auth/secret";
 import { prepareDatabase } from "@/server/db/bootstrap";
 import { loadEncryptionKey } from "@/server/modules/data-sources/credentials/encryption-key";
 import { createPrismaClient } from "@/server/db/client";
+import { createNodeServer } from "@/server/http/node-server";
+import { logger } from "@/server/logger";
 import { seedDemoInstance } from "@/server/seed/seed-demo";
 import { startWorker, type RunningWorker } from "@/worker/start-worker";
 import { ensureBuild } from "./ensure-build";
@@ -71,7 +73,7 @@ async function main(): Promise<void> {
   const app = next({ dev, dir: root, hostname, port });
   await app.prepare();
   const handle = app.getRequestHandler();
-  const httpServer = createServer((req, res) => void handle(req, res));
+  const httpServer = createNodeServer((req, res) => handle(req, res), logger, { allowUpgrade: dev });
   running.server = httpServer;
   await new Promise<void>((resolve, reject) => {
     httpServer.once("error", reject);

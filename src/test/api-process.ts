@@ -8,6 +8,8 @@ export interface ApiProcess {
   /** e.g. http://127.0.0.1:41234/api/v1 */
   readonly baseUrl: string;
   readonly storeKind: string;
+  /** The server process itself (tsx runs it as a child of its own). */
+  readonly pid: number;
   stop(): Promise<void>;
 }
 
@@ -15,7 +17,7 @@ export interface ApiProcess {
  * Starts src/test/serve-api.ts as a separate OS process (its own module state, pools and
  * limiter), as a second app instance would be. Only this child is ever signalled, by its pid.
  */
-export async function startApiProcess(env: { DATABASE_URL: string; REDIS_URL?: string }): Promise<ApiProcess> {
+export async function startApiProcess(env: { DATABASE_URL: string; REDIS_URL?: string } & Record<string, string>): Promise<ApiProcess> {
   const child = spawn(path.join(repoRoot, "node_modules", ".bin", "tsx"), ["src/test/serve-api.ts"], {
     cwd: repoRoot,
     env: { ...process.env, ...env, REDIS_URL: env.REDIS_URL ?? "", LOG_LEVEL: "silent", NODE_ENV: "test" },
@@ -23,15 +25,15 @@ export async function startApiProcess(env: { DATABASE_URL: string; REDIS_URL?: s
   });
   let stderr = "";
   child.stderr?.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
-  const [port, storeKind] = await new Promise<[string, string]>((resolve, reject) => {
+  const [port, storeKind, pid] = await new Promise<[string, string, string]>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`serve-api did not start within 30 s: ${stderr}`)), 30_000);
     let stdout = "";
     child.stdout?.on("data", (chunk: Buffer) => {
       stdout += chunk.toString();
-      const match = /listening (\d+) (\w+)/.exec(stdout);
+      const match = /listening (\d+) (\w+) (\d+)/.exec(stdout);
       if (match) {
         clearTimeout(timer);
-        resolve([match[1]!, match[2]!]);
+        resolve([match[1]!, match[2]!, match[3]!]);
       }
     });
     child.once("exit", (code) => {
@@ -39,7 +41,7 @@ export async function startApiProcess(env: { DATABASE_URL: string; REDIS_URL?: s
       reject(new Error(`serve-api exited with ${code}: ${stderr}`));
     });
   });
-  return { baseUrl: `http://127.0.0.1:${port}/api/v1`, storeKind, stop: () => stop(child) };
+  return { baseUrl: `http://127.0.0.1:${port}/api/v1`, storeKind, pid: Number(pid), stop: () => stop(child) };
 }
 
 function stop(child: ChildProcess): Promise<void> {

@@ -1,53 +1,42 @@
-import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import pino from "pino";
 import { env } from "@/env";
 import { appRouter } from "@/server/api/root";
-import { createPrismaClient } from "@/server/db/client";
+import { apiPoolOptions, createPrismaClient } from "@/server/db/client";
 import { createApiHandler } from "@/server/http/handle-api-request";
+import { handleHealthRequest } from "@/server/http/health-route";
+import { sendFetchResponse, toFetchRequest } from "@/server/http/node-fetch-bridge";
+import { createNodeServer } from "@/server/http/node-server";
 import { createRateLimitStore } from "@/server/modules/rate-limit/rate-limit-store";
 
-// A second (third…) app instance for tests that need separate OS processes: the real /api/v1
-// handler over node:http on a free port, against DATABASE_URL, with the Redis rate-limit store
-// when REDIS_URL is set. Prints `listening <port> <store kind>` once ready; SIGTERM stops it.
+// A second (third…) app instance for tests and benchmarks that need separate OS processes: the
+// real /api/v1 handler (and /health) in the same node:http server factory `npm start` uses, on a free port,
+// against DATABASE_URL, with the Redis rate-limit store when REDIS_URL is set. Prints
+// `listening <port> <store kind> <pid>` once ready; SIGTERM stops it.
 // Started by ./api-process.ts: `tsx src/test/serve-api.ts`.
 
-const { DATABASE_URL, REDIS_URL } = env();
+const { DATABASE_URL, REDIS_URL, DATABASE_POOL_SIZE } = env();
 if (!DATABASE_URL) throw new Error("serve-api: DATABASE_URL is required");
 
-const prisma = createPrismaClient(DATABASE_URL);
+const prisma = createPrismaClient(DATABASE_URL, apiPoolOptions());
 const rateLimiter = createRateLimitStore(REDIS_URL);
-const handler = createApiHandler({ router: appRouter, db: () => prisma, log: pino({ level: "silent" }), rateLimiter });
-
-async function serve(req: IncomingMessage, res: ServerResponse): Promise<void> {
-  const chunks: Buffer[] = [];
-  for await (const chunk of req) chunks.push(chunk as Buffer);
-  const headers = new Headers();
-  for (const [name, value] of Object.entries(req.headers)) {
-    if (typeof value === "string") headers.set(name, value);
-    else if (Array.isArray(value)) for (const v of value) headers.append(name, v);
-  }
-  const hasBody = req.method !== "GET" && req.method !== "HEAD";
-  const response = await handler(
-    new Request(`http://${req.headers.host ?? "localhost"}${req.url ?? "/"}`, {
-      method: req.method,
-      headers,
-      body: hasBody ? Buffer.concat(chunks) : undefined,
-    }),
-  );
-  res.writeHead(response.status, Object.fromEntries(response.headers));
-  res.end(Buffer.from(await response.arrayBuffer()));
-}
-
-const server = createServer((req, res) => {
-  serve(req, res).catch((error: unknown) => {
-    res.writeHead(599).end(String(error));
-  });
+const log = pino({ level: "silent" });
+const handler = createApiHandler({
+  router: appRouter,
+  db: () => prisma,
+  log,
+  rateLimiter,
+  maxInFlightPerKey: Math.max(1, Math.ceil(DATABASE_POOL_SIZE / 2)),
 });
+
+const server = createNodeServer(async (req, res) => {
+  const isHealth = req.method === "GET" && req.url?.split("?")[0] === "/api/v1/health";
+  await sendFetchResponse(res, await (isHealth ? handleHealthRequest() : handler(toFetchRequest(req))));
+}, log);
 
 server.listen(0, "127.0.0.1", () => {
   const { port } = server.address() as AddressInfo;
-  process.stdout.write(`listening ${port} ${rateLimiter.kind}\n`);
+  process.stdout.write(`listening ${port} ${rateLimiter.kind} ${process.pid}\n`);
 });
 
 process.on("SIGTERM", () => {

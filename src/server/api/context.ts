@@ -1,6 +1,7 @@
 import type { Db } from "@/server/db/types";
 import type { RawBody } from "@/server/http/read-body";
 import type { Logger } from "@/server/logger";
+import type { ApiKeyPrincipal } from "@/server/modules/api-keys/principal";
 import type { RateLimitStore } from "@/server/modules/rate-limit/rate-limit-store";
 
 /**
@@ -20,4 +21,11 @@ export interface ApiContext {
   log: Logger;
   rateLimiter: RateLimitStore;
   response: ResponseHolder;
+  /** The caller, when the pipeline identified (and charged) it before reading the body. */
+  principal?: ApiKeyPrincipal;
+  /**
+   * The key's concurrency gate (D45), when the pipeline left it to the idempotency middleware
+   * (writes with an Idempotency-Key queue per key first and enter the gate when their turn comes).
+   */
+  enterKeySlot?: () => Promise<() => void>;
 }

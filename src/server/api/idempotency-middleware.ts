@@ -22,10 +22,15 @@ export const idempotencyMiddleware = middleware(async (opts) => {
   const fingerprint = requestFingerprint(method, new URL(ctx.req.url).pathname, ctx.rawBody.bytes);
   const status = opts.meta?.successStatus ?? 200;
   type Result = Awaited<ReturnType<typeof opts.next>>;
-  const outcome = await runIdempotent<Result>(db, { apiKeyId: ctx.principal.keyId, key, fingerprint }, async (tx) => {
-    const result = await opts.next({ ctx: { db: tx } });
-    return { ok: result.ok, value: result, statusCode: status, body: () => JSON.stringify(result.ok ? result.data : null) };
-  });
+  const outcome = await runIdempotent<Result>(
+    db,
+    { apiKeyId: ctx.principal.keyId, key, fingerprint },
+    async (tx) => {
+      const result = await opts.next({ ctx: { db: tx } });
+      return { ok: result.ok, value: result, statusCode: status, body: () => JSON.stringify(result.ok ? result.data : null) };
+    },
+    { enter: ctx.enterKeySlot },
+  );
   if (outcome.kind !== "replayed") return outcome.value;
 
   ctx.response.headers["X-Idempotent-Replay"] = "true";

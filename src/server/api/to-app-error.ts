@@ -1,10 +1,12 @@
 import { TRPCError } from "@trpc/server";
 import { ZodError } from "zod";
+import { databaseUnavailable, isDatabaseUnavailable } from "@/server/db/errors";
 import { AppError, isAppError } from "@/server/errors/app-error";
 
 /** Turns whatever a tRPC call threw into the service's one error type. */
 export function toAppError(error: TRPCError): AppError {
   if (isAppError(error.cause)) return error.cause;
+  if (isDatabaseUnavailable(error.cause)) return databaseUnavailable(error.cause);
   if (error.cause instanceof ZodError && error.code === "BAD_REQUEST") return fromZod(error.cause);
   switch (error.code) {
     case "PARSE_ERROR":

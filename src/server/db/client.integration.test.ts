@@ -6,7 +6,7 @@ import { performance } from "node:perf_hooks";
 import type pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { useTestDatabase } from "@/test/db";
-import { createPingPool, pingDatabase } from "./client";
+import { createPingPool, createSharedPing, pingDatabase } from "./client";
 import { startEmbeddedPostgres, type EmbeddedPostgres } from "./embedded";
 
 describe("createPrismaClient (through the test harness)", () => {
@@ -58,6 +58,32 @@ describe("pingDatabase", () => {
   it("answers with the latency when the database is up", async () => {
     const { result } = await timedPing();
     expect(result).toMatchObject({ ok: true, latencyMs: expect.any(Number) });
+  });
+
+  it("shared: concurrent checks share one ping and one connection, up or frozen, each within the timeout", async () => {
+    let connections = 0;
+    pool.on("connect", () => connections++);
+    const shared = createSharedPing((ms) => pingDatabase(pool, ms), 100);
+    const flood = () =>
+      Promise.all(
+        Array.from({ length: 20 }, async () => {
+          const started = performance.now();
+          return { result: await shared(timeoutMs), elapsed: performance.now() - started };
+        }),
+      );
+    const up = await flood();
+    expect(up.every(({ result }) => result.ok)).toBe(true);
+    expect(connections).toBe(1);
+    await new Promise((resolve) => setTimeout(resolve, 150)); // past the reuse window
+    freeze("SIGSTOP");
+    try {
+      for (const { result, elapsed } of await flood()) {
+        expect(result.ok).toBe(false);
+        expect(elapsed).toBeLessThan(timeoutMs + 200);
+      }
+    } finally {
+      freeze("SIGCONT");
+    }
   });
 
   it("gives up within the timeout while the server is frozen, without exhausting its pool", async () => {

@@ -4,8 +4,37 @@ import pg from "pg";
 import { env } from "@/env";
 import { PrismaClient } from "./generated/client";
 
-export function createPrismaClient(databaseUrl: string): PrismaClient {
-  return new PrismaClient({ adapter: new PrismaPg({ connectionString: databaseUrl }) });
+export interface PoolOptions {
+  /** Connections in the pool (pg's default is 10). */
+  poolSize?: number;
+  /** Server-side bound on every statement of this client, in ms (none by default). */
+  statementTimeoutMs?: number;
+  /** How long a query may wait to get a connection before it fails (ms; none by default). */
+  connectionTimeoutMs?: number;
+}
+
+export function createPrismaClient(databaseUrl: string, options: PoolOptions = {}): PrismaClient {
+  return new PrismaClient({
+    adapter: new PrismaPg({
+      connectionString: databaseUrl,
+      ...(options.poolSize ? { max: options.poolSize } : {}),
+      ...(options.statementTimeoutMs ? { statement_timeout: options.statementTimeoutMs } : {}),
+      ...(options.connectionTimeoutMs ? { connectionTimeoutMillis: options.connectionTimeoutMs } : {}),
+    }),
+  });
+}
+
+/** How long an API query waits for a free connection before the request is answered 503. */
+export const API_CONNECTION_TIMEOUT_MS = 5_000;
+
+/**
+ * The API's pool (D45): DATABASE_POOL_SIZE connections, every statement bounded by
+ * DATABASE_STATEMENT_TIMEOUT_MS, and a bounded wait for a connection, so neither a slow query
+ * nor a database that stopped answering can hold a request (and its connection) for long.
+ */
+export function apiPoolOptions(): PoolOptions {
+  const { DATABASE_POOL_SIZE, DATABASE_STATEMENT_TIMEOUT_MS } = env();
+  return { poolSize: DATABASE_POOL_SIZE, statementTimeoutMs: DATABASE_STATEMENT_TIMEOUT_MS, connectionTimeoutMs: API_CONNECTION_TIMEOUT_MS };
 }
 
 /** The one place the database URL is read from the environment. */
@@ -21,11 +50,15 @@ function requireDatabaseUrl(): string {
 
 // NOTE: kept on globalThis because Next dev re-evaluates modules on every edit; a module-level
 // variable would open a fresh pool each time and leak the old ones.
-const cache = globalThis as typeof globalThis & { __groundworkPrisma?: PrismaClient; __groundworkPingPool?: pg.Pool };
+const cache = globalThis as typeof globalThis & {
+  __groundworkPrisma?: PrismaClient;
+  __groundworkPingPool?: pg.Pool;
+  __groundworkSharedPing?: (timeoutMs: number) => Promise<PingResult>;
+};
 
-/** The process-wide client, created on first use from DATABASE_URL. */
+/** The process-wide client of the API, created on first use from DATABASE_URL. */
 export function getPrisma(): PrismaClient {
-  cache.__groundworkPrisma ??= createPrismaClient(requireDatabaseUrl());
+  cache.__groundworkPrisma ??= createPrismaClient(requireDatabaseUrl(), apiPoolOptions());
   return cache.__groundworkPrisma;
 }
 
@@ -113,4 +146,34 @@ export async function pingDatabase(poolOrTimeout: pg.Pool | number, maybeTimeout
     clearTimeout(timer);
     ping.catch(() => undefined); // the loser of the race may still reject later
   }
+}
+
+/** How long a finished ping's result answers later health checks (D5a). */
+export const PING_REUSE_MS = 500;
+
+/**
+ * Single flight for health pings (D5a): checks that arrive while a ping is running share it,
+ * and a result is reused for `reuseMs` after it came back. A flood of /health opens at most one
+ * connection per ping period instead of one per hit; a frozen database still reads as degraded
+ * within the ping's own timeout, because nobody waits on more than the one ping in flight.
+ */
+export function createSharedPing(ping: (timeoutMs: number) => Promise<PingResult>, reuseMs = PING_REUSE_MS) {
+  let inFlight: Promise<PingResult> | undefined;
+  let last: { result: PingResult; at: number } | undefined;
+  return (timeoutMs: number): Promise<PingResult> => {
+    if (inFlight) return inFlight;
+    if (last && performance.now() - last.at < reuseMs) return Promise.resolve(last.result);
+    inFlight = ping(timeoutMs).then((result) => {
+      last = { result, at: performance.now() };
+      inFlight = undefined;
+      return result;
+    });
+    return inFlight;
+  };
+}
+
+/** The process-wide shared ping over the ping pool, as /health uses it. */
+export function pingDatabaseShared(timeoutMs: number): Promise<PingResult> {
+  cache.__groundworkSharedPing ??= createSharedPing((ms) => pingDatabase(ms));
+  return cache.__groundworkSharedPing(timeoutMs);
 }

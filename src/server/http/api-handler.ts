@@ -13,6 +13,8 @@ export function apiHandler(req: Request): Promise<Response> {
     router: appRouter,
     db: getPrisma,
     log: logger,
+    // Half the pool per key: one key's slow queries leave the other half to everyone else (D45).
+    maxInFlightPerKey: Math.max(1, Math.ceil(env().DATABASE_POOL_SIZE / 2)),
     rateLimiter: createRateLimitStore(env().REDIS_URL, (error) => logger.warn({ err: error.message }, "rate-limit store error")),
   });
   return handler(req);

@@ -150,3 +150,82 @@ describe("the /api/v1 pipeline", () => {
     expect(inQuery.body.error?.message).toContain("note");
   });
 });
+
+describe("the /api/v1 pipeline under hostile input", () => {
+  /** A body that counts how often the server pulled from it. */
+  function countingBody(bytes: Uint8Array) {
+    const counter = { pulls: 0 };
+    let sent = false;
+    const stream = new ReadableStream<Uint8Array>({
+      pull(controller) {
+        counter.pulls++;
+        if (sent) return controller.close();
+        sent = true;
+        controller.enqueue(bytes);
+      },
+    }, { highWaterMark: 0 }); // pulled only when someone reads
+    return { stream, counter };
+  }
+
+  it("answers an unauthenticated request 401 without reading a byte of its body", async () => {
+    const nested = new TextEncoder().encode(`${"[".repeat(98)}${"0,".repeat(400_000)}0${"]".repeat(98)}`);
+    for (const authorization of [undefined, "Basic dXNlcjpwYXNz", "Bearer not-a-token"]) {
+      const { stream, counter } = countingBody(nested);
+      const res = await handler(
+        new Request(`${base}/guarded`, {
+          method: "POST",
+          body: stream,
+          headers: { "content-type": "application/json", ...(authorization ? { authorization } : {}) },
+          duplex: "half",
+        } as RequestInit),
+      );
+      expect(res.status, String(authorization)).toBe(401);
+      expect(res.headers.get("www-authenticate")).toBe("Bearer");
+      expect(counter.pulls, String(authorization)).toBe(0);
+    }
+  });
+
+  it("answers two Authorization headers 400: which one is meant is ambiguous", async () => {
+    const headers = new Headers({ "content-type": "application/json" });
+    headers.append("authorization", "Bearer gw_live_AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA");
+    headers.append("authorization", "Bearer gw_live_BBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBB");
+    const { res, body } = await call("/guarded", { method: "POST", body: "{}", headers });
+    expect(res.status).toBe(400);
+    expect(body.error?.message).toContain("exactly one Authorization header");
+    expectRequestId(res, body);
+  });
+
+  it("logs a client that aborts its upload as a client abort, answering 400 rather than 500", async () => {
+    const lines: Array<Record<string, unknown>> = [];
+    const log = pino({ level: "info" }, { write: (line: string) => lines.push(JSON.parse(line) as Record<string, unknown>) });
+    const logged = createApiHandler({ router: echoRouter, db: () => ({}) as PrismaClient, log, rateLimiter: createMemoryRateLimitStore() });
+    const stream = new ReadableStream<Uint8Array>({
+      start(controller) {
+        controller.enqueue(new TextEncoder().encode('{"name":'));
+        controller.error(new Error("aborted"));
+      },
+    });
+    const res = await logged(
+      new Request(`${base}/things`, { method: "POST", body: stream, headers: { "content-type": "application/json" }, duplex: "half" } as RequestInit),
+    );
+    expect(res.status).toBe(400);
+    expect(lines.filter((line) => (line.level as number) >= 50)).toEqual([]);
+    expect(lines.find((line) => line.msg === "request")).toMatchObject({ status: 400, client_aborted: true });
+  });
+
+  it("refuses a 1 MiB body of deeply nested arrays with a 400 naming where, building no path per node", async () => {
+    const body = `{"name":"a","tags":${"[".repeat(150)}${"0,".repeat(400_000)}0${"]".repeat(150)}}`;
+    const { res, body: answer } = await call("/things", { method: "POST", body, headers: { "content-type": "application/json" } });
+    expect(res.status).toBe(400);
+    expect(answer.error?.message).toContain("tags.0.0.0…: must not nest arrays and objects more than 100 levels deep");
+  });
+
+  it("answers query parameters named after Object.prototype members 400, not 500", async () => {
+    for (const name of ["__proto__", "constructor", "toString", "hasOwnProperty", "valueOf"]) {
+      const { res, body } = await call(`/things/abc?${name}=1`);
+      expect(res.status, name).toBe(400);
+      expect(body.error?.message).toContain(name);
+      expectRequestId(res, body);
+    }
+  });
+});

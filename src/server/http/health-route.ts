@@ -1,5 +1,5 @@
 import { env } from "@/env";
-import { pingDatabase } from "@/server/db/client";
+import { pingDatabaseShared } from "@/server/db/client";
 import { checkHealth, getBuildInfo } from "@/server/modules/health/health";
 import { logger } from "@/server/logger";
 import { jsonResponse } from "./envelope";
@@ -12,7 +12,7 @@ export const HEALTH_PING_TIMEOUT_MS = 1500;
 export async function handleHealthRequest(): Promise<Response> {
   const requestId = newRequestId();
   const report = await checkHealth(
-    () => pingDatabase(HEALTH_PING_TIMEOUT_MS),
+    () => pingDatabaseShared(HEALTH_PING_TIMEOUT_MS),
     getBuildInfo(env().GROUNDWORK_COMMIT),
   );
   const status = report.status === "ok" ? 200 : 503;

@@ -14,11 +14,12 @@ const errorDescriptions: Record<number, string> = {
   401: "Missing, malformed, unknown, revoked or expired API key. Carries `WWW-Authenticate: Bearer`.",
   403: "`forbidden`: the key lacks the required scope (named in the message) or addresses another organization.",
   404: "`not_found`: no such resource (or not visible to this key).",
-  409: "`conflict`: the Idempotency-Key was used with a different request, or a request with it is still in flight (retry after `Retry-After`).",
+  409: "`conflict`: the Idempotency-Key was already used with a different request.",
   413: `\`payload_too_large\`: the body exceeds ${MAX_BODY_BYTES} bytes.`,
   415: "`unsupported_media_type`: send `Content-Type: application/json`.",
   429: "`rate_limited`: the key's rate budget is spent; retry after `Retry-After` seconds.",
   500: "`internal_error`: an unexpected failure; quote the request_id to support.",
+  503: "`service_unavailable`: the database cannot serve the request right now, or a request with the same Idempotency-Key is still in flight; retry after `Retry-After` seconds.",
 };
 
 /**
@@ -62,7 +63,7 @@ function rewriteOperation(operation: Operation, route: ApiRoute): void {
     responses[String(code)] = {
       description: errorDescriptions[code],
       ...(code === 401 ? { headers: { "WWW-Authenticate": { schema: { type: "string", const: "Bearer" } } } } : {}),
-      ...(code === 429 || code === 409 ? { headers: { "Retry-After": { schema: { type: "integer" } } } } : {}),
+      ...(code === 429 || code === 503 ? { headers: { "Retry-After": { schema: { type: "integer" } } } } : {}),
       content: { "application/json": { schema: ERROR_REF } },
     };
   }
@@ -101,6 +102,7 @@ function errorStatuses(route: ApiRoute): number[] {
   if (takesBody) codes.push(413, 415);
   if (route.meta.access !== "public") codes.push(429);
   codes.push(500);
+  if (route.meta.access !== "public") codes.push(503);
   return codes;
 }
 

@@ -34,7 +34,13 @@ async function readBounded(req: Request, maxBytes: number): Promise<Uint8Array<A
   const chunks: Uint8Array[] = [];
   let total = 0;
   for (;;) {
-    const { done, value } = await reader.read();
+    let chunk: ReadableStreamReadResult<Uint8Array>;
+    try {
+      chunk = await reader.read();
+    } catch (error) {
+      throw clientAborted(error);
+    }
+    const { done, value } = chunk;
     if (done) break;
     total += value.byteLength;
     if (total > maxBytes) {
@@ -77,4 +83,21 @@ function tooLarge(maxBytes: number): AppError {
   return new AppError("payload_too_large", `The request body exceeds the limit of ${maxBytes} bytes.`, {
     details: { limit_bytes: maxBytes },
   });
+}
+
+/**
+ * The body stream failed: the client went away (or broke the framing) mid-upload. Its fault, not
+ * ours: a 400 it will never read, logged as a client abort (`isClientAbort`), never as a 500.
+ */
+function clientAborted(cause: unknown): AppError {
+  return new AppError("bad_request", "The request body ended before it was complete.", {
+    details: { reason: CLIENT_ABORTED },
+    cause,
+  });
+}
+
+const CLIENT_ABORTED = "client_aborted";
+
+export function isClientAbort(error: AppError): boolean {
+  return error.details?.reason === CLIENT_ABORTED;
 }

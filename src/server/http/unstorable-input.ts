@@ -13,3 +13,18 @@ export function assertNoNulInQuery(url: URL): void {
     }
   }
 }
+
+/**
+ * NOTE: the OpenAPI adapter gathers query parameters into a plain object, so one named after an
+ * Object.prototype member (`toString`, `constructor`, `__proto__`…) broke it into a 500. No
+ * route declares such a name: it is refused with a 400 naming it.
+ */
+export function assertNoPrototypeKeysInQuery(url: URL): void {
+  for (const name of new Set(url.searchParams.keys())) {
+    if (name in Object.prototype) {
+      throw new AppError("bad_request", `Invalid request. ${name}: is not a query parameter of this endpoint`, {
+        details: { issues: [{ field: name, message: "is not a query parameter of this endpoint" }] },
+      });
+    }
+  }
+}

@@ -7,7 +7,7 @@ export const NUL = "\u0000";
 /** A UTF-16 surrogate without its partner: JSON can carry it as `\ud800`, UTF-8 and jsonb cannot. */
 const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
 
-/** Arrays and objects nested deeper than this are refused. */
+/** Arrays and objects nested deeper than this are refused (docs/decisions.md, D40). */
 export const MAX_BODY_DEPTH = 100;
 
 export interface UnstorableValue {
@@ -16,34 +16,62 @@ export interface UnstorableValue {
   message: string;
 }
 
+/** One open array or object of the walk: its children are visited by index, never copied out. */
+interface Frame {
+  container: object;
+  keys: string[] | null; // null for an array
+  next: number;
+  length: number;
+  /** The key this container sits under in its parent, and the parent's frame: a path on demand. */
+  key: string | undefined;
+  parent: Frame | null;
+  depth: number;
+}
+
 /**
- * The first string, key or nesting level of a parsed body that Postgres could not store, or null.
+ * The first string, key or nesting level of a parsed value that Postgres could not store, or null.
  * NOTE: Postgres stores neither U+0000 nor unpaired surrogates in text or jsonb, and refuses jsonb
  * nested a few thousand levels deep; left to the database each is a 500, so the pipeline answers
- * a 400 naming the field before any procedure runs. The walk keeps its own stack: a recursive one
- * would overflow on a deep enough body.
+ * a 400 naming the field before any procedure runs. The walk keeps one frame per open level (memory
+ * bounded by the depth cap, never by the number of nodes) and builds a field path only for the
+ * value it reports: a path copied per node made a 1 MiB body of nested arrays cost ~1 GB.
  */
 export function findUnstorable(body: unknown): UnstorableValue | null {
-  const pending: Array<{ value: unknown; path: string[] }> = [{ value: body, path: [] }];
-  for (let next = pending.pop(); next !== undefined; next = pending.pop()) {
-    const { value, path } = next;
-    const key = path[path.length - 1];
-    const keyProblem = key === undefined ? null : stringProblem(key);
-    if (keyProblem) return { field: fieldName(path), message: keyProblem };
-    if (typeof value === "string") {
-      const problem = stringProblem(value);
-      if (problem) return { field: fieldName(path), message: problem };
+  if (typeof body === "string") {
+    const problem = stringProblem(body);
+    return problem ? { field: "(body)", message: problem } : null;
+  }
+  if (body === null || typeof body !== "object") return null;
+  let frame: Frame | null = openFrame(body, undefined, null, 0);
+  while (frame) {
+    if (frame.depth >= MAX_BODY_DEPTH) {
+      return { field: fieldName(frame, undefined), message: `must not nest arrays and objects more than ${MAX_BODY_DEPTH} levels deep` };
+    }
+    if (frame.next >= frame.length) {
+      frame = frame.parent;
       continue;
     }
-    if (value === null || typeof value !== "object") continue;
-    if (path.length >= MAX_BODY_DEPTH) {
-      return { field: fieldName(path), message: `must not nest arrays and objects more than ${MAX_BODY_DEPTH} levels deep` };
+    const index = frame.next++;
+    const key = frame.keys ? frame.keys[index]! : String(index);
+    if (frame.keys) {
+      const keyProblem = stringProblem(key);
+      if (keyProblem) return { field: fieldName(frame, key), message: keyProblem };
     }
-    const children = Array.isArray(value) ? value.map((item, i) => [String(i), item] as const) : Object.entries(value);
-    // Reversed onto the stack, so the first problem in document order is the one reported.
-    for (let i = children.length - 1; i >= 0; i--) pending.push({ value: children[i]![1], path: [...path, children[i]![0]] });
+    const value: unknown = (frame.container as Record<string, unknown>)[key];
+    if (typeof value === "string") {
+      const problem = stringProblem(value);
+      if (problem) return { field: fieldName(frame, key), message: problem };
+    } else if (value !== null && typeof value === "object") {
+      frame = openFrame(value, key, frame, frame.depth + 1);
+    }
   }
   return null;
+}
+
+function openFrame(container: object, key: string | undefined, parent: Frame | null, depth: number): Frame {
+  const keys = Array.isArray(container) ? null : Object.keys(container);
+  const length = keys ? keys.length : (container as unknown[]).length;
+  return { container, keys, next: 0, length, key, parent, depth };
 }
 
 export function stringProblem(text: string): string | null {
@@ -52,11 +80,15 @@ export function stringProblem(text: string): string | null {
   return null;
 }
 
-/** A readable path: odd characters escaped, and a very deep one shortened. */
-function fieldName(path: string[]): string {
+/** A readable path from the root to `key` under `frame`: odd characters escaped, a deep one shortened. */
+function fieldName(frame: Frame, key: string | undefined): string {
+  const path: string[] = key === undefined ? [] : [key];
+  for (let at: Frame | null = frame; at && at.key !== undefined; at = at.parent) path.push(at.key);
+  path.reverse();
   const escaped = path.map((part) =>
     part.replace(/[\u0000\ud800-\udfff]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`),
   );
   if (escaped.length === 0) return "(body)";
   return escaped.length > 4 ? `${escaped.slice(0, 4).join(".")}…` : escaped.join(".");
 }
+

@@ -99,7 +99,7 @@ export interface paths {
         };
         /**
          * List a data source's rows
-         * @description Devices delta-sync with `updated_after=<max updated_at seen>&include_deleted=true`, paging in `updated_at` order (the default when `updated_after` is given): removed rows arrive as tombstones with `deleted_at` set.
+         * @description Every walk (first page to `next_cursor: null`) reads the rows as they were at its first page: no row is skipped or repeated while syncs commit. Devices delta-sync with `updated_after=<max updated_at seen>&include_deleted=true`, paging in `updated_at` order (the default when `updated_after` is given): removed rows arrive as tombstones with `deleted_at` set. A 400 on a `cursor` means: start that walk again. The device sync guide (/docs/device-sync) has the whole protocol.
          */
         get: operations["dataSourceRows-list"];
         put?: never;
@@ -299,6 +299,16 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description `service_unavailable`: the database cannot serve the request right now, or a request with the same Idempotency-Key is still in flight; retry after `Retry-After` seconds. */
+            503: {
+                headers: {
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
         };
     };
     "organizations-create": {
@@ -371,10 +381,9 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description `conflict`: the Idempotency-Key was used with a different request, or a request with it is still in flight (retry after `Retry-After`). */
+            /** @description `conflict`: the Idempotency-Key was already used with a different request. */
             409: {
                 headers: {
-                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -412,6 +421,16 @@ export interface operations {
             /** @description `internal_error`: an unexpected failure; quote the request_id to support. */
             500: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description `service_unavailable`: the database cannot serve the request right now, or a request with the same Idempotency-Key is still in flight; retry after `Retry-After` seconds. */
+            503: {
+                headers: {
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -498,6 +517,16 @@ export interface operations {
             /** @description `internal_error`: an unexpected failure; quote the request_id to support. */
             500: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description `service_unavailable`: the database cannot serve the request right now, or a request with the same Idempotency-Key is still in flight; retry after `Retry-After` seconds. */
+            503: {
+                headers: {
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -599,6 +628,16 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description `service_unavailable`: the database cannot serve the request right now, or a request with the same Idempotency-Key is still in flight; retry after `Retry-After` seconds. */
+            503: {
+                headers: {
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
         };
     };
     "records-create": {
@@ -677,10 +716,9 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description `conflict`: the Idempotency-Key was used with a different request, or a request with it is still in flight (retry after `Retry-After`). */
+            /** @description `conflict`: the Idempotency-Key was already used with a different request. */
             409: {
                 headers: {
-                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -718,6 +756,16 @@ export interface operations {
             /** @description `internal_error`: an unexpected failure; quote the request_id to support. */
             500: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description `service_unavailable`: the database cannot serve the request right now, or a request with the same Idempotency-Key is still in flight; retry after `Retry-After` seconds. */
+            503: {
+                headers: {
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -813,6 +861,16 @@ export interface operations {
             /** @description `internal_error`: an unexpected failure; quote the request_id to support. */
             500: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description `service_unavailable`: the database cannot serve the request right now, or a request with the same Idempotency-Key is still in flight; retry after `Retry-After` seconds. */
+            503: {
+                headers: {
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {

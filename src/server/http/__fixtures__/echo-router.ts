@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { envelope, ok } from "@/server/api/envelope";
+import { apiProcedure } from "@/server/api/procedures";
 import { baseProcedure, createRouter } from "@/server/api/trpc";
 import { AppError } from "@/server/errors/app-error";
 
@@ -29,4 +30,9 @@ export const echoRouter = createRouter({
     .query(() => {
       throw new Error("secret internal detail at /srv/app.ts:12");
     }),
+  createGuarded: apiProcedure
+    .meta({ openapi: { method: "POST", path: "/guarded" }, access: "bearer", successStatus: 201 })
+    .input(z.object({ name: z.string() }))
+    .output(envelope(z.object({ name: z.string() })))
+    .mutation(({ ctx, input }) => ok(ctx, { name: input.name })),
 });

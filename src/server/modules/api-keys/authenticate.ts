@@ -10,10 +10,20 @@ export function unauthorized(message: string): AppError {
   return new AppError("unauthorized", message, { headers: { "WWW-Authenticate": "Bearer" } });
 }
 
-/** Reads `Authorization: Bearer <token>`: the only mechanism (spec 5.1); the query string is never read. */
+/**
+ * Reads `Authorization: Bearer <token>`: the only mechanism (spec 5.1); the query string is never read.
+ * The scheme is case-insensitive and surrounding whitespace is tolerated (RFC 7235). Two
+ * Authorization headers arrive joined by a comma (Fetch joins repeated headers; a token has
+ * none): which one is meant is ambiguous, so that is a 400 rather than a guess.
+ */
 export function bearerToken(authorization: string | null): string {
   if (!authorization) throw unauthorized("Missing Authorization header. Send Authorization: Bearer <API key>.");
-  const match = /^Bearer (\S+)$/.exec(authorization.trim());
+  if (authorization.includes(",")) {
+    throw new AppError("bad_request", "Send exactly one Authorization header: Authorization: Bearer <API key>.", {
+      details: { header: "Authorization" },
+    });
+  }
+  const match = /^bearer[ \t]+(\S+)$/i.exec(authorization.trim());
   if (!match?.[1]) throw unauthorized("Malformed Authorization header. Send Authorization: Bearer <API key>.");
   if (!isWellFormedToken(match[1])) throw unauthorized("Malformed API key.");
   return match[1];

@@ -1,8 +1,9 @@
 import { Prisma } from "@/server/db/generated/client";
 import type { Db } from "@/server/db/types";
 import { AppError } from "@/server/errors/app-error";
-import { cursorValues, decodeCursor } from "@/server/modules/pagination/cursor";
+import { cursorValues, decodeCursorState } from "@/server/modules/pagination/cursor";
 import { parseSort, toPage, type Page } from "@/server/modules/pagination/page";
+import { assertSnapshotKept, currentSnapshot, rowsAsOf } from "./snapshot";
 
 export type RowSort = "display_order" | "-display_order" | "updated_at" | "-updated_at";
 
@@ -44,18 +45,18 @@ export interface RowRecord {
 const DISPLAY_ORDER_KEY = Prisma.sql`COALESCE(display_order, 'Infinity'::float8)`;
 
 /**
- * NOTE: a delta walk (updatedAfter given) defaults to updated_at order. In display order, a pass
- * committing mid-walk could stamp rows that sort before the cursor; the device would miss them
- * and still move its high-water mark past them.
+ * NOTE: a delta walk (updatedAfter given) defaults to updated_at order, the order devices apply
+ * changes in. (Since walks read a snapshot, snapshot.ts, a pass committing mid-walk can no longer
+ * put rows behind the cursor in any order.)
  */
 export function defaultRowSort(updatedAfter: Date | undefined): RowSort {
   return updatedAfter ? "updated_at" : "display_order";
 }
 
 /**
- * NOTE: one query per page. The organization check rides along as a one-time EXISTS, and the
- * source is looked up on its own only when the page comes back empty (to tell an empty source
- * from an unknown one). Every (sort, include_deleted) pair is served by an index on exactly the
+ * NOTE: one query per page (two on a walk's first page, which fixes its snapshot: snapshot.ts).
+ * The organization check rides along as a one-time EXISTS, and the source is looked up on its own
+ * only when the page comes back empty (to tell an empty source from an unknown one). Every (sort, include_deleted) pair is served by an index on exactly the
  * ORDER BY expression (migration rows_page_indexes, D80), so a page reads limit + 1 index entries
  * whatever its position; rows_page_plans.integration.test.ts keeps it that way.
  */
@@ -71,23 +72,44 @@ export async function listRows(db: Db, query: ListRowsQuery): Promise<Page<RowRe
   };
   // Only present when used, so REST cursors (which never search) keep their binding.
   const binding = { endpoint: "rows.list", sort, filters: query.search ? { ...filters, search: query.search } : filters };
-  const after = query.cursor
-    ? decodeCursor(query.cursor, binding, byUpdatedAt ? cursorValues.timestamp : cursorValues.float8)
+  const state = query.cursor
+    ? decodeCursorState(query.cursor, binding, byUpdatedAt ? cursorValues.timestamp : cursorValues.float8)
     : undefined;
+  // A walk reads the snapshot of its first page; a rows cursor without one predates snapshots.
+  if (state && state.snapshot === undefined) throw new AppError("bad_request", "Invalid cursor: start again without a cursor.", { details: { parameter: "cursor" } });
+  const snapshot = state?.snapshot !== undefined ? new Date(state.snapshot) : await currentSnapshot(db, query.dataSourceId);
+  if (snapshot === null) {
+    await requireSource(db, query);
+    return { items: [], meta: { next_cursor: null, limit: query.limit } };
+  }
 
-  const rows = await db.$queryRaw<Array<RowRecord & { orderKey: string }>>(rowsPageSql(query, byUpdatedAt, direction, after));
-  if (rows.length === 0) await requireSource(db, query);
+  const rows = await db.$queryRaw<Array<RowRecord & { orderKey: string; prunedThrough: Date | null }>>(
+    rowsPageSql(query, byUpdatedAt, direction, state?.position, snapshot),
+  );
+  const prunedThrough = rows[0] ? rows[0].prunedThrough : (await requireSource(db, query)).rowVersionsPrunedThrough;
+  if (state) assertSnapshotKept(snapshot, prunedThrough);
 
-  const page = toPage(rows, query.limit, binding, (row) => [byUpdatedAt ? row.updatedAt.toISOString() : row.orderKey, row.id]);
-  return { ...page, items: page.items.map(({ orderKey: _, ...row }) => row) };
+  const page = toPage(
+    rows,
+    query.limit,
+    binding,
+    (row) => [byUpdatedAt ? row.updatedAt.toISOString() : row.orderKey, row.id],
+    snapshot.toISOString(),
+  );
+  return { ...page, items: page.items.map(({ orderKey: _, prunedThrough: __, ...row }) => row) };
 }
 
-/** The page query; exported for the plan tests, which EXPLAIN exactly what the endpoint runs. */
+/**
+ * The page query; exported for the plan tests, which EXPLAIN exactly what the endpoint runs.
+ * With `snapshot` (what the endpoint runs), the rows as of that stamp (snapshot.ts) plus the
+ * source's pruning mark; without it, the current rows only.
+ */
 export function rowsPageSql(
   query: ListRowsQuery,
   byUpdatedAt: boolean,
   direction: "asc" | "desc",
   after: readonly [string | number, string] | undefined,
+  snapshot?: Date,
 ): Prisma.Sql {
   const key = byUpdatedAt ? Prisma.sql`updated_at` : DISPLAY_ORDER_KEY;
   const conditions = [Prisma.sql`data_source_id = ${query.dataSourceId}`];
@@ -109,6 +131,16 @@ export function rowsPageSql(
     Prisma.sql`EXISTS (SELECT 1 FROM data_sources s WHERE s.id = ${query.dataSourceId} AND s.organization_id = ${query.organizationId})`,
   );
   const order = direction === "asc" ? Prisma.sql`ASC` : Prisma.sql`DESC`;
+  if (snapshot) {
+    const orderBy = Prisma.sql`${key} ${order}, id ${order}`;
+    return Prisma.sql`
+    SELECT id, external_id AS "externalId", data, display_order AS "displayOrder", ${DISPLAY_ORDER_KEY}::text AS "orderKey",
+           created_at AS "createdAt", updated_at AS "updatedAt", deleted_at AS "deletedAt",
+           (SELECT s.row_versions_pruned_through FROM data_sources s WHERE s.id = ${query.dataSourceId}) AS "prunedThrough"
+    FROM ${rowsAsOf(snapshot, conditions, orderBy, query.limit + 1)} AS r
+    ORDER BY ${orderBy}
+    LIMIT ${query.limit + 1}`;
+  }
   return Prisma.sql`
     SELECT id, external_id AS "externalId", data, display_order AS "displayOrder", ${DISPLAY_ORDER_KEY}::text AS "orderKey",
            created_at AS "createdAt", updated_at AS "updatedAt", deleted_at AS "deletedAt"
@@ -118,10 +150,11 @@ export function rowsPageSql(
     LIMIT ${query.limit + 1}`;
 }
 
-async function requireSource(db: Db, query: ListRowsQuery): Promise<void> {
+async function requireSource(db: Db, query: ListRowsQuery): Promise<{ rowVersionsPrunedThrough: Date | null }> {
   const source = await db.dataSource.findFirst({
     where: { id: query.dataSourceId, organizationId: query.organizationId },
-    select: { id: true },
+    select: { rowVersionsPrunedThrough: true },
   });
   if (!source) throw new AppError("not_found", `No data source ${query.dataSourceId} in organization ${query.organizationId}.`);
+  return source;
 }

@@ -45,9 +45,9 @@ function nodes(plan: PlanNode): PlanNode[] {
   return [plan, ...(plan.Plans ?? []).flatMap(nodes)];
 }
 
-async function planOf(query: ListRowsQuery, byUpdatedAt: boolean, direction: "asc" | "desc", after?: [string, string]): Promise<PlanNode[]> {
+async function planOf(query: ListRowsQuery, byUpdatedAt: boolean, direction: "asc" | "desc", after?: [string, string], snapshot?: Date): Promise<PlanNode[]> {
   const rows = await database.prisma.$queryRaw<{ "QUERY PLAN": [{ Plan: PlanNode }] }[]>(
-    Prisma.sql`EXPLAIN (FORMAT JSON) ${rowsPageSql(query, byUpdatedAt, direction, after)}`,
+    Prisma.sql`EXPLAIN (FORMAT JSON) ${rowsPageSql(query, byUpdatedAt, direction, after, snapshot)}`,
   );
   return nodes(rows[0]!["QUERY PLAN"][0].Plan);
 }
@@ -83,6 +83,12 @@ describe("rows page plans on a large source", () => {
       const used = plan.find((n) => n["Relation Name"] === "data_source_rows")?.["Index Name"];
       const expected = `data_source_rows_${includeDeleted ? "" : "live_"}${byUpdatedAt ? "updated_at" : "display_key"}_id_idx`;
       expect(used, shown).toBe(includeDeleted && byUpdatedAt ? "data_source_rows_data_source_id_updated_at_id_idx" : expected);
+      // As the endpoint runs it: as of a walk's snapshot (issue 14, D90), the current rows are
+      // still the same index in order; only the (small) versions branch is added beside them.
+      const asOf = await planOf(query, byUpdatedAt, direction, after, new Date(base + ROWS * 1000));
+      const asOfShown = JSON.stringify(asOf.map((n) => [n["Node Type"], n["Index Name"], n["Relation Name"]]));
+      const current = asOf.filter((n) => n["Relation Name"] === "data_source_rows");
+      expect(current.map((n) => [n["Node Type"], n["Index Name"]]), asOfShown).toEqual([["Index Scan", used]]);
     }
   });
 

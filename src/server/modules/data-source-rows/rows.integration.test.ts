@@ -181,7 +181,8 @@ describe("GET …/data-sources/{data_source_id}/rows", () => {
       expect(res.body.error?.message).toContain("cursor");
     }
     // The edges that are representable still work.
-    const tiny = encodeCursor({ endpoint: "rows.list", sort: "display_order", filters }, ["5e-324", "x"]);
+    // Rows cursors carry the walk's snapshot (D90).
+    const tiny = encodeCursor({ endpoint: "rows.list", sort: "display_order", filters }, ["5e-324", "x"], new Date().toISOString());
     expect((await call("GET", rowsUrl(`sort=display_order&cursor=${tiny}`), { token })).status).toBe(200);
     expect((await call("GET", rowsUrl("updated_after=0001-01-01T00:00:00Z"), { token })).status).toBe(200);
   });

@@ -71,3 +71,14 @@ export async function getDataSourceDetails(db: Db, principal: ActingPrincipal, s
     },
   };
 }
+
+/**
+ * What a device needs before each sync: data_version (wipe and re-pull) and schema_version
+ * (rebuild the table). The full service returns them with the data-source read; no path shown
+ * in the spec does (docs/decisions.md D93).
+ */
+export async function getDataSourceVersions(db: Db, sourceId: string): Promise<{ dataVersion: number; schemaVersion: number }> {
+  const source = await db.dataSource.findUnique({ where: { id: sourceId }, select: { dataVersion: true, schemaVersion: true } });
+  if (!source) throw new AppError("not_found", `No data source ${sourceId}.`);
+  return source;
+}

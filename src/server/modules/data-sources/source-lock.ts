@@ -1,4 +1,5 @@
 import type { Db } from "@/server/db/types";
+import { beginVersionedWrite } from "@/server/modules/data-source-rows/row-versions";
 
 /**
  * Long passes hold one transaction; Prisma's 5 s default would abort them.
@@ -31,5 +32,7 @@ export async function lockSourceForWrite(tx: Db, sourceId: string): Promise<Date
     ) AS stamp`;
   const stamp = rows[0]?.stamp;
   if (!stamp) throw new Error("could not read the write timestamp");
+  // Rows this writer replaces or removes stay readable to walks already under way (D90).
+  await beginVersionedWrite(tx, sourceId, stamp);
   return stamp;
 }

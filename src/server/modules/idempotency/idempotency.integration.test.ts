@@ -77,19 +77,19 @@ describe("Idempotency-Key on POST", () => {
     expect(later.response.headers.get("x-request-id")).not.toBe(JSON.parse(first.data!).request_id);
   });
 
-  it("100 concurrent POSTs with one key write exactly one record; every answer is that 201 or the in-flight 409", async () => {
+  it("100 concurrent POSTs with one key write exactly one record; every answer is that 201 or the in-flight 503", async () => {
     const key = freshKey("burst");
     const body = { created_by: "burst", field_values: { n: 1 } };
     const results = await Promise.all(Array.from({ length: 100 }, () => post(key, body)));
     const statuses = results.map((r) => r.response.status);
-    expect(statuses.filter((s) => s !== 201 && s !== 409)).toEqual([]);
+    expect(statuses.filter((s) => s !== 201 && s !== 503)).toEqual([]);
     expect(await countBy("burst")).toBe(1);
 
     const created = results.filter((r) => r.response.status === 201);
     const firsts = created.filter((r) => !isReplay(r));
     expect(firsts).toHaveLength(1);
     for (const r of created) expect(r.data).toBe(firsts[0]!.data);
-    for (const r of results.filter((r) => r.response.status === 409)) {
+    for (const r of results.filter((r) => r.response.status === 503)) {
       expect(r.response.headers.get("retry-after")).toBe("1");
       expect(errorOf(r).error.message).toContain("still in progress");
     }
@@ -251,7 +251,7 @@ describe("Idempotency-Key on POST", () => {
           return { status: res.status, replay: res.headers.get("x-idempotent-replay"), text: await res.text() };
         }),
       );
-      expect(results.map((r) => r.status).filter((s) => s !== 201 && s !== 409)).toEqual([]);
+      expect(results.map((r) => r.status).filter((s) => s !== 201 && s !== 503)).toEqual([]);
       const created = results.filter((r) => r.status === 201);
       expect(created.filter((r) => r.replay !== "true")).toHaveLength(1);
       expect(new Set(created.map((r) => r.text)).size).toBe(1);

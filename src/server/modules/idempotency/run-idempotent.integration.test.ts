@@ -25,7 +25,7 @@ const writeRecord = (createdBy: string) => async (tx: Parameters<Parameters<type
 };
 
 describe("runIdempotent", () => {
-  it("answers a duplicate that waits longer than the bound with the in-flight 409, then replays once the first is done", async () => {
+  it("answers a duplicate that waits longer than the bound with the in-flight 503 (retryable, not 409), then replays once the first is done", async () => {
     const key = randomUUID();
     let release!: () => void;
     const held = new Promise<void>((resolve) => (release = resolve));
@@ -36,7 +36,7 @@ describe("runIdempotent", () => {
     });
     await new Promise((resolve) => setTimeout(resolve, 100));
     const duplicate = await runIdempotent(database.prisma, request(key), writeRecord("in-flight"), { waitMs: 200 }).catch((e: unknown) => e);
-    expect(isAppError(duplicate) && duplicate.code).toBe("conflict");
+    expect(isAppError(duplicate) && duplicate.code).toBe("service_unavailable");
     expect(isAppError(duplicate) && duplicate.headers).toEqual({ "Retry-After": "1" });
     release();
     expect((await first).kind).toBe("executed");

@@ -17,10 +17,14 @@ export type IdempotentOutcome<T> =
 /** How long a duplicate waits for the first request before it is told to retry later. */
 export const WAIT_FOR_FIRST_MS = 10_000;
 
-/** The documented answer to a duplicate that arrives while the first is still running. */
+/**
+ * The answer to a duplicate that waited out WAIT_FOR_FIRST_MS while the first still runs: a 503
+ * with Retry-After (D20). NOTE: not a 409, which the spec reserves for a different body and a
+ * client therefore treats as final; a 503 is retried by every client that follows spec 7.
+ */
 export function stillInFlight(): AppError {
-  return new AppError("conflict", "A request with this Idempotency-Key is still in progress; retry shortly.", {
-    details: { header: "Idempotency-Key" },
+  return new AppError("service_unavailable", "A request with this Idempotency-Key is still in progress; retry shortly.", {
+    details: { header: "Idempotency-Key", reason: "in_progress" },
     headers: { "Retry-After": "1" },
   });
 }
@@ -33,7 +37,7 @@ type Operation<T> = (tx: Prisma.TransactionClient) => Promise<{ ok: boolean; val
  * Exactly-once writes. The operation runs inside a transaction that first takes a lock on
  * (API key, Idempotency-Key): concurrent duplicates queue (in-process first, see
  * ./slot-queue.ts, then on that lock across processes) and, once the first commits, find its
- * stored response and replay it; one still waiting after `waitMs` gets the in-flight 409.
+ * stored response and replay it; one still waiting after `waitMs` gets the in-flight 503.
  * The stored entry commits in the same transaction as the operation's writes, so a crash can
  * neither store a response for writes that did not happen nor let them happen twice. Only
  * successes are kept: a failure rolls back and leaves the key free for a retry.
@@ -42,13 +46,20 @@ export async function runIdempotent<T>(
   db: PrismaClient,
   request: IdempotentRequest,
   operation: Operation<T>,
-  options: { waitMs?: number } = {},
+  options: { waitMs?: number; enter?: () => Promise<() => void> } = {},
 ): Promise<IdempotentOutcome<T>> {
   const waitMs = options.waitMs ?? WAIT_FOR_FIRST_MS;
   const deadline = Date.now() + waitMs;
-  return inSlot(`${request.apiKeyId}:${request.key}`, waitMs, () =>
-    runLocked(db, request, operation, Math.max(1, deadline - Date.now())),
-  );
+  return inSlot(`${request.apiKeyId}:${request.key}`, waitMs, async () => {
+    // NOTE: `enter` (the caller's per-key concurrency gate) is taken only once this request's
+    // turn has come: duplicates queued behind a slow first one must not use up the gate.
+    const leave = await options.enter?.();
+    try {
+      return await runLocked(db, request, operation, Math.max(1, deadline - Date.now()));
+    } finally {
+      leave?.();
+    }
+  });
 }
 
 async function runLocked<T>(

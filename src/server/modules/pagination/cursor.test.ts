@@ -1,8 +1,10 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
+import { createHash } from "node:crypto";
 import { z } from "zod";
 import { cursorValues, decodeCursor, encodeCursor } from "./cursor";
 
+const ID = "7f2c1b9e-0d4a-4c57-9a61-3f8e2b7d1c05";
 const anyValue = z.union([z.string(), z.number(), z.null()]);
 
 const binding = { endpoint: "rows.list", sort: "display_order", filters: { source: "s1" } };
@@ -32,14 +34,14 @@ describe("cursors", () => {
   });
 
   it("is bound to its endpoint, sort and filters", () => {
-    const cursor = encodeCursor(binding, [1, "id-1"]);
+    const cursor = encodeCursor(binding, [1, ID]);
     expect(() => decodeCursor(cursor, { ...binding, sort: "-display_order" }, anyValue)).toThrow(/another endpoint, sort or set of filters/);
     expect(() => decodeCursor(cursor, { ...binding, filters: { source: "s2" } }, anyValue)).toThrow(/another endpoint/);
     expect(() => decodeCursor(cursor, { ...binding, endpoint: "records.list" }, anyValue)).toThrow(/another endpoint/);
   });
 
   it("refuse a well-formed cursor whose sort value is not of its column's kind (a forged cursor is a 400)", () => {
-    const forged = (value: string | number | null) => encodeCursor(binding, [value, "id-1"]);
+    const forged = (value: string | number | null) => encodeCursor(binding, [value, ID]);
     for (const value of ["yesterday", "2026-01-01", "2026-01-01T00:00:00Z", 1_700_000_000_000, null]) {
       expect(() => decodeCursor(forged(value), binding, cursorValues.timestamp), String(value)).toThrow(/Invalid cursor/);
     }
@@ -51,5 +53,25 @@ describe("cursors", () => {
       expect(decodeCursor(forged(value), binding, cursorValues.float8)[0]).toBe(value);
     }
     expect(() => decodeCursor(forged(42), binding, cursorValues.text)).toThrow(/Invalid cursor/);
+  });
+
+  it("cannot be forged without the server's secret: an unkeyed digest is refused", () => {
+    const body = JSON.stringify({ v: 1, b: "0".repeat(16), k: ["x", ID] });
+    for (const digest of [createHash("sha256").update(body).digest("base64url")]) {
+      for (const length of [12, 22]) {
+        const forged = Buffer.from(`${digest.slice(0, length)}${body}`, "utf8").toString("base64url");
+        expect(() => decodeCursor(forged, binding, anyValue)).toThrow(/Invalid cursor/);
+      }
+    }
+  });
+
+  it("refuse a signed position whose id or text value Postgres could not take (NUL, lone surrogate, empty, too long)", () => {
+    for (const id of [`${ID}\u0000`, "\udc00", "", "x".repeat(1025)]) {
+      expect(() => decodeCursor(encodeCursor(binding, ["a", id]), binding, cursorValues.text), JSON.stringify(id)).toThrow(/Invalid cursor/);
+    }
+    for (const value of ["a\u0000b", "\ud800", "x".repeat(1025)]) {
+      expect(() => decodeCursor(encodeCursor(binding, [value, ID]), binding, cursorValues.text), JSON.stringify(value)).toThrow(/Invalid cursor/);
+    }
+    expect(decodeCursor(encodeCursor(binding, ["Zoë 🌱", ID]), binding, cursorValues.text)).toEqual(["Zoë 🌱", ID]);
   });
 });

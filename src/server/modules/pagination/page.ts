@@ -31,11 +31,12 @@ export function toPage<T>(
   limit: number,
   binding: CursorBinding,
   positionOf: (row: T) => CursorPosition,
+  snapshot?: string,
 ): Page<T> {
   const items = rows.slice(0, limit);
   const last = items[items.length - 1];
   const hasMore = rows.length > limit && last !== undefined;
-  return { items, meta: { next_cursor: hasMore ? encodeCursor(binding, positionOf(last)) : null, limit } };
+  return { items, meta: { next_cursor: hasMore ? encodeCursor(binding, positionOf(last), snapshot) : null, limit } };
 }
 
 /** Prisma keyset condition: strictly after (value, id) in the given direction. */

@@ -136,4 +136,27 @@ describe("when Redis fails (decision: fail open to the in-process insurance limi
       await proxy.close();
     }
   });
+
+  it("Redis lost mid-load: every request still answers (200 or 429, never 5xx), limited by the insurance limiter", { timeout: 30_000 }, async (ctx) => {
+    requireRedis(ctx);
+    const proxy = await startTcpProxy(6379);
+    const store = createRedisRateLimitStore(`redis://127.0.0.1:${proxy.port}`);
+    stores.push(store);
+    try {
+      const api = createTypedTestClient(() => database.prisma, createTestHandler(() => database.prisma, store));
+      const client = api(await keyWithBudget(30));
+      const load = async (count: number) =>
+        Promise.all(Array.from({ length: count }, async () => (await client.GET("/organizations")).response.status));
+      const before = await load(10);
+      const during = load(20);
+      proxy.cut(); // Redis goes away with commands in flight
+      const after = [...(await during), ...(await load(20))];
+      expect(before).toEqual(Array(10).fill(200));
+      expect(after.filter((status) => status !== 200 && status !== 429)).toEqual([]);
+      // The insurance limiter still limits: 40 more requests against a budget of 30 cannot all pass.
+      expect(after.filter((status) => status === 429).length).toBeGreaterThan(0);
+    } finally {
+      await proxy.close();
+    }
+  });
 });

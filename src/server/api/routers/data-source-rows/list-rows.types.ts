@@ -12,7 +12,7 @@ export const listRowsMeta: ApiMeta = {
     tags: ["data sources"],
     summary: "List a data source's rows",
     description:
-      "Devices delta-sync with `updated_after=<max updated_at seen>&include_deleted=true`, paging in `updated_at` order (the default when `updated_after` is given): removed rows arrive as tombstones with `deleted_at` set.",
+      "Every walk (first page to `next_cursor: null`) reads the rows as they were at its first page: no row is skipped or repeated while syncs commit. Devices delta-sync with `updated_after=<max updated_at seen>&include_deleted=true`, paging in `updated_at` order (the default when `updated_after` is given): removed rows arrive as tombstones with `deleted_at` set. A 400 on a `cursor` means: start that walk again. The device sync guide (/docs/device-sync) has the whole protocol.",
     protect: true,
   },
   access: "bearer",

@@ -1,3 +1,4 @@
+import { capSyncError } from "../redact";
 import { Prisma } from "@/server/db/generated/client";
 import type { PrismaClient } from "@/server/db/types";
 import { lockSourceForWrite, SOURCE_TRANSACTION_OPTIONS } from "../source-lock";
@@ -22,6 +23,7 @@ export function abortedPassReason(error: unknown, maxPassMs: number): string {
  * on the source's status.
  */
 export async function recordAbortedPass(db: PrismaClient, sourceId: string, runId: string, reason: string): Promise<void> {
+  reason = capSyncError(reason);
   await db.$transaction(async (tx) => {
     await lockSourceForWrite(tx, sourceId);
     const finishedAt = new Date();

@@ -1,3 +1,4 @@
+import { capSyncError } from "../redact";
 import type { DataSource } from "@/server/db/generated/client";
 import type { PrismaClient } from "@/server/db/types";
 import { AppError } from "@/server/errors/app-error";
@@ -123,6 +124,7 @@ async function passInTransaction(
     await progress.settle();
 
     if (!result.ok) {
+      result = { ok: false, reason: capSyncError(result.reason) };
       await tx.$executeRawUnsafe("ROLLBACK TO SAVEPOINT sync_pass");
       await tx.dataSource.update({ where: { id: sourceId }, data: { syncStatus: "error", syncError: result.reason, updatedAt: finishedAt } });
       await tx.syncRun.update({ where: { id: run.id }, data: { status: "error", error: result.reason, finishedAt, phase: null } });

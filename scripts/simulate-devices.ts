@@ -1,0 +1,39 @@
+import { fileURLToPath } from "node:url";
+import { parseArgs } from "node:util";
+import { env } from "@/env";
+import { openEnvironment } from "@/simulator/environment";
+import { formatSummary, simulate } from "@/simulator/simulate";
+
+// `npm run simulate:devices -- [--devices N] [--runs R] [--seed S]`: devices that follow the
+// rows API while passes commit under them must end with the server's live rows (src/simulator).
+// The customer tables live on this machine's embedded server, so the npm script allows private
+// connector targets (D51); against BASE_URL the app's own setting applies.
+
+const { values } = parseArgs({
+  options: { devices: { type: "string", default: "3" }, runs: { type: "string", default: "20" }, seed: { type: "string" } },
+});
+const number = (name: string, value: string | undefined, min: number) => {
+  const parsed = Number(value);
+  if (!Number.isInteger(parsed) || parsed < min) {
+    process.stderr.write(`--${name} must be an integer ≥ ${min}\n`);
+    process.exit(2);
+  }
+  return parsed;
+};
+const devices = number("devices", values.devices, 1);
+const runs = number("runs", values.runs, 1);
+const seed = values.seed === undefined ? Math.floor(Math.random() * 2 ** 31) : number("seed", values.seed, 0);
+
+const { DATABASE_URL, BASE_URL } = env();
+const environment = await openEnvironment({ repoRoot: fileURLToPath(new URL("..", import.meta.url)), databaseUrl: DATABASE_URL, baseUrl: BASE_URL });
+const print = (line: string) => process.stdout.write(`${line}\n`);
+print(`Simulating ${devices} documented + ${devices} naive devices per source, ${runs} runs, seed ${seed}; API: ${environment.transport}`);
+let failed = true;
+try {
+  const summary = await simulate(environment.deps, { devices, runs, seed, print });
+  print(formatSummary(summary));
+  failed = summary.divergedRuns.length > 0;
+} finally {
+  await environment.close();
+}
+process.exit(failed ? 1 : 0);

@@ -1,0 +1,123 @@
+import type { Server } from "node:http";
+import { connect, type AddressInfo } from "node:net";
+import pino from "pino";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createNodeServer } from "./node-server";
+
+let server: Server;
+let port: number;
+
+beforeAll(async () => {
+  // Stands in for Next: answers what it saw, so a test can tell what reached the framework.
+  server = createNodeServer((req, res) => {
+    // As Next does on its first request: a WebSocket hook on the server that never answers.
+    (req.socket as unknown as { server: Server }).server.on("upgrade", () => undefined);
+    res.setHeader("content-type", "application/json");
+    res.end(JSON.stringify({ reached: true, upgrade: req.headers.upgrade ?? null, connection: req.headers.connection ?? null }));
+  }, pino({ level: "silent" }));
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  port = (server.address() as AddressInfo).port;
+});
+afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
+
+interface RawAnswer {
+  status: number;
+  headers: Record<string, string>;
+  body: string;
+}
+
+/** Sends bytes exactly as given and reads the whole answer (the server closes or answers once). */
+function raw(request: string): Promise<RawAnswer> {
+  return new Promise((resolve, reject) => {
+    const socket = connect(port, "127.0.0.1");
+    let data = "";
+    socket.on("data", (chunk) => {
+      data += chunk.toString("latin1");
+      const end = data.indexOf("\r\n\r\n");
+      if (end === -1) return;
+      const length = /\r\ncontent-length: (\d+)/i.exec(data.slice(0, end));
+      if (length && data.length - end - 4 >= Number(length[1])) socket.end();
+    });
+    socket.on("error", reject);
+    socket.on("close", () => {
+      const end = data.indexOf("\r\n\r\n");
+      const [statusLine, ...lines] = data.slice(0, end === -1 ? data.length : end).split("\r\n");
+      const headers: Record<string, string> = {};
+      for (const line of lines) {
+        const colon = line.indexOf(":");
+        headers[line.slice(0, colon).toLowerCase()] = line.slice(colon + 1).trim();
+      }
+      resolve({ status: Number(statusLine?.split(" ")[1] ?? 0), headers, body: end === -1 ? "" : data.slice(end + 4) });
+    });
+    socket.write(request);
+  });
+}
+
+const get = (path: string, extra = "") => raw(`GET ${path} HTTP/1.1\r\nHost: x\r\nConnection: close\r\n${extra}\r\n`);
+
+function expectEnvelope(answer: RawAnswer, status: number, code: string) {
+  expect(answer.status, answer.body).toBe(status);
+  const body = JSON.parse(answer.body) as { error: { code: string }; request_id: string };
+  expect(body.error.code).toBe(code);
+  expect(body.request_id).toMatch(/^req_[0-9a-z]{24}$/);
+  expect(answer.headers["x-request-id"]).toBe(body.request_id);
+  expect(answer.headers["x-content-type-options"]).toBe("nosniff");
+  return body;
+}
+
+describe("the HTTP server in front of the framework", () => {
+  it("sends the security headers on every response, including the framework's", async () => {
+    const answer = await get("/");
+    expect(answer.status).toBe(200);
+    expect(answer.headers).toMatchObject({
+      "x-content-type-options": "nosniff",
+      "x-frame-options": "DENY",
+      "content-security-policy": "frame-ancestors 'none'",
+      "referrer-policy": "strict-origin-when-cross-origin",
+    });
+  });
+
+  it("answers TRACE, OPTIONS *, PROPFIND, SEARCH and unknown methods 405 with Allow, in the envelope", async () => {
+    for (const line of ["TRACE / HTTP/1.1", "OPTIONS * HTTP/1.1", "PROPFIND /api/v1/organizations HTTP/1.1", "SEARCH / HTTP/1.1", "FOO / HTTP/1.1", "BREW /x HTTP/1.1"]) {
+      const answer = await raw(`${line}\r\nHost: x\r\nConnection: close\r\n\r\n`);
+      expectEnvelope(answer, 405, "method_not_allowed");
+      expect(answer.headers.allow, line).toBe("GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS");
+    }
+  });
+
+  it("answers malformed percent-encoding in a path 400, in the envelope", async () => {
+    for (const path of ["/api/v1/%", "/api/v1/organizations/%ff/forms", "/%E0%A4%A", "/docs/%zz"]) {
+      expectEnvelope(await get(path), 400, "bad_request");
+    }
+  });
+
+  it("answers the bare API root 404 in the envelope, not the dashboard's page", async () => {
+    for (const path of ["/api/v1", "/api/v1/", "/api/v1?x=1"]) expectEnvelope(await get(path), 404, "not_found");
+  });
+
+  it("answers two Authorization headers 400", async () => {
+    const answer = await get("/api/v1/organizations", "Authorization: Bearer a\r\nAuthorization: Bearer b\r\n");
+    expect(expectEnvelope(answer, 400, "bad_request")).toMatchObject({ error: { details: { header: "Authorization" } } });
+  });
+
+  it("serves a request carrying Upgrade as plain HTTP/1.1 instead of dropping it", async () => {
+    for (const extra of ["Upgrade: h2c\r\nHTTP2-Settings: AAMAAABkAARAAAAAAAIAAAAA\r\n", "Upgrade: websocket\r\n"]) {
+      const answer = await raw(`GET /api/v1/health HTTP/1.1\r\nHost: x\r\nConnection: Upgrade, close\r\n${extra}\r\n`);
+      expect(answer.status).toBe(200);
+      expect(JSON.parse(answer.body)).toEqual({ reached: true, upgrade: null, connection: "close" });
+    }
+  });
+
+  it("answers what Node's parser rejects in the envelope: oversized headers, control characters, conflicting lengths, unknown Expect", async () => {
+    expectEnvelope(await get("/", `X-Big: ${"a".repeat(20_000)}\r\n`), 431, "bad_request");
+    expectEnvelope(await get("/", "X-Bad: a\u0001b\r\n"), 400, "bad_request");
+    expectEnvelope(await raw("POST / HTTP/1.1\r\nHost: x\r\nContent-Length: 1\r\nContent-Length: 2\r\n\r\nab"), 400, "bad_request");
+    expectEnvelope(await raw("POST / HTTP/1.1\r\nHost: x\r\nContent-Length: 2\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n"), 400, "bad_request");
+    expectEnvelope(await get("/", "Expect: teapot\r\n"), 417, "bad_request");
+  });
+
+  it("sets header and request timeouts", () => {
+    expect(server.headersTimeout).toBe(15_000);
+    expect(server.requestTimeout).toBe(60_000);
+  });
+});

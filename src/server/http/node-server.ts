@@ -1,0 +1,121 @@
+import { createServer, STATUS_CODES, type IncomingMessage, type Server, type ServerResponse } from "node:http";
+import type { Socket } from "node:net";
+import { AppError } from "@/server/errors/app-error";
+import { statusForCode } from "@/server/errors/http-status";
+import type { Logger } from "@/server/logger";
+import { edgeRefusal, parserRefusal } from "./edge-checks";
+import { errorBody } from "./envelope";
+import { newRequestId, REQUEST_ID_HEADER } from "./request-id";
+import { SECURITY_HEADERS } from "./security-headers";
+
+/** Server timeouts (D48): headers must arrive within 15 s, a whole request within 60 s. */
+export const HEADERS_TIMEOUT_MS = 15_000;
+export const REQUEST_TIMEOUT_MS = 60_000;
+export const KEEP_ALIVE_TIMEOUT_MS = 5_000;
+
+export type NodeHandler = (req: IncomingMessage, res: ServerResponse) => void | Promise<void>;
+
+/**
+ * The HTTP server `npm start` runs Next in (and the tests run the API in). Everything a hostile
+ * client can send that the framework would answer badly is answered here, in the one error
+ * envelope with a request id: unknown methods, `OPTIONS *`, malformed percent-encoding, two
+ * Authorization headers, the bare API root, and what Node's own parser rejects. Every response
+ * carries the security headers; an `Upgrade:` header is dropped so the request is served as
+ * plain HTTP/1.1 (nothing here speaks WebSocket or h2c), instead of vanishing.
+ */
+export function createNodeServer(handle: NodeHandler, log: Logger, options: { allowUpgrade?: boolean } = {}): Server {
+  const server = createServer(
+    { headersTimeout: HEADERS_TIMEOUT_MS, requestTimeout: REQUEST_TIMEOUT_MS, keepAliveTimeout: KEEP_ALIVE_TIMEOUT_MS },
+    (req, res) => {
+      for (const [name, value] of Object.entries(SECURITY_HEADERS)) res.setHeader(name, value);
+      const refusal = edgeRefusal(req.method ?? "", req.url ?? "", req.rawHeaders);
+      if (refusal) return answer(res, statusForCode(refusal.code), refusal, log, req);
+      if (req.headers.upgrade !== undefined) dropUpgrade(req);
+      Promise.resolve(handle(req, res)).catch((error: unknown) => {
+        log.error({ err: error }, "unhandled error in the HTTP server");
+        if (!res.headersSent) answer(res, 500, null, log, req);
+        else res.destroy();
+      });
+    },
+  );
+  if (!options.allowUpgrade) refuseUpgradeListeners(server);
+  server.on("checkExpectation", (req: IncomingMessage, res: ServerResponse) => {
+    for (const [name, value] of Object.entries(SECURITY_HEADERS)) res.setHeader(name, value);
+    answer(res, 417, new AppError("bad_request", "Only Expect: 100-continue is supported.", { details: { header: "Expect" } }), log, req);
+  });
+  server.on("clientError", (error: NodeJS.ErrnoException, socket: Socket) => {
+    const refusal = parserRefusal(error.code);
+    if (!refusal || !socket.writable) {
+      socket.destroy();
+      return;
+    }
+    const requestId = newRequestId();
+    log.info({ request_id: requestId, code: error.code, status: refusal.status }, "request refused by the HTTP parser");
+    socket.end(rawResponse(refusal.status, refusal.error, requestId));
+  });
+  return server;
+}
+
+function answer(res: ServerResponse, status: number, error: AppError | null, log: Logger, req: IncomingMessage): void {
+  const requestId = newRequestId();
+  const body = error
+    ? errorBody(error, requestId)
+    : { error: { code: "internal_error", message: "An internal error occurred. Quote the request_id to support." }, request_id: requestId };
+  log.info({ request_id: requestId, method: req.method, status }, "request refused at the edge");
+  const text = JSON.stringify(body);
+  res.writeHead(status, {
+    ...(error?.headers ?? {}),
+    "Content-Type": "application/json; charset=utf-8",
+    "Content-Length": Buffer.byteLength(text),
+    "Cache-Control": "no-store",
+    [REQUEST_ID_HEADER]: requestId,
+  });
+  res.end(req.method === "HEAD" ? undefined : text);
+}
+
+/** A whole response written to a socket the parser gave up on (there is no ServerResponse). */
+function rawResponse(status: number, error: AppError, requestId: string): string {
+  const text = JSON.stringify(errorBody(error, requestId));
+  const headers = {
+    ...SECURITY_HEADERS,
+    ...(error.headers ?? {}),
+    "Content-Type": "application/json; charset=utf-8",
+    "Content-Length": String(Buffer.byteLength(text)),
+    "Cache-Control": "no-store",
+    [REQUEST_ID_HEADER]: requestId,
+    Connection: "close",
+  };
+  const lines = Object.entries(headers).map(([name, value]) => `${name}: ${value}`);
+  return `HTTP/1.1 ${status} ${STATUS_CODES[status] ?? ""}\r\n${lines.join("\r\n")}\r\n\r\n${text}`;
+}
+
+/**
+ * Upgrade is a request the server may ignore (RFC 9110 7.8). NOTE: left in place, the framework
+ * treats the request as a WebSocket handshake and never answers it; without it, it is served.
+ */
+function dropUpgrade(req: IncomingMessage): void {
+  delete req.headers.upgrade;
+  const connection = req.headers.connection;
+  if (typeof connection === "string") {
+    const rest = connection.split(",").map((token) => token.trim()).filter((token) => token && token.toLowerCase() !== "upgrade");
+    if (rest.length > 0) req.headers.connection = rest.join(", ");
+    else delete req.headers.connection;
+  }
+  for (let i = req.rawHeaders.length - 2; i >= 0; i -= 2) {
+    if (req.rawHeaders[i]!.toLowerCase() === "upgrade") req.rawHeaders.splice(i, 2);
+  }
+}
+
+/**
+ * NOTE: Next adds an `upgrade` listener to the server of the first request it handles (for the
+ * dev server's WebSocket); from then on Node hands every request carrying Upgrade to that
+ * listener, which in production answers nothing. With no `upgrade` listener, Node serves such a
+ * request as a plain one. Only `npm run dev` (hot reload) keeps them.
+ */
+function refuseUpgradeListeners(server: Server): void {
+  const on = server.on.bind(server);
+  const guarded = ((event: string | symbol, listener: (...args: unknown[]) => void) =>
+    event === "upgrade" ? server : on(event as string, listener)) as Server["on"];
+  server.on = guarded;
+  server.addListener = guarded;
+}

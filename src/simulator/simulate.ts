@@ -1,0 +1,63 @@
+import type { DeviceKind } from "./device";
+import { runSeed } from "./prng";
+import { DEVICE_KINDS, runScenario, type SimulationDeps } from "./run-scenario";
+
+export interface SimulationOptions {
+  devices: number;
+  runs: number;
+  seed: number;
+  /** Where progress and traces go (one line at a time). */
+  print: (line: string) => void;
+}
+
+export interface KindSummary {
+  /** Device × source pairs simulated. */
+  mirrors: number;
+  /** Of those, how many ended different from the server (or stopped on an error). */
+  diverged: number;
+  /** Rows that differed, in total. */
+  rows: number;
+}
+
+export interface SimulationSummary {
+  runs: number;
+  devicesPerKind: number;
+  divergedRuns: number[];
+  kinds: Record<DeviceKind, KindSummary>;
+}
+
+export async function simulate(deps: SimulationDeps, options: SimulationOptions): Promise<SimulationSummary> {
+  const kinds = Object.fromEntries(DEVICE_KINDS.map((kind) => [kind, { mirrors: 0, diverged: 0, rows: 0 }])) as Record<DeviceKind, KindSummary>;
+  const divergedRuns: number[] = [];
+  const started = Date.now();
+  for (let index = 0; index < options.runs; index++) {
+    const seed = runSeed(options.seed, index);
+    const result = await runScenario(deps, { seed, devicesPerKind: options.devices });
+    for (const device of result.devices) {
+      const summary = kinds[device.kind];
+      summary.mirrors++;
+      if (device.error || device.differences.length > 0) summary.diverged++;
+      summary.rows += device.differences.length;
+    }
+    if (result.traces.length > 0) {
+      divergedRuns.push(seed);
+      options.print(`run ${index + 1}/${options.runs} diverged. Seed ${seed}; replay its choices with: npm run simulate:devices -- --devices ${options.devices} --runs 1 --seed ${seed}`);
+      for (const trace of result.traces) options.print(trace);
+    }
+    if ((index + 1) % 50 === 0 || index + 1 === options.runs) {
+      options.print(`… ${index + 1}/${options.runs} runs, ${divergedRuns.length} diverged, ${Math.round((Date.now() - started) / 1000)} s`);
+    }
+  }
+  return { runs: options.runs, devicesPerKind: options.devices, divergedRuns, kinds };
+}
+
+export function formatSummary(summary: SimulationSummary): string {
+  const lines = [
+    `Summary: ${summary.runs} runs × 2 sources (Postgres table, CSV) × ${summary.devicesPerKind} devices of each kind; ${summary.divergedRuns.length} runs diverged`,
+  ];
+  for (const kind of DEVICE_KINDS) {
+    const k = summary.kinds[kind];
+    lines.push(`  ${kind.padEnd(10)} ${k.diverged} of ${k.mirrors} device mirrors diverged (${k.rows} rows differ)`);
+  }
+  return lines.join("\n");
+}
