@@ -52,6 +52,8 @@ export default defineConfig({
       // next-auth builds its redirects from this origin (D65).
       NEXTAUTH_URL: baseURL,
       GROUNDWORK_METRICS_TOKEN: E2E_METRICS_TOKEN,
+      // The sources tests' customer tables are on a second embedded server on loopback (D113).
+      GROUNDWORK_ALLOW_PRIVATE_TARGETS: "on",
     },
   },
 });

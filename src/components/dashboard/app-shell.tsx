@@ -1,4 +1,4 @@
-import { Building2, KeyRound, LayoutDashboard, Users } from "lucide-react";
+import { Building2, KeyRound, LayoutDashboard, LifeBuoy, Users } from "lucide-react";
 import Link from "next/link";
 import type { ReactNode } from "react";
 import { NavLink } from "./nav-link";
@@ -20,9 +20,8 @@ export function roleLabel(viewer: ShellViewer): string {
 }
 
 /**
- * The dashboard frame. Navigation: Overview, Organizations (each → Keys / Members, and
- * Sources in part 2), Instance keys and Users for owners and support (the Support board joins
- * them in part 2). Entries a viewer cannot use are not shown; the server refuses them anyway.
+ * The dashboard frame. Navigation: Overview, Organizations (each → Keys / Sources / Members),
+ * and for owners and support the Support board, Instance keys and Users. Entries a viewer cannot use are not shown; the server refuses them anyway.
  */
 export function AppShell({ viewer, children }: { viewer: ShellViewer; children: ReactNode }) {
   const instanceLevel = viewer.isInstanceOwner || viewer.isSupport;
@@ -52,6 +51,11 @@ export function AppShell({ viewer, children }: { viewer: ShellViewer; children: 
           <NavLink href="/dashboard/organizations" icon={<Building2 aria-hidden />}>
             Organizations
           </NavLink>
+          {instanceLevel ? (
+            <NavLink href="/dashboard/support" icon={<LifeBuoy aria-hidden />}>
+              Support board
+            </NavLink>
+          ) : null}
           {instanceLevel ? (
             <NavLink href="/dashboard/instance/keys" icon={<KeyRound aria-hidden />}>
               Instance keys

@@ -4,9 +4,10 @@ import Link from "next/link";
 import { usePathname } from "next/navigation";
 import { cn } from "@/lib/utils";
 
-/** An organization's sections. Part 2 adds Sources here. */
+/** An organization's sections. */
 const TABS = [
   { segment: "keys", label: "API keys" },
+  { segment: "sources", label: "Sources" },
   { segment: "members", label: "Members" },
 ];
 

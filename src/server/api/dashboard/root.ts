@@ -10,6 +10,18 @@ import { createOrganizationProcedure } from "../routers/dashboard/organizations/
 import { deleteOrganizationProcedure } from "../routers/dashboard/organizations/delete-organization";
 import { getOrganizationProcedure } from "../routers/dashboard/organizations/get-organization";
 import { listOrganizationsProcedure } from "../routers/dashboard/organizations/list-organizations";
+import { approveDeletionsProcedure } from "../routers/dashboard/sources/approve-deletions";
+import { createSourceProcedure } from "../routers/dashboard/sources/create-source";
+import { deletionReviewProcedure } from "../routers/dashboard/sources/deletion-review";
+import { getSourceProcedure } from "../routers/dashboard/sources/get-source";
+import { listRowsProcedure } from "../routers/dashboard/sources/list-rows";
+import { listSourcesProcedure } from "../routers/dashboard/sources/list-sources";
+import { supportBoardProcedure } from "../routers/dashboard/sources/support-board";
+import { syncActivityProcedure } from "../routers/dashboard/sources/sync-activity";
+import { syncHistoryProcedure } from "../routers/dashboard/sources/sync-history";
+import { syncNowProcedure } from "../routers/dashboard/sources/sync-now";
+import { testConnectionProcedure } from "../routers/dashboard/sources/test-connection";
+import { uploadCsvProcedure } from "../routers/dashboard/sources/upload-csv";
 import { createUserProcedure } from "../routers/dashboard/users/create-user";
 import { listUsersProcedure } from "../routers/dashboard/users/list-users";
 import { meProcedure } from "../routers/dashboard/viewer/me";
@@ -32,6 +44,20 @@ export const dashboardRouter = createDashboardRouter({
     remove: removeMemberProcedure,
   }),
   users: createDashboardRouter({ list: listUsersProcedure, create: createUserProcedure }),
+  sources: createDashboardRouter({
+    list: listSourcesProcedure,
+    board: supportBoardProcedure,
+    get: getSourceProcedure,
+    history: syncHistoryProcedure,
+    activity: syncActivityProcedure,
+    rows: listRowsProcedure,
+    review: deletionReviewProcedure,
+    syncNow: syncNowProcedure,
+    approveDeletions: approveDeletionsProcedure,
+    uploadCsv: uploadCsvProcedure,
+    create: createSourceProcedure,
+    testConnection: testConnectionProcedure,
+  }),
 });
 
 export type DashboardRouter = typeof dashboardRouter;

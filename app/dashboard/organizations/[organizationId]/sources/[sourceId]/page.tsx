@@ -1,0 +1,87 @@
+import { ArrowLeft } from "lucide-react";
+import Link from "next/link";
+import { LoadError } from "@/components/dashboard/load-error";
+import { DeletionReviewPanel } from "@/components/dashboard/sources/deletion-review";
+import { kindLabel } from "@/components/dashboard/sources/format";
+import { HistoryChart } from "@/components/dashboard/sources/history-chart";
+import { HistoryTable } from "@/components/dashboard/sources/history-table";
+import { RowsView } from "@/components/dashboard/sources/rows-view";
+import { SourceFacts } from "@/components/dashboard/sources/source-facts";
+import { SourceProblem } from "@/components/dashboard/sources/source-problem";
+import { SourceStateBadge, StaleBadge } from "@/components/dashboard/sources/status-badge";
+import { SyncNow } from "@/components/dashboard/sources/sync-now";
+import { UploadCsv } from "@/components/dashboard/sources/upload-csv";
+import { Alert } from "@/components/ui/alert";
+import { Card } from "@/components/ui/card";
+import { RelativeTime } from "@/components/ui/relative-time";
+import { load } from "@/server/api/dashboard/load";
+
+export const dynamic = "force-dynamic";
+
+export default async function SourcePage({
+  params,
+  searchParams,
+}: {
+  params: Promise<{ organizationId: string; sourceId: string }>;
+  searchParams: Promise<{ created?: string }>;
+}) {
+  const { organizationId, sourceId } = await params;
+  const { created } = await searchParams;
+  const loaded = await load(async (caller) => {
+    const source = await caller.sources.get({ organizationId, sourceId });
+    return {
+      source,
+      history: await caller.sources.history({ organizationId, sourceId, limit: 50 }),
+      review: source.declinedDeletions > 0 ? await caller.sources.review({ organizationId, sourceId }) : null,
+    };
+  });
+  if (!loaded.ok) return <LoadError {...loaded} />;
+  const { source, history, review } = loaded.data;
+  const key = { organizationId, sourceId };
+  return (
+    <div className="space-y-5">
+      <Link href={`/dashboard/organizations/${organizationId}/sources`} className="inline-flex items-center gap-1 text-sm text-blue-700 hover:underline">
+        <ArrowLeft className="size-4" aria-hidden /> All sources
+      </Link>
+      <Card>
+        <div className="flex flex-wrap items-center gap-2">
+          <h2 className="text-lg font-semibold text-slate-900">{source.name}</h2>
+          <SourceStateBadge state={source.state} />
+          {source.stale ? <StaleBadge /> : null}
+          <span className="text-xs text-slate-500">{kindLabel(source.kind)}</span>
+          <code className="ml-auto text-xs break-all text-slate-500">{source.id}</code>
+        </div>
+        {created ? (
+          <Alert tone="success" title="Source created" className="mt-3">
+            {source.kind === "csv" ? "Upload a CSV file to fill it." : source.nextDueAt ? <>Its first pass is due <RelativeTime iso={source.nextDueAt} />.</> : "It syncs only when someone presses “Sync now”."}
+          </Alert>
+        ) : null}
+        <SourceProblem source={source} />
+        <div className="mt-4">
+          <SourceFacts source={source} />
+        </div>
+        {source.canManage ? (
+          <div className="mt-4 flex flex-wrap items-start gap-4 border-t border-slate-100 pt-4" data-testid="source-actions">
+            {source.kind === "csv" ? <UploadCsv {...key} /> : <SyncNow {...key} />}
+          </div>
+        ) : (
+          <p className="mt-4 border-t border-slate-100 pt-3 text-xs text-slate-500">Read-only: only this organization&apos;s admins and instance owners change sources.</p>
+        )}
+      </Card>
+      {review && review.declined > 0 ? <DeletionReviewPanel {...key} review={review} canManage={source.canManage} /> : null}
+      <section aria-labelledby="history-heading" className="space-y-3">
+        <h2 id="history-heading" className="text-lg font-semibold text-slate-900">
+          Sync history
+        </h2>
+        <HistoryChart runs={history.items} />
+        <HistoryTable runs={history.items} />
+      </section>
+      <section aria-labelledby="rows-heading" className="space-y-3">
+        <h2 id="rows-heading" className="text-lg font-semibold text-slate-900">
+          Rows
+        </h2>
+        <RowsView {...key} />
+      </section>
+    </div>
+  );
+}

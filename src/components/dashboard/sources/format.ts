@@ -1,0 +1,29 @@
+/** Display helpers shared by the sources screens (pure: unit-tested in format.test.ts). */
+
+export const KIND_LABELS: Record<string, string> = { csv: "CSV upload", postgres_table: "Postgres table", crm_object: "CRM object" };
+
+export function kindLabel(kind: string): string {
+  return KIND_LABELS[kind] ?? kind;
+}
+
+/** "every 15 min", "every 2 h", "on request only" (managed), "uploaded by hand" (CSV). */
+export function scheduleLabel(kind: string, intervalSeconds: number | null): string {
+  if (kind === "csv") return "uploaded by hand";
+  if (intervalSeconds === null) return "on request only";
+  if (intervalSeconds % 86_400 === 0) return `every ${intervalSeconds / 86_400} d`;
+  if (intervalSeconds % 3_600 === 0) return `every ${intervalSeconds / 3_600} h`;
+  if (intervalSeconds % 60 === 0) return `every ${intervalSeconds / 60} min`;
+  return `every ${intervalSeconds} s`;
+}
+
+/** 850 ms, 4.2 s, 3 min 5 s. */
+export function durationLabel(ms: number | null): string {
+  if (ms === null) return "—";
+  if (ms < 1000) return `${ms} ms`;
+  if (ms < 60_000) return `${(ms / 1000).toFixed(1)} s`;
+  const minutes = Math.floor(ms / 60_000);
+  return `${minutes} min ${Math.round((ms % 60_000) / 1000)} s`;
+}
+
+export const numberFormat = new Intl.NumberFormat("en");
+export const count = (value: number) => numberFormat.format(value);

@@ -1,0 +1,138 @@
+import { ArrowDown, ArrowUp } from "lucide-react";
+import Link from "next/link";
+import { Button } from "@/components/ui/button";
+import { EmptyState } from "@/components/ui/card";
+import { Label, Select } from "@/components/ui/input";
+import { RelativeTime } from "@/components/ui/relative-time";
+import { Table, TBody, TD, TH, THead, TR } from "@/components/ui/table";
+import { KIND_LABELS, kindLabel } from "./format";
+import { SourceStateBadge, StaleBadge } from "./status-badge";
+import type { SourceSummary } from "./types";
+
+interface Filters {
+  organizationId: string;
+  kind: string;
+  sort: "since" | "-since";
+}
+
+function query(filters: Filters, change: Partial<Filters>): string {
+  const next = { ...filters, ...change };
+  const params = new URLSearchParams();
+  if (next.organizationId) params.set("org", next.organizationId);
+  if (next.kind) params.set("kind", next.kind);
+  if (next.sort !== "since") params.set("sort", next.sort);
+  const text = params.toString();
+  return text ? `?${text}` : "?";
+}
+
+function why(s: SourceSummary): string {
+  if (s.state === "needs_attention") return `${s.declinedDeletions} deletions held back for review`;
+  if (s.state === "error") return s.syncError ?? "the last pass failed";
+  return "no completed pass for more than 3 intervals";
+}
+
+/** A plain GET form and links: the board's state lives in its URL, so it can be shared and reloaded. */
+export function SupportBoard({ items, organizations, filters }: { items: SourceSummary[]; organizations: { id: string; name: string }[]; filters: Filters }) {
+  const longestFirst = filters.sort === "since";
+  return (
+    <div className="space-y-4">
+      <form method="get" className="flex flex-col gap-3 rounded-lg border border-slate-200 bg-white p-4 sm:flex-row sm:items-end" aria-label="Filter the board">
+        <div className="flex-1 space-y-1.5">
+          <Label htmlFor="board-org">Organization</Label>
+          <Select id="board-org" name="org" defaultValue={filters.organizationId}>
+            <option value="">All organizations</option>
+            {organizations.map((o) => (
+              <option key={o.id} value={o.id}>
+                {o.name}
+              </option>
+            ))}
+          </Select>
+        </div>
+        <div className="space-y-1.5 sm:w-48">
+          <Label htmlFor="board-kind">Kind</Label>
+          <Select id="board-kind" name="kind" defaultValue={filters.kind}>
+            <option value="">All kinds</option>
+            {Object.entries(KIND_LABELS).map(([value, label]) => (
+              <option key={value} value={value}>
+                {label}
+              </option>
+            ))}
+          </Select>
+        </div>
+        {filters.sort !== "since" ? <input type="hidden" name="sort" value={filters.sort} /> : null}
+        <Button type="submit" variant="outline">
+          Apply
+        </Button>
+      </form>
+      {items.length === 0 ? (
+        <EmptyState title="Nothing needs attention">No source matching these filters is in error, waiting for a deletion review, or stale.</EmptyState>
+      ) : (
+        <>
+          <ul className="space-y-2 sm:hidden" aria-label="Sources needing attention">
+            {items.map((s) => (
+              <li key={s.id} data-testid="board-card" className="rounded-lg border border-slate-200 bg-white p-3">
+                <div className="flex flex-wrap items-center gap-2">
+                  <Link href={`/dashboard/organizations/${s.organizationId}/sources/${s.id}`} className="font-medium text-blue-800 hover:underline">
+                    {s.name}
+                  </Link>
+                  <SourceStateBadge state={s.state} />
+                  {s.stale ? <StaleBadge /> : null}
+                </div>
+                <p className="mt-0.5 text-xs text-slate-500">
+                  {s.organizationName} · {kindLabel(s.kind)}
+                </p>
+                <p className="mt-2 text-sm text-slate-800">{why(s)}</p>
+                <p className="mt-1 text-xs text-slate-500">
+                  In trouble since <RelativeTime iso={s.since} /> · last completed <RelativeTime iso={s.lastSyncedAt} />
+                </p>
+              </li>
+            ))}
+          </ul>
+          <Table aria-label="Sources needing attention" wrapperClassName="hidden sm:block">
+            <THead>
+              <TR>
+                <TH>Source</TH>
+                <TH>Status</TH>
+                <TH aria-sort={longestFirst ? "ascending" : "descending"}>
+                  <Link href={query(filters, { sort: longestFirst ? "-since" : "since" })} className="inline-flex items-center gap-1 hover:text-slate-900">
+                    In trouble since {longestFirst ? <ArrowDown className="size-3" aria-hidden /> : <ArrowUp className="size-3" aria-hidden />}
+                    <span className="sr-only">{longestFirst ? "(longest first; select for newest first)" : "(newest first; select for longest first)"}</span>
+                  </Link>
+                </TH>
+                <TH>Last completed</TH>
+                <TH>Why</TH>
+              </TR>
+            </THead>
+            <TBody>
+              {items.map((s) => (
+                <TR key={s.id} data-testid="board-row">
+                  <TD>
+                    <Link href={`/dashboard/organizations/${s.organizationId}/sources/${s.id}`} className="font-medium text-blue-800 hover:underline">
+                      {s.name}
+                    </Link>
+                    <p className="text-xs text-slate-500">
+                      {s.organizationName} · {kindLabel(s.kind)}
+                    </p>
+                  </TD>
+                  <TD>
+                    <div className="flex flex-wrap gap-1">
+                      <SourceStateBadge state={s.state} />
+                      {s.stale ? <StaleBadge /> : null}
+                    </div>
+                  </TD>
+                  <TD className="whitespace-nowrap">
+                    <RelativeTime iso={s.since} />
+                  </TD>
+                  <TD className="whitespace-nowrap">
+                    <RelativeTime iso={s.lastSyncedAt} />
+                  </TD>
+                  <TD className="max-w-sm text-xs text-slate-700">{why(s)}</TD>
+                </TR>
+              ))}
+            </TBody>
+          </Table>
+        </>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,97 @@
+"use client";
+
+import { Upload } from "lucide-react";
+import { useRouter } from "next/navigation";
+import { useState } from "react";
+import { Alert } from "@/components/ui/alert";
+import { Label } from "@/components/ui/input";
+import type { ShownError } from "@/lib/trpc-client";
+
+interface Uploaded {
+  rows: number;
+  dataVersion: number;
+  schemaVersion: number;
+}
+
+/**
+ * Posts the file's text to sources.uploadCsv with XMLHttpRequest, which (unlike fetch) reports
+ * upload progress. The body is the procedure's JSON input, exactly as the tRPC client sends it.
+ */
+function postWithProgress(input: unknown, onProgress: (fraction: number) => void): Promise<Uploaded> {
+  return new Promise((resolve, reject) => {
+    const xhr = new XMLHttpRequest();
+    xhr.open("POST", "/api/trpc/sources.uploadCsv");
+    xhr.setRequestHeader("content-type", "application/json");
+    xhr.upload.onprogress = (event) => event.lengthComputable && onProgress(event.loaded / event.total);
+    xhr.onerror = () => reject({ message: "The server could not be reached. Check your connection and try again.", requestId: null } satisfies ShownError);
+    xhr.onload = () => {
+      let body: { result?: { data: Uploaded }; error?: { message?: string; request_id?: string | null } } = {};
+      try {
+        body = JSON.parse(xhr.responseText) as typeof body;
+      } catch {
+        // a non-JSON answer is reported below like any other failure
+      }
+      if (xhr.status === 200 && body.result) resolve(body.result.data);
+      else reject({ message: body.error?.message ?? `Upload failed (${xhr.status})`, requestId: body.error?.request_id ?? null } satisfies ShownError);
+    };
+    xhr.send(JSON.stringify(input));
+  });
+}
+
+export function UploadCsv({ organizationId, sourceId }: { organizationId: string; sourceId: string }) {
+  const router = useRouter();
+  const [fraction, setFraction] = useState<number | null>(null);
+  const [error, setError] = useState<ShownError | null>(null);
+  const [done, setDone] = useState<Uploaded | null>(null);
+
+  async function onFile(file: File) {
+    setError(null);
+    setDone(null);
+    setFraction(0);
+    try {
+      const result = await postWithProgress({ organizationId, sourceId, content: await file.text() }, setFraction);
+      setDone(result);
+      router.refresh();
+    } catch (caught) {
+      setError(caught as ShownError);
+    } finally {
+      setFraction(null);
+    }
+  }
+
+  return (
+    <div className="space-y-2">
+      <Label htmlFor="csv-file" className="inline-flex cursor-pointer items-center gap-2 rounded-md border border-slate-300 bg-white px-4 py-2 hover:bg-slate-50 focus-within:ring-2 focus-within:ring-blue-600">
+        <Upload className="size-4" aria-hidden /> Upload CSV
+        <input
+          id="csv-file"
+          type="file"
+          accept=".csv,text/csv"
+          className="sr-only"
+          disabled={fraction !== null}
+          onChange={(event) => {
+            const file = event.target.files?.[0];
+            event.target.value = "";
+            if (file) void onFile(file);
+          }}
+        />
+      </Label>
+      {fraction !== null ? (
+        <div className="space-y-1" data-testid="upload-progress">
+          <progress value={fraction} max={1} className="h-2 w-48" aria-label="Upload progress" />
+          <p className="text-xs text-slate-600">{fraction < 1 ? `Uploading… ${Math.round(fraction * 100)}%` : "Replacing rows…"}</p>
+        </div>
+      ) : null}
+      {done ? (
+        <Alert tone="success" title="Rows replaced">
+          {done.rows} rows; now data v{done.dataVersion}, schema v{done.schemaVersion}. Devices re-pull the whole source.
+        </Alert>
+      ) : null}
+      {error ? (
+        <Alert title="The file was not accepted; nothing changed" requestId={error.requestId}>
+          <span data-testid="upload-error">{error.message}</span>
+        </Alert>
+      ) : null}
+    </div>
+  );
+}

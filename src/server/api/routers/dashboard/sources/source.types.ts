@@ -1,0 +1,120 @@
+import { z } from "zod";
+import type { SourceDetail } from "@/server/modules/data-sources/source-detail";
+import type { SourceListItem } from "@/server/modules/data-sources/list-sources";
+import type { SyncRunView } from "@/server/modules/data-sources/sync-runs";
+import { iso, isoOrNull, isoString } from "../iso";
+
+const id = z.string().min(1).max(200);
+export const organizationInput = z.object({ organizationId: id });
+export const sourceInput = organizationInput.extend({ sourceId: id });
+
+export const sourceStateSchema = z.enum(["ok", "needs_attention", "error", "never_synced"]);
+
+export const sourceSummarySchema = z.object({
+  id: z.string(),
+  organizationId: z.string(),
+  organizationName: z.string(),
+  name: z.string(),
+  kind: z.string(),
+  state: sourceStateSchema,
+  syncError: z.string().nullable(),
+  lastSyncedAt: isoString.nullable(),
+  updatedAt: isoString,
+  createdAt: isoString,
+  dataVersion: z.number().int(),
+  schemaVersion: z.number().int(),
+  columns: z.array(z.string()),
+  syncIntervalSeconds: z.number().int().nullable(),
+  declinedDeletions: z.number().int(),
+  stale: z.boolean(),
+  since: isoString,
+  running: z.boolean(),
+  nextDueAt: isoString.nullable(),
+  liveRows: z.number().int(),
+  tombstones: z.number().int(),
+});
+export type SourceSummaryDto = z.infer<typeof sourceSummarySchema>;
+
+export function toSourceSummaryDto(s: SourceListItem): SourceSummaryDto {
+  return {
+    id: s.id,
+    organizationId: s.organizationId,
+    organizationName: s.organizationName,
+    name: s.name,
+    kind: s.kind,
+    state: s.state,
+    syncError: s.syncError,
+    lastSyncedAt: isoOrNull(s.lastSyncedAt),
+    updatedAt: iso(s.updatedAt),
+    createdAt: iso(s.createdAt),
+    dataVersion: s.dataVersion,
+    schemaVersion: s.schemaVersion,
+    columns: s.columns,
+    syncIntervalSeconds: s.syncIntervalSeconds,
+    declinedDeletions: s.declinedDeletions,
+    stale: s.stale,
+    since: iso(s.since),
+    running: s.running,
+    nextDueAt: isoOrNull(s.nextDueAt),
+    liveRows: s.liveRows,
+    tombstones: s.tombstones,
+  };
+}
+
+export const syncRunSchema = z.object({
+  id: z.string(),
+  trigger: z.string(),
+  status: z.string(),
+  startedAt: isoString,
+  finishedAt: isoString.nullable(),
+  durationMs: z.number().nullable(),
+  inserted: z.number().int(),
+  updated: z.number().int(),
+  tombstoned: z.number().int(),
+  revived: z.number().int(),
+  declined: z.number().int(),
+  error: z.string().nullable(),
+  rowsRead: z.number().int(),
+  phase: z.string().nullable(),
+});
+export type SyncRunDto = z.infer<typeof syncRunSchema>;
+
+export function toSyncRunDto(run: SyncRunView): SyncRunDto {
+  return {
+    id: run.id,
+    trigger: run.trigger,
+    status: run.status,
+    startedAt: iso(run.startedAt),
+    finishedAt: isoOrNull(run.finishedAt),
+    durationMs: run.durationMs,
+    inserted: run.inserted,
+    updated: run.updated,
+    tombstoned: run.tombstoned,
+    revived: run.revived,
+    declined: run.declined,
+    error: run.error,
+    rowsRead: run.rowsRead,
+    phase: run.phase,
+  };
+}
+
+export const sourceDetailSchema = sourceSummarySchema.extend({
+  /** The connector's settings (table, key column, object, fields); never its credentials. */
+  config: z.record(z.string(), z.unknown()).nullable(),
+  hasCredentials: z.boolean(),
+  deletionsApprovedAt: isoString.nullable(),
+  runningPass: syncRunSchema.nullable(),
+  lastPass: syncRunSchema.nullable(),
+});
+
+export function toSourceDetailDto(s: SourceDetail): z.infer<typeof sourceDetailSchema> {
+  const config = s.config && typeof s.config === "object" && !Array.isArray(s.config) ? (s.config as Record<string, unknown>) : null;
+  return {
+    ...toSourceSummaryDto(s),
+    config,
+    hasCredentials: s.hasCredentials,
+    deletionsApprovedAt: isoOrNull(s.deletionsApprovedAt),
+    runningPass: s.runningPass ? toSyncRunDto(s.runningPass) : null,
+    lastPass: s.lastPass ? toSyncRunDto(s.lastPass) : null,
+  };
+}
