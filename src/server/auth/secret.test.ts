@@ -1,4 +1,4 @@
-import { mkdtemp, readFile, stat } from "node:fs/promises";
+import { chmod, mkdtemp, readFile, stat } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
@@ -22,5 +22,12 @@ describe("session secret", () => {
     const secret = "x".repeat(40);
     expect(await loadAuthSecret(dir, secret)).toBe(secret);
     await expect(loadAuthSecret(dir, "short")).rejects.toThrow(/at least 32/);
+  });
+
+  it("refuses a secret file other users can read, like every secret file (D55)", async () => {
+    const dir = await mkdtemp(path.join(tmpdir(), "gw-secret-"));
+    await loadAuthSecret(dir, undefined);
+    await chmod(path.join(dir, AUTH_SECRET_FILE), 0o640);
+    await expect(loadAuthSecret(dir, undefined)).rejects.toThrow(/nextauth\.secret is accessible to other users \(mode 640\); restrict it: chmod 600/);
   });
 });

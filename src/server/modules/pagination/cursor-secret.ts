@@ -1,7 +1,7 @@
 import { randomBytes } from "node:crypto";
-import { linkSync, mkdirSync, readFileSync, unlinkSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { env } from "@/env";
+import { readOrCreateSecretFile } from "@/server/db/secret-file";
 
 export const CURSOR_SECRET_FILE = "cursor.key";
 const SECRET_BYTES = 32;
@@ -23,41 +23,14 @@ function loadSecret(): Buffer {
   const { GROUNDWORK_CURSOR_SECRET, GROUNDWORK_DATA_DIR } = env();
   if (GROUNDWORK_CURSOR_SECRET !== undefined) return Buffer.from(GROUNDWORK_CURSOR_SECRET, "utf8");
   const file = path.resolve(GROUNDWORK_DATA_DIR ?? ".data", CURSOR_SECRET_FILE);
-  return readSecretFile(file) ?? createSecretFile(file);
-}
-
-function readSecretFile(file: string): Buffer | null {
-  let text: string;
-  try {
-    text = readFileSync(file, "utf8").trim();
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === "ENOENT") return null;
-    throw error;
-  }
-  const secret = Buffer.from(text, "base64");
-  if (secret.length !== SECRET_BYTES) throw new Error(`${file} must hold ${SECRET_BYTES} bytes as base64; delete it to make a new one.`);
-  return secret;
-}
-
-/**
- * NOTE: sync on purpose: read once per process on the first cursor. Several processes may start
- * together: the secret is written to a private temporary file and hard-linked into place, so
- * nobody reads a half-written one and everybody ends up with the same.
- */
-function createSecretFile(file: string): Buffer {
-  // NOTE: no restrictive mode on the directory: it is also the parent of the embedded cluster,
-  // which the postgres user must be able to enter; the file itself is 0600.
-  mkdirSync(path.dirname(file), { recursive: true });
-  const temporary = `${file}.${process.pid}.${randomBytes(4).toString("hex")}.tmp`;
-  writeFileSync(temporary, `${randomBytes(SECRET_BYTES).toString("base64")}\n`, { mode: 0o600, flag: "wx" });
-  try {
-    linkSync(temporary, file);
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
-  } finally {
-    unlinkSync(temporary);
-  }
-  const secret = readSecretFile(file);
-  if (!secret) throw new Error(`could not create ${file}`);
-  return secret;
+  // NOTE: read synchronously, once per process, on the first cursor.
+  return readOrCreateSecretFile(file, {
+    what: "The cursor secret file",
+    generate: () => randomBytes(SECRET_BYTES).toString("base64"),
+    parse: (text) => {
+      const secret = Buffer.from(text.trim(), "base64");
+      if (secret.length !== SECRET_BYTES) throw new Error(`${file} must hold ${SECRET_BYTES} bytes as base64; delete it to make a new one.`);
+      return secret;
+    },
+  });
 }

@@ -1,8 +1,7 @@
 import { randomBytes } from "node:crypto";
-import { mkdir, link, readFile, unlink, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { env } from "@/env";
-import { assertPrivateFile } from "@/server/db/secret-file";
+import { readOrCreateSecretFile } from "@/server/db/secret-file";
 
 export const ENCRYPTION_KEY_BYTES = 32;
 export const ENCRYPTION_KEY_FILE = "encryption.key";
@@ -17,9 +16,11 @@ export async function loadEncryptionKey(dataDir: string): Promise<Buffer> {
   const fromEnv = env().GROUNDWORK_ENCRYPTION_KEY;
   if (fromEnv !== undefined) return parseEncryptionKey(fromEnv, "GROUNDWORK_ENCRYPTION_KEY");
   const file = path.join(dataDir, ENCRYPTION_KEY_FILE);
-  const existing = await readKeyFile(file);
-  if (existing) return existing;
-  return createKeyFile(file);
+  return readOrCreateSecretFile(file, {
+    what: "The encryption key file",
+    generate: () => randomBytes(ENCRYPTION_KEY_BYTES).toString("base64"),
+    parse: (text) => parseEncryptionKey(text, file),
+  });
 }
 
 /**
@@ -35,37 +36,5 @@ export function parseEncryptionKey(text: string, origin: string): Buffer {
   if (key.length !== ENCRYPTION_KEY_BYTES) {
     throw new Error(`${origin} must be ${ENCRYPTION_KEY_BYTES} bytes, as 64 hex characters or base64 (e.g. \`openssl rand -base64 32\`).`);
   }
-  return key;
-}
-
-async function readKeyFile(file: string): Promise<Buffer | null> {
-  try {
-    const text = await readFile(file, "utf8");
-    assertPrivateFile(file, "The encryption key file");
-    return parseEncryptionKey(text, file);
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === "ENOENT") return null;
-    throw error;
-  }
-}
-
-/**
- * NOTE: several processes (server, workers, CLI) may start together. The key is written to a
- * private temporary file and then hard-linked into place, which fails if another process won:
- * nobody ever reads a half-written key, and everybody ends up with the same one.
- */
-async function createKeyFile(file: string): Promise<Buffer> {
-  await mkdir(path.dirname(file), { recursive: true, mode: 0o700 });
-  const temporary = `${file}.${process.pid}.${randomBytes(4).toString("hex")}.tmp`;
-  await writeFile(temporary, `${randomBytes(ENCRYPTION_KEY_BYTES).toString("base64")}\n`, { mode: 0o600, flag: "wx" });
-  try {
-    await link(temporary, file);
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
-  } finally {
-    await unlink(temporary);
-  }
-  const key = await readKeyFile(file);
-  if (!key) throw new Error(`could not create ${file}`);
   return key;
 }
