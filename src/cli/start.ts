@@ -6,6 +6,9 @@ import { loadAuthSecret } from "@/server/auth/secret";
 import { prepareDatabase } from "@/server/db/bootstrap";
 import { loadEncryptionKey } from "@/server/modules/data-sources/credentials/encryption-key";
 import { createPrismaClient } from "@/server/db/client";
+import { apiHandler } from "@/server/http/api-handler";
+import { isDirectApiPath } from "@/server/http/direct-api";
+import { fromFetchHandler } from "@/server/http/node-fetch-bridge";
 import { createNodeServer } from "@/server/http/node-server";
 import { logger } from "@/server/logger";
 import { seedDemoInstance } from "@/server/seed/seed-demo";
@@ -73,7 +76,13 @@ async function main(): Promise<void> {
   const app = next({ dev, dir: root, hostname, port });
   await app.prepare();
   const handle = app.getRequestHandler();
-  const httpServer = createNodeServer((req, res) => handle(req, res), logger, { allowUpgrade: dev });
+  // The API skips Next's router (D119); `npm run dev` keeps it, so API edits hot-reload.
+  const serveApi = dev ? undefined : fromFetchHandler(apiHandler);
+  const httpServer = createNodeServer(
+    (req, res) => (serveApi && isDirectApiPath(req.url) ? serveApi(req, res) : handle(req, res)),
+    logger,
+    { allowUpgrade: dev },
+  );
   running.server = httpServer;
   await new Promise<void>((resolve, reject) => {
     httpServer.once("error", reject);

@@ -3,6 +3,7 @@ import { PrismaPg } from "@prisma/adapter-pg";
 import pg from "pg";
 import { env } from "@/env";
 import { PrismaClient } from "./generated/client";
+import { registerPool } from "./raw-read";
 
 export interface PoolOptions {
   /** Connections in the pool (pg's default is 10). */
@@ -25,15 +26,19 @@ export function newRawConnection(db: PrismaClient, config: Omit<pg.ClientConfig,
 }
 
 export function createPrismaClient(databaseUrl: string, options: PoolOptions = {}): PrismaClient {
-  const client = new PrismaClient({
-    adapter: new PrismaPg({
-      connectionString: databaseUrl,
-      ...(options.poolSize ? { max: options.poolSize } : {}),
-      ...(options.statementTimeoutMs ? { statement_timeout: options.statementTimeoutMs } : {}),
-      ...(options.connectionTimeoutMs ? { connectionTimeoutMillis: options.connectionTimeoutMs } : {}),
-    }),
+  // The pool is ours, handed to the adapter, so hot reads can use it without the ORM (raw-read.ts).
+  const pool = new pg.Pool({
+    connectionString: databaseUrl,
+    ...(options.poolSize ? { max: options.poolSize } : {}),
+    ...(options.statementTimeoutMs ? { statement_timeout: options.statementTimeoutMs } : {}),
+    ...(options.connectionTimeoutMs ? { connectionTimeoutMillis: options.connectionTimeoutMs } : {}),
   });
+  // An idle connection that breaks (the server restarted) is dropped by the pool; without a
+  // listener its 'error' event would crash the process before Prisma adds its own.
+  pool.on("error", () => undefined);
+  const client = new PrismaClient({ adapter: new PrismaPg(pool, { disposeExternalPool: true }) });
   connectionConfigs.set(client, { connectionString: databaseUrl });
+  registerPool(client, pool);
   return client;
 }
 

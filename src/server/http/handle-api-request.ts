@@ -1,5 +1,4 @@
 import type { AnyTRPCRouter } from "@trpc/server";
-import { createOpenApiFetchHandler } from "trpc-to-openapi";
 import type { ApiContext } from "@/server/api/context";
 import { authenticateRequest } from "@/server/api/authenticate-request";
 import { toAppError } from "@/server/api/to-app-error";
@@ -14,7 +13,8 @@ import type { ApiKeyPrincipal } from "@/server/modules/api-keys/principal";
 import { errorResponse, internalErrorResponse, jsonResponse } from "./envelope";
 import { createKeyConcurrency } from "./key-concurrency";
 import { assertNoNulInQuery, assertNoPrototypeKeysInQuery } from "./unstorable-input";
-import { isClientAbort, methodTakesBody, readRawBody } from "./read-body";
+import { createProcedureCaller, type ProcedureAnswer } from "./openapi-caller";
+import { isClientAbort, readRawBody } from "./read-body";
 import { newRequestId } from "./request-id";
 import { listApiRoutes, matchRoute, routeForProcedure, type ApiRoute } from "./routes";
 
@@ -36,16 +36,35 @@ export interface ApiHandlerDeps {
 export function createApiHandler(deps: ApiHandlerDeps): (req: Request) => Promise<Response> {
   const routes = listApiRoutes(deps.router);
   const keySlot = createKeyConcurrency(deps.maxInFlightPerKey ?? 5);
+  const callProcedure = createProcedureCaller(deps.router, {
+    responseMeta: ({ errors, paths }) => {
+      const first = errors[0];
+      if (first) {
+        const appError = toAppError(first);
+        return { status: statusForCode(appError.code), headers: appError.headers ?? {} };
+      }
+      const route = paths?.[0] ? routeForProcedure(routes, paths[0]) : undefined;
+      return { status: route?.meta.successStatus ?? 200, headers: {} };
+    },
+    onError: ({ error, ctx }) => {
+      const log = (ctx as ApiContext | undefined)?.log ?? deps.log;
+      const appError = toAppError(error);
+      if (appError.code === "internal_error") log.error({ err: error.cause ?? error }, "internal error");
+      else if (appError.code === "service_unavailable") log.warn({ err: error.cause ?? error }, "database unavailable");
+    },
+  });
+  const pipeline: Pipeline = { routes, deps, keySlot, callProcedure };
 
   return async (req) => {
     const requestId = newRequestId();
     const started = performance.now();
     const log = deps.log.child({ request_id: requestId });
-    const pathname = new URL(req.url).pathname;
+    const url = new URL(req.url);
+    const pathname = url.pathname;
     let response: Response;
     let clientAborted = false;
     try {
-      response = await dispatch(req, pathname, requestId, log, routes, deps, keySlot);
+      response = await dispatch(req, url, requestId, log, pipeline);
     } catch (error) {
       if (isAppError(error)) {
         clientAborted = isClientAbort(error);
@@ -74,16 +93,16 @@ export function createApiHandler(deps: ApiHandlerDeps): (req: Request) => Promis
   };
 }
 
-async function dispatch(
-  req: Request,
-  pathname: string,
-  requestId: string,
-  log: Logger,
-  routes: ApiRoute[],
-  deps: ApiHandlerDeps,
-  keySlot: ReturnType<typeof createKeyConcurrency>,
-): Promise<Response> {
-  const relativePath = pathname.startsWith(API_PREFIX) ? pathname.slice(API_PREFIX.length) : pathname;
+interface Pipeline {
+  routes: ApiRoute[];
+  deps: ApiHandlerDeps;
+  keySlot: ReturnType<typeof createKeyConcurrency>;
+  callProcedure: (call: Parameters<ReturnType<typeof createProcedureCaller>>[0]) => Promise<ProcedureAnswer>;
+}
+
+async function dispatch(req: Request, url: URL, requestId: string, log: Logger, pipeline: Pipeline): Promise<Response> {
+  const { routes, deps, keySlot } = pipeline;
+  const relativePath = url.pathname.startsWith(API_PREFIX) ? url.pathname.slice(API_PREFIX.length) : url.pathname;
   const match = matchRoute(routes, req.method, relativePath);
   if (match.kind === "not_found") {
     throw new AppError("not_found", `No route matches ${req.method} ${API_PREFIX}${relativePath}.`);
@@ -94,97 +113,66 @@ async function dispatch(
     });
   }
 
-  const url = new URL(req.url);
   assertNoNulInQuery(url);
   assertNoPrototypeKeysInQuery(url);
   const db = deps.db();
+  const call = { req, path: `${relativePath}${url.search}`, requestId, log, db, pipeline };
   // NOTE: the caller is identified and charged before a byte of the body is read or parsed: an
   // unauthenticated or spent caller costs no buffering (docs/decisions.md, D40).
   const principal =
     match.route.meta.access === "public" ? undefined : await authenticateRequest({ db, rateLimiter: deps.rateLimiter, headers: req.headers });
-  if (!principal) return run(req, requestId, log, routes, deps, db, undefined);
+  if (!principal) return run(call, undefined);
   log.setBindings({ api_key_id: principal.keyId });
   const enterKeySlot = () => keySlot(principal.keyId);
   // A write with an Idempotency-Key enters the gate in the idempotency middleware, once its
   // turn among duplicates has come (D20, D45); everything else enters here.
-  if (["POST", "PATCH"].includes(req.method.toUpperCase()) && req.headers.has("idempotency-key")) return run(req, requestId, log, routes, deps, db, principal, enterKeySlot);
+  if (["POST", "PATCH"].includes(req.method.toUpperCase()) && req.headers.has("idempotency-key")) return run(call, principal, enterKeySlot);
   const release = await enterKeySlot();
   try {
-    return await run(req, requestId, log, routes, deps, db, principal);
+    return await run(call, principal);
   } finally {
     release();
   }
 }
 
+interface Call {
+  req: Request;
+  path: string;
+  requestId: string;
+  log: Logger;
+  db: PrismaClient;
+  pipeline: Pipeline;
+}
+
 /** Body (413/415/400) → the procedure through the OpenAPI adapter → one envelope. */
-async function run(
-  req: Request,
-  requestId: string,
-  log: Logger,
-  routes: ApiRoute[],
-  deps: ApiHandlerDeps,
-  db: PrismaClient,
-  principal: ApiKeyPrincipal | undefined,
-  enterKeySlot?: () => Promise<() => void>,
-): Promise<Response> {
+async function run(call: Call, principal: ApiKeyPrincipal | undefined, enterKeySlot?: () => Promise<() => void>): Promise<Response> {
+  const { req, requestId, log, db, pipeline } = call;
   const rawBody = await readRawBody(req);
-  const forwarded = rebuildRequest(req, rawBody.bytes);
-  const context: ApiContext = { requestId, req, rawBody, db, log, rateLimiter: deps.rateLimiter, response: { headers: {} }, principal, enterKeySlot };
-
-  const adapterResponse = await createOpenApiFetchHandler({
-    req: forwarded,
-    endpoint: API_PREFIX,
-    router: deps.router,
-    createContext: () => context,
-    responseMeta: ({ errors, paths }) => {
-      const extra = context.response.headers;
-      const first = errors[0];
-      if (first) {
-        const appError = toAppError(first);
-        return { status: statusForCode(appError.code), headers: { ...extra, ...appError.headers } };
-      }
-      const route = paths?.[0] ? routeForProcedure(routes, paths[0]) : undefined;
-      return { status: route?.meta.successStatus ?? 200, headers: extra };
-    },
-    onError: ({ error }) => {
-      const appError = toAppError(error);
-      if (appError.code === "internal_error") log.error({ err: error.cause ?? error }, "internal error");
-      else if (appError.code === "service_unavailable") log.warn({ err: error.cause ?? error }, "database unavailable");
-    },
-  });
-  return finalize(adapterResponse, requestId);
+  const context: ApiContext = {
+    requestId,
+    req,
+    rawBody,
+    db,
+    log,
+    rateLimiter: pipeline.deps.rateLimiter,
+    response: { headers: {} },
+    principal,
+    enterKeySlot,
+  };
+  const answer = await pipeline.callProcedure({ req, path: call.path, body: rawBody.json ?? {}, context });
+  return finalize(answer, requestId);
 }
 
-/**
- * The adapter reads the body itself: hand it a fresh Request over the bytes already read.
- * NOTE: readRawBody has accepted the media type case-insensitively (RFC 9110); the adapter
- * compares it case-sensitively, so it is handed the canonical spelling.
- */
-function rebuildRequest(req: Request, bytes: Uint8Array<ArrayBuffer>): Request {
-  const headers = new Headers(req.headers);
-  const takesBody = methodTakesBody(req.method);
-  if (takesBody) headers.set("content-type", "application/json");
-  return new Request(req.url, {
-    method: req.method,
-    headers,
-    body: takesBody ? (bytes.length > 0 ? bytes : "{}") : undefined,
-  });
-}
-
-async function finalize(res: Response, requestId: string): Promise<Response> {
-  const headers: Record<string, string> = {};
-  res.headers.forEach((value, key) => {
-    if (key !== "content-type" && key !== "content-length") headers[key] = value;
-  });
-  const text = await res.text();
-  if (res.status < 400) {
-    return new Response(text, {
-      status: res.status,
+function finalize(answer: ProcedureAnswer, requestId: string): Response {
+  const { "content-type": _, "content-length": __, ...headers } = answer.headers;
+  if (answer.status < 400) {
+    return new Response(answer.text, {
+      status: answer.status,
       headers: { ...headers, "Content-Type": "application/json; charset=utf-8", "Cache-Control": "no-store", "X-Request-Id": requestId },
     });
   }
-  const error = parseAdapterError(text);
-  return jsonResponse({ error, request_id: requestId }, res.status, requestId, headers);
+  const error = parseAdapterError(answer.text);
+  return jsonResponse({ error, request_id: requestId }, answer.status, requestId, headers);
 }
 
 function parseAdapterError(text: string): { code: string; message: string } {

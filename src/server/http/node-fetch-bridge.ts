@@ -25,3 +25,8 @@ export async function sendFetchResponse(res: ServerResponse, response: Response)
   res.writeHead(response.status);
   res.end(Buffer.from(await response.arrayBuffer()));
 }
+
+/** A Fetch handler as a node:http one. */
+export function fromFetchHandler(handler: (req: Request) => Promise<Response>): (req: IncomingMessage, res: ServerResponse) => Promise<void> {
+  return async (req, res) => sendFetchResponse(res, await handler(toFetchRequest(req)));
+}

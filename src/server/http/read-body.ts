@@ -9,6 +9,8 @@ export interface RawBody {
   /** The exact bytes the client sent (idempotency fingerprints hash these). */
   bytes: Uint8Array<ArrayBuffer>;
   text: string;
+  /** The parsed body of a POST, PUT or PATCH that carried one (parsed once, here). */
+  json?: unknown;
 }
 
 const BODY_METHODS = new Set(["POST", "PUT", "PATCH"]);
@@ -24,7 +26,7 @@ export async function readRawBody(req: Request, maxBytes = MAX_BODY_BYTES): Prom
 
   const bytes = await readBounded(req, maxBytes);
   const text = new TextDecoder("utf-8").decode(bytes);
-  if (methodTakesBody(req.method) && bytes.length > 0) assertJson(req, text);
+  if (methodTakesBody(req.method) && bytes.length > 0) return { bytes, text, json: parseJsonBody(req, text) };
   return { bytes, text };
 }
 
@@ -58,7 +60,7 @@ async function readBounded(req: Request, maxBytes: number): Promise<Uint8Array<A
   return bytes;
 }
 
-function assertJson(req: Request, text: string): void {
+function parseJsonBody(req: Request, text: string): unknown {
   const contentType = req.headers.get("content-type") ?? "";
   const mediaType = contentType.split(";")[0]?.trim().toLowerCase();
   if (mediaType !== "application/json") {
@@ -77,6 +79,7 @@ function assertJson(req: Request, text: string): void {
   }
   const unstorable = findUnstorable(parsed);
   if (unstorable !== null) throw unstorableError(unstorable);
+  return parsed;
 }
 
 function tooLarge(maxBytes: number): AppError {

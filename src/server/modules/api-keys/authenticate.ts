@@ -1,3 +1,5 @@
+import { Prisma } from "@/server/db/generated/client";
+import { rawRead } from "@/server/db/raw-read";
 import type { Db } from "@/server/db/types";
 import { AppError } from "@/server/errors/app-error";
 import type { ApiKeyPrincipal } from "./principal";
@@ -56,11 +58,11 @@ interface KeyRow {
 export async function authenticateApiKey(db: Db, authorization: string | null, now = new Date()): Promise<ApiKeyPrincipal> {
   const token = bearerToken(authorization);
   const hash = hashToken(token);
-  const rows = await db.$queryRaw<KeyRow[]>`
+  const rows = await rawRead<KeyRow>(db, Prisma.sql`
     SELECT id, hash, prefix, scopes, organization_id, rate_limit, rate_limit_window_seconds, revoked_at, expires_at,
            former_organization_id,
            (last_used_at IS NULL OR last_used_at < now() - make_interval(secs => ${LAST_USED_WRITE_INTERVAL_SECONDS})) AS touch
-      FROM api_keys WHERE hash = ${hash}`;
+      FROM api_keys WHERE hash = ${hash}`);
   const key = rows[0];
   if (!key || !hashesEqual(key.hash, hash)) throw unauthorized("Unknown API key.");
   if (key.revoked_at) throw unauthorized("This API key has been revoked.");

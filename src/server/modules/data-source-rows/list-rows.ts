@@ -1,9 +1,10 @@
 import { Prisma } from "@/server/db/generated/client";
+import { rawRead } from "@/server/db/raw-read";
 import type { Db } from "@/server/db/types";
 import { AppError } from "@/server/errors/app-error";
 import { cursorValues, decodeCursorState } from "@/server/modules/pagination/cursor";
 import { parseSort, toPage, type Page } from "@/server/modules/pagination/page";
-import { assertSnapshotKept, currentSnapshot, rowsAsOf } from "./snapshot";
+import { assertSnapshotKept, rowsAsOf } from "./snapshot";
 
 export type RowSort = "display_order" | "-display_order" | "updated_at" | "-updated_at";
 
@@ -29,9 +30,10 @@ export interface RowRecord {
   externalId: string;
   data: unknown;
   displayOrder: number | null;
-  createdAt: Date;
-  updatedAt: Date;
-  deletedAt: Date | null;
+  /** Timestamps as ISO 8601 text in UTC with milliseconds, as Date#toISOString writes them (D122). */
+  createdAt: string;
+  updatedAt: string;
+  deletedAt: string | null;
 }
 
 /**
@@ -54,7 +56,7 @@ export function defaultRowSort(updatedAfter: Date | undefined): RowSort {
 }
 
 /**
- * NOTE: one query per page (two on a walk's first page, which fixes its snapshot: snapshot.ts).
+ * NOTE: one query per page (a walk's first page fixes its snapshot in the same statement: snapshot.ts).
  * The organization check rides along as a one-time EXISTS, and the source is looked up on its own
  * only when the page comes back empty (to tell an empty source from an unknown one). Every (sort, include_deleted) pair is served by an index on exactly the
  * ORDER BY expression (migration rows_page_indexes, D80), so a page reads limit + 1 index entries
@@ -77,32 +79,36 @@ export async function listRows(db: Db, query: ListRowsQuery): Promise<Page<RowRe
     : undefined;
   // A walk reads the snapshot of its first page; a rows cursor without one predates snapshots.
   if (state && state.snapshot === undefined) throw new AppError("bad_request", "Invalid cursor: start again without a cursor.", { details: { parameter: "cursor" } });
-  const snapshot = state?.snapshot !== undefined ? new Date(state.snapshot) : await currentSnapshot(db, query.dataSourceId);
-  if (snapshot === null) {
-    await requireSource(db, query);
+  const snapshotOfCursor = state?.snapshot !== undefined ? new Date(state.snapshot) : undefined;
+  const rows = await rawRead<RowRecord & { orderKey: string; prunedThrough?: Date | null; snapshot?: Date | null }>(
+    db,
+    rowsPageSql(query, byUpdatedAt, direction, state?.position, snapshotOfCursor),
+  );
+  if (rows.length === 0) {
+    const source = await requireSource(db, query);
+    if (snapshotOfCursor) assertSnapshotKept(snapshotOfCursor, source.rowVersionsPrunedThrough);
     return { items: [], meta: { next_cursor: null, limit: query.limit } };
   }
-
-  const rows = await db.$queryRaw<Array<RowRecord & { orderKey: string; prunedThrough: Date | null }>>(
-    rowsPageSql(query, byUpdatedAt, direction, state?.position, snapshot),
-  );
-  const prunedThrough = rows[0] ? rows[0].prunedThrough : (await requireSource(db, query)).rowVersionsPrunedThrough;
-  if (state) assertSnapshotKept(snapshot, prunedThrough);
+  // A first page is read from the current rows and fixes the walk's snapshot in the same statement.
+  const snapshot = snapshotOfCursor ?? rows[0]!.snapshot!;
+  if (snapshotOfCursor) assertSnapshotKept(snapshotOfCursor, rows[0]!.prunedThrough ?? null);
 
   const page = toPage(
     rows,
     query.limit,
     binding,
-    (row) => [byUpdatedAt ? row.updatedAt.toISOString() : row.orderKey, row.id],
+    (row) => [byUpdatedAt ? row.updatedAt : row.orderKey, row.id],
     snapshot.toISOString(),
   );
-  return { ...page, items: page.items.map(({ orderKey: _, prunedThrough: __, ...row }) => row) };
+  return { ...page, items: page.items.map(({ orderKey: _, prunedThrough: __, snapshot: ___, ...row }) => row) };
 }
 
 /**
  * The page query; exported for the plan tests, which EXPLAIN exactly what the endpoint runs.
- * With `snapshot` (what the endpoint runs), the rows as of that stamp (snapshot.ts) plus the
- * source's pruning mark; without it, the current rows only.
+ * With `snapshot` (a walk's later pages), the rows as of that stamp (snapshot.ts) plus the
+ * source's pruning mark; without it (a first page), the current rows plus the snapshot the walk
+ * will read: the latest stamp committed, taken in the same statement, so it is exactly as of
+ * the rows this page returns (D90, D121).
  */
 export function rowsPageSql(
   query: ListRowsQuery,
@@ -135,7 +141,7 @@ export function rowsPageSql(
     const orderBy = Prisma.sql`${key} ${order}, id ${order}`;
     return Prisma.sql`
     SELECT id, external_id AS "externalId", data, display_order AS "displayOrder", ${DISPLAY_ORDER_KEY}::text AS "orderKey",
-           created_at AS "createdAt", updated_at AS "updatedAt", deleted_at AS "deletedAt",
+           ${isoText("created_at")} AS "createdAt", ${isoText("updated_at")} AS "updatedAt", ${isoText("deleted_at")} AS "deletedAt",
            (SELECT s.row_versions_pruned_through FROM data_sources s WHERE s.id = ${query.dataSourceId}) AS "prunedThrough"
     FROM ${rowsAsOf(snapshot, conditions, orderBy, query.limit + 1)} AS r
     ORDER BY ${orderBy}
@@ -143,11 +149,20 @@ export function rowsPageSql(
   }
   return Prisma.sql`
     SELECT id, external_id AS "externalId", data, display_order AS "displayOrder", ${DISPLAY_ORDER_KEY}::text AS "orderKey",
-           created_at AS "createdAt", updated_at AS "updatedAt", deleted_at AS "deletedAt"
+           ${isoText("created_at")} AS "createdAt", ${isoText("updated_at")} AS "updatedAt", ${isoText("deleted_at")} AS "deletedAt",
+           (SELECT max(m.updated_at) FROM data_source_rows m WHERE m.data_source_id = ${query.dataSourceId}) AS "snapshot"
     FROM data_source_rows
     WHERE ${Prisma.join(conditions, " AND ")}
     ORDER BY ${key} ${order}, id ${order}
     LIMIT ${query.limit + 1}`;
+}
+
+/**
+ * A timestamp column as the API prints it, written by Postgres: a page's rows then cost no Date
+ * parsing and printing in Node, three per row (D122). Stored stamps have millisecond precision.
+ */
+function isoText(column: string): Prisma.Sql {
+  return Prisma.sql`to_char(${Prisma.raw(column)} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
 }
 
 async function requireSource(db: Db, query: ListRowsQuery): Promise<{ rowVersionsPrunedThrough: Date | null }> {

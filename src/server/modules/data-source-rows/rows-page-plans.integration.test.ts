@@ -38,18 +38,36 @@ interface PlanNode {
   "Node Type": string;
   "Relation Name"?: string;
   "Index Name"?: string;
+  "Parent Relationship"?: string;
   Plans?: PlanNode[];
 }
 
+/** The plan's nodes, without its one-row sub-queries (the snapshot stamp, the pruning mark). */
 function nodes(plan: PlanNode): PlanNode[] {
-  return [plan, ...(plan.Plans ?? []).flatMap(nodes)];
+  return [plan, ...(plan.Plans ?? []).filter((child) => !isSubquery(child)).flatMap(nodes)];
 }
 
-async function planOf(query: ListRowsQuery, byUpdatedAt: boolean, direction: "asc" | "desc", after?: [string, string], snapshot?: Date): Promise<PlanNode[]> {
+function subqueries(plan: PlanNode): PlanNode[] {
+  return (plan.Plans ?? []).flatMap((child) => (isSubquery(child) ? allNodes(child) : subqueries(child)));
+}
+
+function allNodes(plan: PlanNode): PlanNode[] {
+  return [plan, ...(plan.Plans ?? []).flatMap(allNodes)];
+}
+
+function isSubquery(node: PlanNode): boolean {
+  return node["Parent Relationship"] === "InitPlan" || node["Parent Relationship"] === "SubPlan";
+}
+
+async function explain(query: ListRowsQuery, byUpdatedAt: boolean, direction: "asc" | "desc", after?: [string, string], snapshot?: Date): Promise<PlanNode> {
   const rows = await database.prisma.$queryRaw<{ "QUERY PLAN": [{ Plan: PlanNode }] }[]>(
     Prisma.sql`EXPLAIN (FORMAT JSON) ${rowsPageSql(query, byUpdatedAt, direction, after, snapshot)}`,
   );
-  return nodes(rows[0]!["QUERY PLAN"][0].Plan);
+  return rows[0]!["QUERY PLAN"][0].Plan;
+}
+
+async function planOf(query: ListRowsQuery, byUpdatedAt: boolean, direction: "asc" | "desc", after?: [string, string], snapshot?: Date): Promise<PlanNode[]> {
+  return nodes(await explain(query, byUpdatedAt, direction, after, snapshot));
 }
 
 const sorts = [
@@ -89,6 +107,16 @@ describe("rows page plans on a large source", () => {
       const asOfShown = JSON.stringify(asOf.map((n) => [n["Node Type"], n["Index Name"], n["Relation Name"]]));
       const current = asOf.filter((n) => n["Relation Name"] === "data_source_rows");
       expect(current.map((n) => [n["Node Type"], n["Index Name"]]), asOfShown).toEqual([["Index Scan", used]]);
+    }
+  });
+
+  it("a first page takes the walk's snapshot from the updated_at index: one entry, no scan, no sort", async () => {
+    for (const { byUpdatedAt, direction } of sorts) {
+      const query: ListRowsQuery = { organizationId, dataSourceId: sourceId, limit: 100, includeDeleted: false };
+      const stamp = subqueries(await explain(query, byUpdatedAt, direction)).filter((n) => n["Relation Name"] === "data_source_rows");
+      const shown = JSON.stringify(stamp.map((n) => [n["Node Type"], n["Index Name"]]));
+      expect(stamp.map((n) => n["Node Type"]), shown).toEqual(["Index Only Scan"]);
+      expect(stamp[0]?.["Index Name"], shown).toBe("data_source_rows_data_source_id_updated_at_id_idx");
     }
   });
 

@@ -1,5 +1,4 @@
 import { Prisma } from "@/server/db/generated/client";
-import type { Db } from "@/server/db/types";
 import { AppError } from "@/server/errors/app-error";
 
 /**
@@ -13,12 +12,6 @@ import { AppError } from "@/server/errors/app-error";
  * nor show part of itself (which would let "largest updated_at seen" skip the rest), and no row
  * comes twice.
  */
-export async function currentSnapshot(db: Db, sourceId: string): Promise<Date | null> {
-  const rows = await db.$queryRaw<{ stamp: Date | null }[]>`
-    SELECT max(updated_at) AS stamp FROM data_source_rows WHERE data_source_id = ${sourceId}`;
-  return rows[0]?.stamp ?? null;
-}
-
 /** A snapshot older than the versions already pruned may have lost rows: the walk must start again. */
 export function assertSnapshotKept(snapshot: Date, prunedThrough: Date | null): void {
   if (prunedThrough !== null && snapshot.getTime() < prunedThrough.getTime()) {

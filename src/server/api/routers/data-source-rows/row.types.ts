@@ -21,8 +21,8 @@ export function toRowDto(row: RowRecord): z.infer<typeof rowSchema> {
     data: row.data as Record<string, unknown>,
     // NOTE: float8 admits Infinity and NaN, JSON does not; such an order is shown as none.
     display_order: row.displayOrder !== null && Number.isFinite(row.displayOrder) ? row.displayOrder : null,
-    created_at: row.createdAt.toISOString(),
-    updated_at: row.updatedAt.toISOString(),
-    deleted_at: row.deletedAt?.toISOString() ?? null,
+    created_at: row.createdAt,
+    updated_at: row.updatedAt,
+    deleted_at: row.deletedAt,
   };
 }

@@ -1,7 +1,6 @@
 import { sessionProcedure } from "@/server/api/dashboard/trpc";
 import { listRows } from "@/server/modules/data-source-rows/list-rows";
 import { requireSource } from "@/server/modules/data-sources/require-source";
-import { iso, isoOrNull } from "../iso";
 import { sourcePrincipal } from "./source-access";
 import { listRowsInput, listRowsOutput } from "./list-rows.types";
 
@@ -25,8 +24,8 @@ export const listRowsProcedure = sessionProcedure
         externalId: row.externalId,
         data: row.data,
         displayOrder: row.displayOrder,
-        updatedAt: iso(row.updatedAt),
-        deletedAt: isoOrNull(row.deletedAt),
+        updatedAt: row.updatedAt,
+        deletedAt: row.deletedAt,
       })),
       nextCursor: page.meta.next_cursor,
     };

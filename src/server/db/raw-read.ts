@@ -1,0 +1,24 @@
+import type pg from "pg";
+import type { Prisma } from "./generated/client";
+import type { Db } from "./types";
+
+const pools = new WeakMap<object, pg.Pool>();
+
+/** Called by createPrismaClient: the pool its adapter runs on. */
+export function registerPool(client: object, pool: pg.Pool): void {
+  pools.set(client, pool);
+}
+
+/**
+ * A read on the hot path of every API request (the key, a rows page), sent on the client's own
+ * pool without the ORM (D120): same connections, same statement timeout, same SQL, the rows as
+ * `pg` types them (jsonb parsed, timestamptz as Date, float8 as number, text[] as string[],
+ * exactly what $queryRaw gives for these). Inside a transaction, or on a client made elsewhere,
+ * it goes through Prisma as before.
+ */
+export async function rawRead<T>(db: Db, query: Prisma.Sql): Promise<T[]> {
+  const pool = pools.get(db);
+  if (!pool || pool.ending || pool.ended) return (db as { $queryRaw: (q: Prisma.Sql) => Promise<T[]> }).$queryRaw(query);
+  const result = await pool.query(query.text, query.values as unknown[]);
+  return result.rows as T[];
+}
