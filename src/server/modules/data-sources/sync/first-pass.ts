@@ -1,11 +1,9 @@
 import { randomBytes } from "node:crypto";
-import { Readable } from "node:stream";
-import { pipeline } from "node:stream/promises";
 import type pg from "pg";
-import { from as copyFrom } from "pg-copy-streams";
 import type { Snapshot, SourceRecord } from "../connectors/connector";
 import { canonicalRow } from "../row-hash";
 import { success, type Result } from "../result";
+import { openCopy, readAhead } from "./copy-writer";
 import { copyField, firstRepeat, firstUnstorable, repeatedKey, unmirrorable, type PassContext } from "./mirror-rows";
 
 /**
@@ -20,19 +18,39 @@ export async function copyFirstPass(
   pass: PassContext,
   options: { onBatch?: (progress: { rowsRead: number }) => void; onReadDone?: (rowsRead: number) => void },
 ): Promise<Result<number>> {
+  const copy = openCopy(tx, "COPY data_source_rows (id, data_source_id, external_id, data, data_hash, display_order, created_at, updated_at) FROM STDIN");
+  const refused = (error: unknown): Result<number> => {
+    const key = repeatedKeyOf(error, pass.sourceId);
+    if (key !== null) return unmirrorable(repeatedKey(key));
+    throw error;
+  };
   let rowsRead = 0;
-  for await (const batch of snapshot.batches()) {
-    if (!batch.ok) return batch;
-    const copied = await copyBatch(tx, batch.value, rowsRead + 1, pass);
-    if (!copied.ok) return copied;
-    rowsRead += batch.value.length;
-    options.onBatch?.({ rowsRead });
+  try {
+    for await (const batch of readAhead(snapshot.batches())) {
+      if (!batch.ok) {
+        await copy.abort();
+        return batch;
+      }
+      const text = encodeBatch(batch.value, rowsRead + 1, pass);
+      if (!text.ok) {
+        await copy.abort();
+        return text;
+      }
+      await copy.write(text.value);
+      rowsRead += batch.value.length;
+      options.onBatch?.({ rowsRead });
+    }
+    await copy.end();
+  } catch (error) {
+    await copy.abort();
+    return refused(error);
   }
   options.onReadDone?.(rowsRead);
   return success(rowsRead);
 }
 
-async function copyBatch(tx: pg.ClientBase, records: SourceRecord[], first: number, pass: PassContext): Promise<Result<void>> {
+/** One batch as COPY text for the rows table; a key repeated within the batch is refused here. */
+function encodeBatch(records: SourceRecord[], first: number, pass: PassContext): Result<string> {
   const repeated = firstRepeat(records.map((record) => record.externalId));
   if (repeated !== null) return unmirrorable(repeatedKey(repeated));
   const unstorable = firstUnstorable(records);
@@ -50,17 +68,7 @@ async function copyBatch(tx: pg.ClientBase, records: SourceRecord[], first: numb
     const id = orderedId(stampHex, position, random.slice(i * 10, i * 10 + 10));
     text += `${id}\t${source}\t${copyField(record.externalId)}\t${copyField(json)}\t${hash}\t${order}\t${stamp}\t${stamp}\n`;
   }
-  try {
-    await pipeline(
-      Readable.from([text]),
-      tx.query(copyFrom("COPY data_source_rows (id, data_source_id, external_id, data, data_hash, display_order, created_at, updated_at) FROM STDIN")),
-    );
-  } catch (error) {
-    const key = repeatedKeyOf(error, pass.sourceId);
-    if (key !== null) return unmirrorable(repeatedKey(key));
-    throw error;
-  }
-  return success(undefined);
+  return success(text);
 }
 
 /** The same id layout as applyStage's ORDERED_ID (D87): stamp ms, read position, 40 random bits. */

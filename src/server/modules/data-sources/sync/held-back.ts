@@ -1,5 +1,5 @@
 import type pg from "pg";
-import type { SeenKeys } from "./mirror-rows";
+import { unseenLiveRows, type SeenKeys } from "./mirror-rows";
 
 /** How many of the held-back external ids a pass keeps for the deletion review. */
 export const DECLINED_SAMPLE_SIZE = 100;
@@ -12,8 +12,7 @@ export const DECLINED_SAMPLE_SIZE = 100;
 export async function sampleUnseen(tx: pg.ClientBase, sourceId: string, seen: SeenKeys, limit = DECLINED_SAMPLE_SIZE): Promise<string[]> {
   const { rows } = await tx.query<{ external_id: string }>(
     `SELECT r.external_id FROM data_source_rows r
-      WHERE r.data_source_id = $1 AND r.deleted_at IS NULL
-        AND NOT EXISTS (SELECT 1 FROM ${seen} s WHERE s.e = r.external_id)
+      WHERE ${unseenLiveRows(seen)}
       ORDER BY COALESCE(r.display_order, 'Infinity'::float8), r.id
       LIMIT $2`,
     [sourceId, limit],

@@ -40,7 +40,7 @@ export async function prepareStage(tx: Tx): Promise<void> {
   // Room for the stage and the final joins in memory; temp_buffers is only settable before the
   // session's first temporary table, which is why a pass has a fresh connection.
   await tx.query(`SET LOCAL temp_buffers = '${STAGE_TEMP_BUFFERS}'; SET LOCAL work_mem = '${STAGE_WORK_MEM}'`);
-  // No index while loading: a key repeated across batches is found once, at the end (firstStagedRepeat).
+  // No index while loading: it is built once the read is complete (indexStage).
   await tx.query("CREATE TEMPORARY TABLE sync_stage (e text NOT NULL, d jsonb NOT NULL, h text NOT NULL, o float8, p int NOT NULL) ON COMMIT DROP");
 }
 
@@ -84,10 +84,27 @@ const COPY_SPECIAL = /[\\\n\r\t]/;
 const COPY_SPECIAL_ALL = /[\\\n\r\t]/g;
 const COPY_ESCAPES: Record<string, string> = { "\\": "\\\\", "\n": "\\n", "\r": "\\r", "\t": "\\t" };
 
-/** A key staged more than once (by two batches), or null. Run once the read is complete. */
-export async function firstStagedRepeat(tx: Tx): Promise<string | null> {
-  const { rows } = await tx.query<{ e: string }>("SELECT e FROM sync_stage GROUP BY e HAVING count(*) > 1 ORDER BY min(p) LIMIT 1");
-  return rows[0]?.e ?? null;
+/**
+ * Once the read is complete: indexes the stage (sync_stage or sync_keys) uniquely on its key,
+ * and returns a key staged more than once (by two batches), or null.
+ * NOTE: the index also keeps the anti-joins that find unseen rows (countUnseen, tombstoneUnseen,
+ * sampleUnseen) linear whatever the planner believes of data_source_rows: right after a source's
+ * first pass its statistics may still say the source is empty, and a nested loop over an
+ * unindexed stage is quadratic (on Postgres 15 a 1 000 000-row pass never finished; D124).
+ */
+export async function indexStage(tx: Tx, stage: "sync_stage" | "sync_keys"): Promise<string | null> {
+  await tx.query("SAVEPOINT stage_index");
+  try {
+    await tx.query(`CREATE UNIQUE INDEX ON ${stage} (e)`);
+  } catch (error) {
+    const { code, detail } = error as { code?: string; detail?: string };
+    const match = code === "23505" && typeof detail === "string" ? /^Key \(e\)=\((.*)\) is duplicated\.$/s.exec(detail) : null;
+    if (!match) throw error;
+    await tx.query("ROLLBACK TO SAVEPOINT stage_index");
+    return match[1]!;
+  }
+  await tx.query(`RELEASE SAVEPOINT stage_index; ANALYZE ${stage}`);
+  return null;
 }
 
 /**
@@ -146,11 +163,14 @@ async function countOf(result: Promise<pg.QueryResult>): Promise<{ rowCount: num
 export type SeenKeys = "sync_stage" | "sync_keys";
 
 /** Live rows the pass did not see: what it would tombstone. */
+/** The live rows of source $1 (as `r`) whose key the pass did not read. */
+export function unseenLiveRows(seen: SeenKeys): string {
+  return `r.data_source_id = $1 AND r.deleted_at IS NULL AND NOT EXISTS (SELECT 1 FROM ${seen} s WHERE s.e = r.external_id)`;
+}
+
 export async function countUnseen(tx: Tx, sourceId: string, seen: SeenKeys): Promise<number> {
   const { rows } = await tx.query<{ n: number }>(
-    `SELECT count(*)::int AS n FROM data_source_rows r
-      WHERE r.data_source_id = $1 AND r.deleted_at IS NULL
-        AND NOT EXISTS (SELECT 1 FROM ${seen} s WHERE s.e = r.external_id)`,
+    `SELECT count(*)::int AS n FROM data_source_rows r WHERE ${unseenLiveRows(seen)}`,
     [sourceId],
   );
   return rows[0]?.n ?? 0;
@@ -164,8 +184,7 @@ export async function countUnseen(tx: Tx, sourceId: string, seen: SeenKeys): Pro
 export async function tombstoneUnseen(tx: Tx, sourceId: string, stamp: Date, seen: SeenKeys): Promise<number> {
   const result = await tx.query(
     `UPDATE data_source_rows r SET deleted_at = $2::timestamptz, updated_at = $2::timestamptz
-      WHERE r.data_source_id = $1 AND r.deleted_at IS NULL
-        AND NOT EXISTS (SELECT 1 FROM ${seen} s WHERE s.e = r.external_id)`,
+      WHERE ${unseenLiveRows(seen)}`,
     [sourceId, stamp],
   );
   return result.rowCount ?? 0;

@@ -8,7 +8,7 @@ import { unmirrorable } from "./mirror-rows";
 import { columnsChanged } from "../column-set";
 import { decideDeletions } from "./delete-guardrail";
 import { sampleUnseen } from "./held-back";
-import { applyStage, countUnseen, prepareStage, firstStagedRepeat, passBaseline, repeatedKey, stageBatch, tombstoneUnseen } from "./mirror-rows";
+import { applyStage, countUnseen, prepareStage, indexStage, passBaseline, repeatedKey, stageBatch, tombstoneUnseen } from "./mirror-rows";
 import type { SyncCounts } from "./run-sync-pass";
 
 export type MirrorResult = Result<{
@@ -97,7 +97,6 @@ async function stageFullRead(
     options.onBatch?.({ rowsRead });
   }
   options.onReadDone?.(rowsRead);
-  await tx.query("ANALYZE sync_stage");
-  const repeated = await firstStagedRepeat(tx);
+  const repeated = await indexStage(tx, "sync_stage");
   return repeated === null ? success(rowsRead) : unmirrorable(repeatedKey(repeated));
 }

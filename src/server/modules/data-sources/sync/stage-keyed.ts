@@ -1,10 +1,8 @@
-import { Readable } from "node:stream";
-import { pipeline } from "node:stream/promises";
 import type pg from "pg";
-import { from as copyFrom } from "pg-copy-streams";
 import type { KeyedRead } from "../connectors/connector";
 import { success, type Result } from "../result";
-import { copyField, firstRepeat, repeatedKey, stageBatch, unmirrorable, type PassContext } from "./mirror-rows";
+import { openCopy, readAhead } from "./copy-writer";
+import { copyField, firstRepeat, indexStage, repeatedKey, stageBatch, unmirrorable, type PassContext } from "./mirror-rows";
 
 /**
  * NOTE: a later pass of a source that hashes rows on its side (KeyedRead) moves only what
@@ -22,24 +20,32 @@ export async function stageKeyed(
   options: { batchSize: number; onBatch?: (progress: { rowsRead: number }) => void; onReadDone?: (rowsRead: number) => void },
 ): Promise<Result<number>> {
   await tx.query("CREATE TEMPORARY TABLE sync_keys (e text NOT NULL, h text NOT NULL, o float8, p int NOT NULL) ON COMMIT DROP");
+  const copy = openCopy(tx, "COPY sync_keys (e, h, o, p) FROM STDIN");
   let rowsRead = 0;
-  for await (const batch of keyed.keys()) {
-    if (!batch.ok) return batch;
-    const repeated = firstRepeat(batch.value.map((key) => key.externalId));
-    if (repeated !== null) return unmirrorable(repeatedKey(repeated));
-    let text = "";
-    for (const [i, key] of batch.value.entries()) {
-      text += `${copyField(key.externalId)}\t${key.hash}\t${key.orderValue === null ? "\\N" : String(key.orderValue)}\t${rowsRead + i + 1}\n`;
+  try {
+    for await (const batch of readAhead(keyed.keys())) {
+      const repeated = batch.ok ? firstRepeat(batch.value.map((key) => key.externalId)) : null;
+      if (!batch.ok || repeated !== null) {
+        await copy.abort();
+        return batch.ok ? unmirrorable(repeatedKey(repeated!)) : batch;
+      }
+      let text = "";
+      for (const [i, key] of batch.value.entries()) {
+        text += `${copyField(key.externalId)}\t${key.hash}\t${key.orderValue === null ? "\\N" : String(key.orderValue)}\t${rowsRead + i + 1}\n`;
+      }
+      await copy.write(text);
+      rowsRead += batch.value.length;
+      options.onBatch?.({ rowsRead });
     }
-    await pipeline(Readable.from([text]), tx.query(copyFrom("COPY sync_keys (e, h, o, p) FROM STDIN")));
-    rowsRead += batch.value.length;
-    options.onBatch?.({ rowsRead });
+    await copy.end();
+  } catch (error) {
+    await copy.abort();
+    throw error;
   }
   // The key read is the pass's read; what follows (changed rows by key) is part of reconciling.
   options.onReadDone?.(rowsRead);
-  await tx.query("ANALYZE sync_keys");
-  const { rows: repeats } = await tx.query<{ e: string }>("SELECT e FROM sync_keys GROUP BY e HAVING count(*) > 1 ORDER BY min(p) LIMIT 1");
-  if (repeats[0]) return unmirrorable(repeatedKey(repeats[0].e));
+  const repeated = await indexStage(tx, "sync_keys");
+  if (repeated !== null) return unmirrorable(repeatedKey(repeated));
 
   // A cursor keeps memory bounded however many keys need their full row (every one, at worst).
   await tx.query(`DECLARE sync_wanted NO SCROLL CURSOR FOR

@@ -214,6 +214,18 @@ describe("a CRM object source", () => {
     expect(await db.prisma.dataSourceRow.count({ where: { dataSourceId: sourceId } })).toBe(0);
   });
 
+  it("a first pass that meets an unstorable value on a later page cancels its COPY, keeps nothing, and the next pass copies everything", async () => {
+    const object = `Nul${Math.random().toString(36).slice(2, 8)}`;
+    crm.setRecords(object, ["Name"], accounts(450, (i) => (i === 320 ? "a\u0000b" : `Account ${i}`)));
+    const sourceId = await createCrmSource(db.prisma, { instanceUrl: crm.url, object, clientId: crm.clientId, clientSecret: crm.clientSecret });
+    const outcome = await syncNow(db.prisma, sourceId, { batchSize: 200 });
+    expect(outcome).toMatchObject({ status: "error", error: expect.stringMatching(/^The source cannot be mirrored: the row with key "001000000000320", column Name: must not contain/) });
+    expect(await db.prisma.dataSourceRow.count({ where: { dataSourceId: sourceId } })).toBe(0);
+    crm.setRecords(object, ["Name"], accounts(450));
+    expect(await syncNow(db.prisma, sourceId, { batchSize: 200 })).toMatchObject({ status: "ok" });
+    expect(await db.prisma.dataSourceRow.count({ where: { dataSourceId: sourceId, deletedAt: null } })).toBe(450);
+  });
+
   it("a CRM value Postgres cannot store (NUL, lone surrogate) fails the pass readably, rows unchanged", async () => {
     const before = await syncedCrmSource();
     for (const bad of ["a\u0000b", "x\ud800y"]) {
