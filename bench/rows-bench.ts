@@ -1,10 +1,12 @@
 import type { ChildProcess } from "node:child_process";
-import { latency, runLoad, walk, type Target } from "./load";
+import http from "node:http";
+import { get, latency, runLoad, walk, type Target } from "./load";
 import { memoryOf, startNode, stop, waitForLine } from "./proc";
 import type { Fixture } from "./seed";
 import { ms, ratio, type Table } from "./table";
 
 const APP_PORT = 3230;
+const METRICS_TOKEN = "bench-metrics-token-0123456789";
 const BASELINE_PORT = 3231;
 
 interface RowsBenchOptions {
@@ -32,6 +34,7 @@ async function startApp(options: RowsBenchOptions): Promise<{ child: ChildProces
     GROUNDWORK_SEED: "off",
     GROUNDWORK_DATA_DIR: ".data/bench",
     REDIS_URL: "",
+    GROUNDWORK_METRICS_TOKEN: METRICS_TOKEN,
   });
   await waitForLine(child, /Groundwork is up/, 300_000);
   return { child, port: APP_PORT };
@@ -52,6 +55,7 @@ export async function runRowsBench(options: RowsBenchOptions): Promise<void> {
     await latency(gw, "limit=100", 50);
     await latency(base, "limit=100", 50);
     const idle = { gw: memoryOf(app.child.pid!).rssMb, base: memoryOf(baseline.pid!).rssMb };
+    const idleHeap = options.app === "next" ? await heapOf(app.port) : null;
 
     const gwOne = await latency(gw, "limit=1", 400);
     const baseOne = await latency(base, "limit=1", 400);
@@ -87,9 +91,26 @@ export async function runRowsBench(options: RowsBenchOptions): Promise<void> {
     log(`walk: groundwork ${shown(gWalk)}, baseline ${shown(bWalk)}`);
     table.add(`full walk at \`limit=100\` (${gWalk.complete ? gWalk.rows : "–"} live rows)`, shown(gWalk), shown(bWalk), ratio(wall(gWalk), wall(bWalk)), "≤ 1.5×");
     table.add("app RSS idle (after warm-up) → before walk → after walk", `${idle.gw.toFixed(0)} → ${beforeWalk.toFixed(0)} → ${afterWalk.rssMb.toFixed(0)} MB`, `${idle.base.toFixed(0)} → ${memoryOf(baseline.pid!).rssMb.toFixed(0)} MB`, "–");
+    if (idleHeap) {
+      const afterHeap = (await heapOf(app.port))!;
+      table.add("app V8 heap used / total, external: idle → after walk", `${idleHeap} → ${afterHeap}`, "–", "–");
+    }
     table.add("app peak RSS (VmHWM) during the rows benchmark", `${afterWalk.peakMb.toFixed(0)} MB`, `${memoryOf(baseline.pid!).peakMb.toFixed(0)} MB`, "–");
   } finally {
     await stop(app.child);
     await stop(baseline);
+  }
+}
+
+/** The app's V8 heap (used / total) and external memory, from its own /metrics (prom-client's process metrics). */
+async function heapOf(port: number): Promise<string | null> {
+  const agent = new http.Agent();
+  try {
+    const { status, body } = await get(agent, { port, path: "/metrics", token: METRICS_TOKEN }, "");
+    if (status !== 200) return null;
+    const value = (name: string) => Number(new RegExp(`^groundwork_${name} ([0-9.e+]+)$`, "m").exec(body)?.[1] ?? Number.NaN) / 1024 / 1024;
+    return `${value("nodejs_heap_size_used_bytes").toFixed(0)} / ${value("nodejs_heap_size_total_bytes").toFixed(0)} MB, ${value("nodejs_external_memory_bytes").toFixed(0)} MB`;
+  } finally {
+    agent.destroy();
   }
 }
