@@ -18,6 +18,10 @@ const nextConfig = {
   // NOTE: `npm run typecheck` (part of `npm test` and CI) type-checks the whole repo, tests and
   // CLI included; `npm start` need not repeat that on every build.
   typescript: { ignoreBuildErrors: true },
+  // Next loads every page's and route's server bundle at boot by default; most of them (the
+  // dashboard's screens) are never used by an API-only instance, and together they held ~45 MB
+  // of the idle process (docs/decisions.md, D125). Each loads on its first request instead.
+  experimental: { preloadEntriesOnStart: false },
   // The custom server (src/server/http/node-server.ts) sends these on every response; stated
   // here too so a plain `next start` is not less safe (docs/decisions.md, D48).
   async headers() {
