@@ -13,7 +13,7 @@ import type { ApiKeyPrincipal } from "@/server/modules/api-keys/principal";
 import { errorResponse, internalErrorResponse, jsonResponse } from "./envelope";
 import { createKeyConcurrency } from "./key-concurrency";
 import { assertNoNulInQuery, assertNoPrototypeKeysInQuery } from "./unstorable-input";
-import { createProcedureCaller, type ProcedureAnswer } from "./openapi-caller";
+import { createProcedureCaller, type ProcedureAnswer, type ProcedureCaller } from "./openapi-caller";
 import { isClientAbort, readRawBody } from "./read-body";
 import { newRequestId } from "./request-id";
 import { listApiRoutes, matchRoute, routeForProcedure, type ApiRoute } from "./routes";
@@ -97,7 +97,7 @@ interface Pipeline {
   routes: ApiRoute[];
   deps: ApiHandlerDeps;
   keySlot: ReturnType<typeof createKeyConcurrency>;
-  callProcedure: (call: Parameters<ReturnType<typeof createProcedureCaller>>[0]) => Promise<ProcedureAnswer>;
+  callProcedure: ProcedureCaller;
 }
 
 async function dispatch(req: Request, url: URL, requestId: string, log: Logger, pipeline: Pipeline): Promise<Response> {

@@ -24,6 +24,8 @@ export interface ProcedureAnswer {
   text: string;
 }
 
+export type ProcedureCaller = (call: ProcedureCall) => Promise<ProcedureAnswer>;
+
 /**
  * The OpenAPI adapter's handler, built once per router (trpc-to-openapi's fetch adapter builds a
  * new one, route table included, for every request; D119). Each call hands it the request with
@@ -32,7 +34,7 @@ export interface ProcedureAnswer {
 export function createProcedureCaller(
   router: AnyTRPCRouter,
   hooks: { responseMeta: ResponseMeta; onError: OnError },
-): (call: ProcedureCall) => Promise<ProcedureAnswer> {
+): ProcedureCaller {
   // The adapter hands our request object to createContext: it is the key to the call's context.
   const contexts = new WeakMap<object, ApiContext>();
   const handler = createOpenApiNodeHttpHandler({
