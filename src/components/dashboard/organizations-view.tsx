@@ -7,7 +7,7 @@ import { useState } from "react";
 import { Alert } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";
 import { EmptyState } from "@/components/ui/card";
-import { Dialog, DialogContent } from "@/components/ui/dialog";
+import { Dialog, DialogContent, DialogFormFooter } from "@/components/ui/dialog";
 import { Input, Label } from "@/components/ui/input";
 import { RelativeTime } from "@/components/ui/relative-time";
 import { Table, TBody, TD, TH, THead, TR } from "@/components/ui/table";
@@ -116,19 +116,7 @@ function CreateOrganizationDialog({ onClose, onCreated }: { onClose: () => void;
             <Label htmlFor="org-name">Name</Label>
             <Input id="org-name" name="name" required maxLength={200} />
           </div>
-          {error ? (
-            <Alert title="Not created" requestId={error.requestId}>
-              {error.message}
-            </Alert>
-          ) : null}
-          <div className="flex justify-end gap-2">
-            <Button type="button" variant="outline" onClick={onClose}>
-              Cancel
-            </Button>
-            <Button type="submit" disabled={pending}>
-              Create organization
-            </Button>
-          </div>
+          <DialogFormFooter error={error} errorTitle="Not created" submitLabel="Create organization" pending={pending} onCancel={onClose} />
         </form>
       </DialogContent>
     </Dialog>

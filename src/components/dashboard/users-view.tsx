@@ -7,7 +7,7 @@ import { Alert } from "@/components/ui/alert";
 import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
 import { CopyButton } from "@/components/ui/copy-button";
-import { Dialog, DialogContent } from "@/components/ui/dialog";
+import { Dialog, DialogContent, DialogFormFooter } from "@/components/ui/dialog";
 import { Input, Label, Select } from "@/components/ui/input";
 import { Table, TBody, TD, TH, THead, TR } from "@/components/ui/table";
 import { describeError, trpc, type ShownError } from "@/lib/trpc-client";
@@ -166,19 +166,7 @@ function CreateUserDialog({ organizations, onClose }: { organizations: { id: str
                 </Select>
               </div>
             </div>
-            {error ? (
-              <Alert title="Not created" requestId={error.requestId}>
-                {error.message}
-              </Alert>
-            ) : null}
-            <div className="flex justify-end gap-2">
-              <Button type="button" variant="outline" onClick={onClose}>
-                Cancel
-              </Button>
-              <Button type="submit" disabled={pending}>
-                Create user
-              </Button>
-            </div>
+            <DialogFormFooter error={error} errorTitle="Not created" submitLabel="Create user" pending={pending} onCancel={onClose} />
           </form>
         )}
       </DialogContent>

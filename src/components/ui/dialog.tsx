@@ -4,6 +4,8 @@ import * as DialogPrimitive from "@radix-ui/react-dialog";
 import { X } from "lucide-react";
 import type { ComponentProps, ReactNode } from "react";
 import { cn } from "@/lib/utils";
+import { Alert } from "./alert";
+import { Button } from "./button";
 
 export const Dialog = DialogPrimitive.Root;
 export const DialogTrigger = DialogPrimitive.Trigger;
@@ -36,5 +38,38 @@ export function DialogContent({
         </DialogPrimitive.Close>
       </DialogPrimitive.Content>
     </DialogPrimitive.Portal>
+  );
+}
+
+/** The end of a create dialog's form: why the last try failed (with its request id), Cancel, submit. */
+export function DialogFormFooter({
+  error,
+  errorTitle,
+  submitLabel,
+  pending,
+  onCancel,
+}: {
+  error: { message: string; requestId?: string | null } | null;
+  errorTitle: string;
+  submitLabel: string;
+  pending: boolean;
+  onCancel: () => void;
+}) {
+  return (
+    <>
+      {error ? (
+        <Alert title={errorTitle} requestId={error.requestId}>
+          {error.message}
+        </Alert>
+      ) : null}
+      <div className="flex justify-end gap-2">
+        <Button type="button" variant="outline" onClick={onCancel}>
+          Cancel
+        </Button>
+        <Button type="submit" disabled={pending}>
+          {submitLabel}
+        </Button>
+      </div>
+    </>
   );
 }
