@@ -41,7 +41,7 @@ export function DialogContent({
   );
 }
 
-/** The end of a create dialog's form: why the last try failed (with its request id), Cancel, submit. */
+/** The end of a dialog form: why the last try failed (with its request id), Cancel, submit. */
 export function DialogFormFooter({
   error,
   errorTitle,

@@ -1,9 +1,8 @@
 "use client";
 
 import { useState } from "react";
-import { Alert } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";
-import { Dialog, DialogContent } from "@/components/ui/dialog";
+import { Dialog, DialogContent, DialogFormFooter } from "@/components/ui/dialog";
 import { Input, Label, Select } from "@/components/ui/input";
 import { describeError, trpc, type ShownError } from "@/lib/trpc-client";
 import { ScopeGrid } from "./scope-grid";
@@ -114,19 +113,13 @@ export function MintKeyDialog({ open, onOpenChange, organizationId, organization
               </div>
             </div>
             <ScopeGrid value={scopes} onChange={setScopes} />
-            {error ? (
-              <Alert title="The key was not minted" requestId={error.requestId}>
-                {error.message}
-              </Alert>
-            ) : null}
-            <div className="flex justify-end gap-2">
-              <Button type="button" variant="outline" onClick={() => close(false)}>
-                Cancel
-              </Button>
-              <Button type="submit" disabled={pending}>
-                {pending ? "Minting…" : "Mint key"}
-              </Button>
-            </div>
+            <DialogFormFooter
+              error={error}
+              errorTitle="The key was not minted"
+              submitLabel={pending ? "Minting…" : "Mint key"}
+              pending={pending}
+              onCancel={() => close(false)}
+            />
           </form>
         )}
       </DialogContent>
