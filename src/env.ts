@@ -32,6 +32,11 @@ const schema = z.object({
   GROUNDWORK_SEED: z.enum(["on", "off"]).default("on"),
   /** Lets connectors reach loopback, private and link-local addresses (self-hosted setups, tests). */
   GROUNDWORK_ALLOW_PRIVATE_TARGETS: z.enum(["on", "off"]).default("off"),
+  /**
+   * The scheduler's tick, in seconds, which is also the shortest sync interval a source may
+   * have (default 60). Lower only for tests and demos that need a schedule to turn over fast.
+   */
+  GROUNDWORK_SYNC_TICK_SECONDS: z.coerce.number().int().min(1).max(3600).default(60),
   /** Signs dashboard sessions; `npm start` fills it from `<data dir>/nextauth.secret` when unset. */
   NEXTAUTH_SECRET: optionalString,
   /** The dashboard's public origin (next-auth builds its redirects from it). */

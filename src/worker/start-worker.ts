@@ -10,6 +10,7 @@ import { enqueueDueSources } from "./enqueue-due-sources";
 import { deleteExpiredIdempotencyEntries } from "@/server/modules/idempotency/cleanup";
 import { SYNC_SOURCE_TASK, syncSourcePayloadSchema } from "@/server/modules/data-sources/sync-queue";
 import { IDEMPOTENCY_CLEANUP_TASK, SYNC_TICK_TASK } from "./jobs";
+import { DELETE_SOURCE_TASK, deleteSourcePayloadSchema, purgeDeletedSource } from "@/server/modules/data-sources/manage/purge-source";
 
 export interface StartWorkerOptions {
   databaseUrl: string;
@@ -62,6 +63,7 @@ export async function startWorker(options: StartWorkerOptions): Promise<RunningW
       const outcome = await runSyncPass({ db, secrets, log: options.log }, sourceId, {
         trigger,
         onlyIfDue: trigger === "schedule",
+        fullCompare: trigger === "resync",
         batchSize: options.batchSize,
         timeoutMs: options.timeoutMs,
         onBatch: options.onBatch && ((progress) => options.onBatch?.({ sourceId, ...progress })),
@@ -73,6 +75,12 @@ export async function startWorker(options: StartWorkerOptions): Promise<RunningW
     },
     [SYNC_TICK_TASK]: async (_payload, helpers) => {
       await enqueueDueSources(db, (task, payload, spec) => helpers.addJob(task, payload, spec));
+    },
+    [DELETE_SOURCE_TASK]: async (rawPayload) => {
+      const payload = deleteSourcePayloadSchema.safeParse(rawPayload);
+      if (!payload.success) return;
+      const purged = await purgeDeletedSource(db, payload.data.sourceId);
+      options.log(`deleted data source ${payload.data.sourceId}: ${purged.rows} rows, ${purged.versions} row versions, ${purged.runs} sync runs removed`);
     },
     [IDEMPOTENCY_CLEANUP_TASK]: async () => {
       const removed = await deleteExpiredIdempotencyEntries(db);
@@ -103,10 +111,20 @@ export async function startWorker(options: StartWorkerOptions): Promise<RunningW
     throw error;
   }
   const started = runner;
+  // GROUNDWORK_SYNC_TICK_SECONDS below a minute (tests, demos): cron ticks once a minute at best,
+  // so the same tick job is also queued from a timer (its job key keeps one waiting at a time).
+  const tickSeconds = env().GROUNDWORK_SYNC_TICK_SECONDS;
+  const timer =
+    tickSeconds < 60
+      ? setInterval(() => {
+          started.addJob(SYNC_TICK_TASK, {}, { jobKey: SYNC_TICK_TASK, maxAttempts: 1 }).catch(() => undefined);
+        }, tickSeconds * 1000)
+      : undefined;
   let stopping: Promise<void> | undefined;
   return {
     stop() {
       stopping ??= (async () => {
+        clearInterval(timer);
         await started.stop();
         await db.$disconnect();
       })();

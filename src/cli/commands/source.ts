@@ -10,6 +10,7 @@ import { replaceCsvRows } from "@/server/modules/data-sources/csv/replace-csv-ro
 import { getDataSourceDetails, type DataSourceDetails } from "@/server/modules/data-sources/get-data-source";
 import { runSyncPass, type SyncPassOutcome } from "@/server/modules/data-sources/sync/run-sync-pass";
 import { sourceListCommand } from "./source-list";
+import { sourceManageCommands } from "./source-manage";
 import { CliUsageError, requireOption, requireSecretOption, requirePositional, type CliArgs, type CliContext, type CommandGroup } from "../command";
 
 const KINDS = ["csv", "postgres_table", "crm_object"] as const;
@@ -69,6 +70,8 @@ export const sourceCommands: CommandGroup = {
     async run(ctx, args) {
       const sourceId = requirePositional(args, 0, "SOURCE_ID");
       const outcome = await runSyncPass({ db: ctx.db, secrets: await secretBox(ctx) }, sourceId, { trigger: "cli" });
+      if (outcome.skipped === "deleted") throw new AppError("not_found", `No data source ${sourceId}.`);
+      if (outcome.skipped === "paused") throw new AppError("conflict", `Data source ${sourceId} is paused; resume it first (source resume ${sourceId}).`);
       ctx.print(outcomeJson(sourceId, outcome), describeOutcome(outcome));
       // The result is printed either way; the exit code tells scripts the pass failed.
       if (outcome.status === "error") throw new AppError("service_unavailable", `sync failed: ${outcome.error}`);
@@ -87,6 +90,7 @@ export const sourceCommands: CommandGroup = {
     },
   },
   list: sourceListCommand,
+  ...sourceManageCommands,
   show: {
     usage: "source show SOURCE_ID",
     summary: "Show a data source: sync status, versions, row counts, declined deletions",

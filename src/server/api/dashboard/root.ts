@@ -21,6 +21,11 @@ import { syncActivityProcedure } from "../routers/dashboard/sources/sync-activit
 import { syncHistoryProcedure } from "../routers/dashboard/sources/sync-history";
 import { syncNowProcedure } from "../routers/dashboard/sources/sync-now";
 import { testConnectionProcedure } from "../routers/dashboard/sources/test-connection";
+import { deleteSourceProcedure } from "../routers/dashboard/sources/delete-source";
+import { editSourceProcedure } from "../routers/dashboard/sources/edit-source";
+import { pauseSourceProcedure, resumeSourceProcedure } from "../routers/dashboard/sources/pause-source";
+import { resyncSourceProcedure } from "../routers/dashboard/sources/resync-source";
+import { sourceConnectionProcedure } from "../routers/dashboard/sources/source-connection";
 import { uploadCsvProcedure } from "../routers/dashboard/sources/upload-csv";
 import { createUserProcedure } from "../routers/dashboard/users/create-user";
 import { listUsersProcedure } from "../routers/dashboard/users/list-users";
@@ -57,6 +62,12 @@ export const dashboardRouter = createDashboardRouter({
     uploadCsv: uploadCsvProcedure,
     create: createSourceProcedure,
     testConnection: testConnectionProcedure,
+    connection: sourceConnectionProcedure,
+    edit: editSourceProcedure,
+    pause: pauseSourceProcedure,
+    resume: resumeSourceProcedure,
+    resync: resyncSourceProcedure,
+    delete: deleteSourceProcedure,
   }),
 });
 

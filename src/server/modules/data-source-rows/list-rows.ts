@@ -134,7 +134,7 @@ export function rowsPageSql(
     );
   }
   conditions.push(
-    Prisma.sql`EXISTS (SELECT 1 FROM data_sources s WHERE s.id = ${query.dataSourceId} AND s.organization_id = ${query.organizationId})`,
+    Prisma.sql`EXISTS (SELECT 1 FROM data_sources s WHERE s.id = ${query.dataSourceId} AND s.organization_id = ${query.organizationId} AND s.deleting_at IS NULL)`,
   );
   const order = direction === "asc" ? Prisma.sql`ASC` : Prisma.sql`DESC`;
   if (snapshot) {
@@ -167,7 +167,7 @@ function isoText(column: string): Prisma.Sql {
 
 async function requireSource(db: Db, query: ListRowsQuery): Promise<{ rowVersionsPrunedThrough: Date | null }> {
   const source = await db.dataSource.findFirst({
-    where: { id: query.dataSourceId, organizationId: query.organizationId },
+    where: { id: query.dataSourceId, organizationId: query.organizationId, deletingAt: null },
     select: { rowVersionsPrunedThrough: true },
   });
   if (!source) throw new AppError("not_found", `No data source ${query.dataSourceId} in organization ${query.organizationId}.`);

@@ -18,10 +18,10 @@ export interface ApprovedDeletions {
  */
 export async function approveDeletions(db: PrismaClient, principal: ActingPrincipal, sourceId: string): Promise<ApprovedDeletions> {
   return db.$transaction(async (tx) => {
-    const visible = await tx.dataSource.findFirst({ where: { id: sourceId, ...withinReach(principal) }, select: { id: true } });
+    const visible = await tx.dataSource.findFirst({ where: { id: sourceId, ...withinReach(principal), deletingAt: null }, select: { id: true } });
     if (!visible) throw new AppError("not_found", `No data source ${sourceId}.`);
     await lockSourceForWrite(tx, sourceId);
-    const source = await tx.dataSource.findFirst({ where: { id: sourceId, ...withinReach(principal) } });
+    const source = await tx.dataSource.findFirst({ where: { id: sourceId, ...withinReach(principal), deletingAt: null } });
     if (!source) throw new AppError("not_found", `No data source ${sourceId}.`);
     if (source.declinedDeletions === 0) throw new AppError("conflict", `Data source ${sourceId} has no declined deletions to approve.`);
     const approvedAt = new Date();

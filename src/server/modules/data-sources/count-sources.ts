@@ -12,6 +12,6 @@ export async function countSourcesByState(db: Db, now = new Date()): Promise<Sou
            count(*) FILTER (WHERE s.sync_status = 'error')::int AS error,
            count(*) FILTER (WHERE s.sync_status IS NULL)::int AS never_synced,
            count(*) FILTER (WHERE ${staleSql(now)})::int AS stale
-      FROM data_sources s`;
+      FROM data_sources s WHERE s.deleting_at IS NULL`;
   return rows[0] ?? { ok: 0, needs_attention: 0, error: 0, never_synced: 0, stale: 0 };
 }

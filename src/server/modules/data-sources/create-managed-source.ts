@@ -1,5 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { z } from "zod";
+import { env } from "@/env";
 import { inTransaction } from "@/server/db/transaction";
 import type { Db } from "@/server/db/types";
 import { AppError } from "@/server/errors/app-error";
@@ -24,16 +25,26 @@ import { DEFAULT_SYNC_INTERVAL_SECONDS } from "./source-status";
 /** The scheduler ticks once a minute: a shorter interval could not be honoured. */
 export const MIN_SYNC_INTERVAL_SECONDS = 60;
 
+/** The shortest interval allowed here: the scheduler's tick (GROUNDWORK_SYNC_TICK_SECONDS, default 60). */
+export function minSyncIntervalSeconds(): number {
+  return env().GROUNDWORK_SYNC_TICK_SECONDS;
+}
+
+/** An interval in seconds, or null for "no schedule". */
+export const syncIntervalSchema = z
+  .number()
+  .int()
+  .superRefine((value, context) => {
+    const min = minSyncIntervalSeconds();
+    if (value < min) context.addIssue({ code: "custom", message: `must be at least ${min} seconds` });
+  })
+  .nullable();
+
 const common = {
   organizationId: z.string().min(1),
   name: sourceNameSchema,
   /** null: no schedule, synced only on request. Left out: the default schedule. */
-  syncIntervalSeconds: z
-    .number()
-    .int()
-    .min(MIN_SYNC_INTERVAL_SECONDS, `must be at least ${MIN_SYNC_INTERVAL_SECONDS} seconds`)
-    .nullable()
-    .default(DEFAULT_SYNC_INTERVAL_SECONDS),
+  syncIntervalSeconds: syncIntervalSchema.default(DEFAULT_SYNC_INTERVAL_SECONDS),
 };
 
 export const managedSourceInputSchema = z.discriminatedUnion("kind", [

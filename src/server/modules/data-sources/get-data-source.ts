@@ -43,7 +43,7 @@ export interface DataSourceDetails {
 
 /** A source outside the principal's reach is not found, exactly like one that does not exist. */
 export async function getDataSourceDetails(db: Db, principal: ActingPrincipal, sourceId: string): Promise<DataSourceDetails> {
-  const source = await db.dataSource.findFirst({ where: { id: sourceId, ...withinReach(principal) } });
+  const source = await db.dataSource.findFirst({ where: { id: sourceId, ...withinReach(principal), deletingAt: null } });
   if (!source) throw new AppError("not_found", `No data source ${sourceId}.`);
   const [liveRows, tombstones, lastRun] = await Promise.all([
     db.dataSourceRow.count({ where: { dataSourceId: sourceId, deletedAt: null } }),
@@ -78,7 +78,7 @@ export async function getDataSourceDetails(db: Db, principal: ActingPrincipal, s
  * in the spec does (docs/decisions.md D93).
  */
 export async function getDataSourceVersions(db: Db, sourceId: string): Promise<{ dataVersion: number; schemaVersion: number }> {
-  const source = await db.dataSource.findUnique({ where: { id: sourceId }, select: { dataVersion: true, schemaVersion: true } });
+  const source = await db.dataSource.findFirst({ where: { id: sourceId, deletingAt: null }, select: { dataVersion: true, schemaVersion: true } });
   if (!source) throw new AppError("not_found", `No data source ${sourceId}.`);
   return source;
 }

@@ -17,6 +17,8 @@ export const listSourcesInputSchema = z.object({
   statuses: z.array(z.enum(SOURCE_STATUS_FILTERS)).optional(),
   /** `since`: longest in its condition first. Default `name`. */
   sort: z.enum(SOURCE_SORTS).default("name"),
+  /** Leave paused sources out (the support board: a paused source is nobody's trouble). */
+  excludePaused: z.boolean().default(false),
   limit: z.number().int().min(1).max(MAX_LIMIT).default(DEFAULT_LIMIT),
   cursor: z.string().min(1).optional(),
 });
@@ -50,6 +52,12 @@ export interface SourceListItem {
    * of them began, otherwise stateSince. The `since` sort orders by it.
    */
   since: Date;
+  /** Paused: no pass runs until resumed (a dashboard state beside sync_status, D131). */
+  pausedAt: Date | null;
+  pausedByActorType: string | null;
+  pausedByActorId: string | null;
+  /** Who paused it, for people: a user's email, "the command line"... */
+  pausedBy: string | null;
   /** A pass is under way right now. */
   running: boolean;
   nextDueAt: Date | null;
@@ -68,14 +76,15 @@ export async function listDataSources(db: Db, principal: ActingPrincipal, input:
   const query = listSourcesInputSchema.parse(input);
   if (query.organizationId) requireReach(principal, query.organizationId);
   const { field, direction } = parseSort<"since" | "name">(query.sort);
-  const binding = { endpoint: "sources.list", sort: query.sort, filters: { organization: query.organizationId ?? null, source: query.sourceId ?? null, kind: query.kind ?? null, statuses: query.statuses ?? null } };
+  const binding = { endpoint: "sources.list", sort: query.sort, filters: { organization: query.organizationId ?? null, source: query.sourceId ?? null, kind: query.kind ?? null, statuses: query.statuses ?? null, excludePaused: query.excludePaused } };
   const after = query.cursor ? decodeCursor(query.cursor, binding, field === "since" ? cursorValues.timestamp : cursorValues.text) : undefined;
 
-  const where = [Prisma.sql`TRUE`];
+  const where = [Prisma.sql`s.deleting_at IS NULL`];
   if (principal.reach !== "instance") where.push(Prisma.sql`s.organization_id = ${principal.reach.organizationId}`);
   if (query.organizationId) where.push(Prisma.sql`s.organization_id = ${query.organizationId}`);
   if (query.sourceId) where.push(Prisma.sql`s.id = ${query.sourceId}`);
   if (query.kind) where.push(Prisma.sql`s.kind = ${query.kind}::"DataSourceKind"`);
+  if (query.excludePaused) where.push(Prisma.sql`s.paused_at IS NULL`);
 
   const outer = [Prisma.sql`TRUE`];
   if (query.statuses && query.statuses.length > 0) {
@@ -99,7 +108,12 @@ export async function listDataSources(db: Db, principal: ActingPrincipal, input:
                  s.sync_status::text AS "syncStatus", s.sync_error AS "syncError", s.last_synced_at AS "lastSyncedAt",
                  s.updated_at AS "updatedAt", s.created_at AS "createdAt", s.data_version AS "dataVersion",
                  s.schema_version AS "schemaVersion", s.columns, s.sync_interval_seconds AS "syncIntervalSeconds",
-                 s.declined_deletions AS "declinedDeletions",
+                 s.declined_deletions AS "declinedDeletions", s.paused_at AS "pausedAt",
+                 s.paused_by_actor_type AS "pausedByActorType", s.paused_by_actor_id AS "pausedByActorId",
+                 CASE WHEN s.paused_at IS NULL THEN NULL
+                      WHEN s.paused_by_actor_type = 'user' THEN COALESCE((SELECT u.email FROM users u WHERE u.id = s.paused_by_actor_id), 'a removed user')
+                      WHEN s.paused_by_actor_type = 'cli' THEN 'the command line'
+                      ELSE s.paused_by_actor_type END AS "pausedBy",
                  ${staleSql(now)} AS stale,
                  CASE WHEN s.sync_status IS NULL THEN s.created_at ELSE COALESCE(streak.since, s.updated_at) END AS "stateSince",
                  EXISTS (SELECT 1 FROM sync_runs r WHERE r.data_source_id = s.id AND r.status = 'running'
@@ -135,9 +149,9 @@ export async function listDataSources(db: Db, principal: ActingPrincipal, input:
   };
 }
 
-/** isStale() of ./source-status.ts over `data_sources s`. */
+/** isStale() of ./source-status.ts over `data_sources s` (a paused source owes no pass, so it is never stale). */
 export function staleSql(now: Date): Prisma.Sql {
-  return Prisma.sql`(s.kind <> 'csv' AND s.sync_interval_seconds IS NOT NULL
+  return Prisma.sql`(s.kind <> 'csv' AND s.sync_interval_seconds IS NOT NULL AND s.paused_at IS NULL
     AND COALESCE(s.last_synced_at, s.created_at) < ${now}::timestamptz - make_interval(secs => ${STALE_AFTER_INTERVALS}::int * s.sync_interval_seconds))`;
 }
 

@@ -8,7 +8,7 @@ import { withinReach, type ActingPrincipal } from "../access/acting-principal";
  * exactly like one that does not exist, so ids cannot be probed across tenants.
  */
 export async function requireSource(db: Db, principal: ActingPrincipal, sourceId: string): Promise<DataSource> {
-  const source = await db.dataSource.findFirst({ where: { id: sourceId, ...withinReach(principal) } });
+  const source = await db.dataSource.findFirst({ where: { id: sourceId, ...withinReach(principal), deletingAt: null } });
   if (!source) throw new AppError("not_found", `No data source ${sourceId}.`);
   return source;
 }

@@ -38,6 +38,8 @@ export interface StatusFields {
   kind: string;
   syncStatus: string | null;
   syncIntervalSeconds: number | null;
+  /** Set while the source is paused (no pass, never stale, no next due time). */
+  pausedAt?: Date | null;
   lastSyncedAt: Date | null;
   createdAt: Date;
   updatedAt: Date;
@@ -57,7 +59,7 @@ export function lastCompletedOrCreated(source: Pick<DataSource, "lastSyncedAt" |
  * Counted from creation when it never completed, so a schedule that never gets going shows too.
  */
 export function isStale(source: StatusFields, now: Date): boolean {
-  if (source.kind === "csv" || source.syncIntervalSeconds === null) return false;
+  if (source.kind === "csv" || source.syncIntervalSeconds === null || Boolean(source.pausedAt)) return false;
   const limitMs = STALE_AFTER_INTERVALS * source.syncIntervalSeconds * 1000;
   return now.getTime() - lastCompletedOrCreated(source).getTime() > limitMs;
 }
@@ -69,7 +71,7 @@ export function isStale(source: StatusFields, now: Date): boolean {
  * Mirrors isDue() in sync/run-sync-pass.ts and the query in worker/enqueue-due-sources.ts.
  */
 export function nextDueAt(source: StatusFields): Date | null {
-  if (source.kind === "csv" || source.syncIntervalSeconds === null) return null;
+  if (source.kind === "csv" || source.syncIntervalSeconds === null || Boolean(source.pausedAt)) return null;
   if (source.syncStatus === null) return source.createdAt;
   return new Date(source.updatedAt.getTime() + source.syncIntervalSeconds * 1000);
 }

@@ -11,7 +11,7 @@ export const SYNC_SOURCE_TASK = "sync_source";
 
 export const syncSourcePayloadSchema = z.object({
   sourceId: z.string().min(1),
-  trigger: z.enum(["manual", "schedule"]),
+  trigger: z.enum(["manual", "schedule", "resync"]),
 });
 export type SyncSourcePayload = z.infer<typeof syncSourcePayloadSchema>;
 
@@ -33,21 +33,37 @@ export function syncJobKey(sourceId: string, trigger: SyncSourcePayload["trigger
  * own. Needs the worker schema, which the first worker start installs. The screen then polls
  * getSyncActivity(since: requestedAt) for the pass's progress and outcome.
  */
-export async function requestSourceSync(db: Db, principal: ActingPrincipal, sourceId: string): Promise<{ requestedAt: Date }> {
-  const source = await db.dataSource.findFirst({ where: { id: sourceId, ...withinReach(principal) }, select: { kind: true } });
+export async function requestSourceSync(
+  db: Db,
+  principal: ActingPrincipal,
+  sourceId: string,
+  trigger: "manual" | "resync" = "manual",
+): Promise<{ requestedAt: Date }> {
+  const source = await db.dataSource.findFirst({
+    where: { id: sourceId, ...withinReach(principal), deletingAt: null },
+    select: { kind: true, pausedAt: true },
+  });
   if (!source) throw new AppError("not_found", `No data source ${sourceId}.`);
   if (source.kind === "csv") throw new AppError("bad_request", `Data source ${sourceId} is a CSV source; it changes only by upload.`);
-  const payload = JSON.stringify({ sourceId, trigger: "manual" } satisfies SyncSourcePayload);
+  if (source.pausedAt) throw new AppError("conflict", `Data source ${sourceId} is paused; resume it first, then sync.`);
   const requestedAt = new Date();
+  await addQueueJob(db, SYNC_SOURCE_TASK, { sourceId, trigger } satisfies SyncSourcePayload, syncJobKey(sourceId, trigger), SYNC_MAX_ATTEMPTS);
+  return { requestedAt };
+}
+
+/**
+ * Queues a job through graphile-worker's SQL API (any process holding a database client may
+ * ask). A job with the same key is replaced, so asking ten times queues one.
+ */
+export async function addQueueJob(db: Db, task: string, payload: object, jobKey: string, maxAttempts: number): Promise<void> {
   try {
     await db.$executeRaw`SELECT graphile_worker.add_job(
-      ${SYNC_SOURCE_TASK}::text,
-      payload := ${payload}::json,
-      max_attempts := ${SYNC_MAX_ATTEMPTS}::int,
-      job_key := ${syncJobKey(sourceId, "manual")}::text,
+      ${task}::text,
+      payload := ${JSON.stringify(payload)}::json,
+      max_attempts := ${maxAttempts}::int,
+      job_key := ${jobKey}::text,
       job_key_mode := 'replace'
     )`;
-    return { requestedAt };
   } catch (error) {
     // 3F000 / 42883: the queue's schema or function is missing, i.e. no worker ever started here.
     if (/3F000|42883|graphile_worker/.test(String((error as { message?: string }).message))) {
@@ -55,4 +71,10 @@ export async function requestSourceSync(db: Db, principal: ActingPrincipal, sour
     }
     throw error;
   }
+}
+
+/** Whether the queue exists here (a worker has started once): checked inside transactions, where a failed call would abort them. */
+export async function queueInstalled(db: Db): Promise<boolean> {
+  const rows = await db.$queryRaw<{ present: boolean }[]>`SELECT to_regproc('graphile_worker.add_job') IS NOT NULL AS present`;
+  return rows[0]?.present === true;
 }

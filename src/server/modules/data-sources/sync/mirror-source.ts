@@ -18,6 +18,10 @@ export type MirrorResult = Result<{
   rowsRead: number;
   /** When deletions were declined: a sample of the external ids held back (see held-back.ts). */
   declinedSample: string[];
+  /** The source held no rows before this pass. */
+  firstPass: boolean;
+  /** Live rows before this pass. */
+  liveBefore: number;
 }>;
 
 /**
@@ -33,6 +37,8 @@ export async function mirrorSource(
   options: {
     batchSize: number;
     timeoutMs: number;
+    /** Re-read (D137): skip the incremental path and compare every row the source holds. */
+    fullCompare?: boolean;
     onBatch?: (progress: { rowsRead: number }) => void;
     /** Called once the read is complete, before the staged rows are reconciled. */
     onReadDone?: (rowsRead: number) => void;
@@ -47,7 +53,7 @@ export async function mirrorSource(
     const pass = { sourceId: source.id, stamp, ordered: snapshot.ordered, orderBase, empty };
     const counts: SyncCounts = { inserted: 0, updated: 0, tombstoned: 0, revived: 0, declined: 0 };
     // A first pass copies straight into the rows; later ones move only new and changed rows when they can.
-    const keyed = empty ? undefined : snapshot.keyed;
+    const keyed = empty || options.fullCompare ? undefined : snapshot.keyed;
     const seen = keyed ? "sync_keys" : "sync_stage";
     const staged = keyed
       ? await stageKeyed(tx, keyed, pass, options)
@@ -75,6 +81,8 @@ export async function mirrorSource(
       schemaChanged: source.columns.length > 0 && columnsChanged(source.columns, snapshot.columns),
       rowsRead: staged.value,
       declinedSample,
+      firstPass: empty,
+      liveBefore,
     });
   } finally {
     await snapshot.close();

@@ -8,6 +8,7 @@ import { lockSourceForWriteRaw, SOURCE_TRANSACTION_OPTIONS } from "../source-loc
 import { openPassConnection } from "./pass-connection";
 import { mirrorSource, type MirrorResult } from "./mirror-source";
 import { createProgressWriter } from "./progress-writer";
+import { analyzeRows, shouldAnalyze, type WriteShare } from "./statistics";
 import { abortedPassReason, INTERNAL_ERROR, isTransactionTimeout, recordAbortedPass } from "./record-aborted-pass";
 
 export const DEFAULT_BATCH_SIZE = 1000;
@@ -29,6 +30,8 @@ export interface SyncPassOptions {
   onBatch?: (progress: { rowsRead: number }) => void;
   /** The longest a pass may hold its transaction (default 30 min); past it, it is rolled back. */
   maxPassMs?: number;
+  /** Re-read: read and compare every row, even where an incremental path would skip them. */
+  fullCompare?: boolean;
 }
 
 export interface SyncCounts {
@@ -44,6 +47,10 @@ export interface SyncPassOutcome {
   syncRunId: string | null;
   counts: SyncCounts;
   error: string | null;
+  /** Why a pass was skipped: not due, paused, or the source is being deleted. */
+  skipped?: "not_due" | "paused" | "deleted";
+  /** Set when the pass refreshed the rows table's statistics afterwards (statistics.ts). */
+  analyzed?: boolean;
 }
 
 const NO_COUNTS: SyncCounts = { inserted: 0, updated: 0, tombstoned: 0, revived: 0, declined: 0 };
@@ -89,9 +96,19 @@ async function passInTransaction(
     outcome = await connection.guard(async () => {
       const { client } = connection;
       await client.query("BEGIN");
-      const result = await passSteps(deps, client, sourceId, options, onRun, (error) => (bug = error));
+      const { written, ...result } = await passSteps(deps, client, sourceId, options, onRun, (error) => (bug = error));
       connection.stopClock();
+      // A source deleted while this pass ran keeps nothing of it: no worker recreates rows (D133).
+      const { rows } = await client.query<{ deleting: boolean }>("SELECT deleting_at IS NOT NULL AS deleting FROM data_sources WHERE id = $1", [sourceId]);
+      if (result.status !== "skipped" && (rows[0]?.deleting ?? true)) {
+        await client.query("ROLLBACK");
+        return { ...result, status: "skipped" as const, counts: NO_COUNTS, error: null, skipped: "deleted" as const };
+      }
       await client.query("COMMIT");
+      if (written && shouldAnalyze(written)) {
+        await analyzeRows(client);
+        return { ...result, analyzed: true };
+      }
       return result;
     });
   } finally {
@@ -114,13 +131,16 @@ async function passSteps(
   options: SyncPassOptions,
   onRun: (runId: string) => void,
   onBug: (error: unknown) => void,
-): Promise<SyncPassOutcome> {
+): Promise<SyncPassOutcome & { written?: WriteShare }> {
   const stamp = await lockSourceForWriteRaw(client, sourceId);
   // Read after the lock, so it is the state every earlier writer of the source committed.
   const source = await deps.db.dataSource.findUnique({ where: { id: sourceId } });
   if (!source) throw new AppError("not_found", `No data source ${sourceId}.`);
   if (source.kind === "csv") throw new AppError("bad_request", `Data source ${sourceId} is a CSV source; it changes only by upload.`);
-  if (options.onlyIfDue && !isDue(source, new Date())) return { status: "skipped", syncRunId: null, counts: NO_COUNTS, error: null };
+  if (source.deletingAt) return { status: "skipped", syncRunId: null, counts: NO_COUNTS, error: null, skipped: "deleted" };
+  // A pass queued before the source was paused does not run either (D131).
+  if (source.pausedAt) return { status: "skipped", syncRunId: null, counts: NO_COUNTS, error: null, skipped: "paused" };
+  if (options.onlyIfDue && !isDue(source, new Date())) return { status: "skipped", syncRunId: null, counts: NO_COUNTS, error: null, skipped: "not_due" };
 
   // Holding the lock proves no other pass of this source is alive: a run still marked
   // running was cut short (process killed), and its writes were rolled back with it.
@@ -144,6 +164,7 @@ async function passSteps(
       ? await mirrorSource(client, connector.value, source, stamp, {
           batchSize: options.batchSize ?? DEFAULT_BATCH_SIZE,
           timeoutMs: options.timeoutMs ?? DEFAULT_TIMEOUT_MS,
+          fullCompare: options.fullCompare ?? false,
           onBatch: (batch) => {
             progress.report("reading", batch.rowsRead);
             options.onBatch?.(batch);
@@ -166,7 +187,7 @@ async function passSteps(
     return { status: "error", syncRunId: run.id, counts: NO_COUNTS, error: result.reason };
   }
 
-  const { counts, columns, schemaChanged, rowsRead, declinedSample } = result.value;
+  const { counts, columns, schemaChanged, rowsRead, declinedSample, firstPass, liveBefore } = result.value;
   const status = counts.declined > 0 ? "needs_attention" : "ok";
   // An approval (deletions_approved_at) is for the next completed pass, whatever it finds.
   await client.query(
@@ -181,7 +202,8 @@ async function passSteps(
       WHERE id = $1`,
     [run.id, status, finishedAt, counts.inserted, counts.updated, counts.tombstoned, counts.revived, counts.declined, rowsRead, declinedSample],
   );
-  return { status, syncRunId: run.id, counts, error: null };
+  const changedRows = counts.inserted + counts.updated + counts.tombstoned + counts.revived;
+  return { status, syncRunId: run.id, counts, error: null, written: { firstPass, changedRows, rowsBefore: liveBefore } };
 }
 
 /** Due when it never ran, or when a full interval has passed since its last cycle. */
@@ -192,7 +214,10 @@ export function isDue(source: Pick<DataSource, "syncIntervalSeconds" | "syncStat
 }
 
 function describeOutcome(sourceId: string, outcome: SyncPassOutcome): string {
-  if (outcome.status === "skipped") return `sync of data source ${sourceId} skipped: not due (another pass just ran)`;
+  if (outcome.status === "skipped") {
+    const why = { not_due: "not due (another pass just ran)", paused: "the source is paused", deleted: "the source is being deleted; nothing of the pass was kept" };
+    return `sync of data source ${sourceId} skipped: ${why[outcome.skipped ?? "not_due"]}`;
+  }
   if (outcome.status === "error") return `sync of data source ${sourceId} failed: ${outcome.error}`;
   const c = outcome.counts;
   return `sync of data source ${sourceId} ${outcome.status}: ${c.inserted} inserted, ${c.updated} updated, ${c.tombstoned} tombstoned, ${c.revived} revived, ${c.declined} deletions declined`;

@@ -27,6 +27,9 @@ export const sourceSummarySchema = z.object({
   syncIntervalSeconds: z.number().int().nullable(),
   declinedDeletions: z.number().int(),
   stale: z.boolean(),
+  /** Paused (D131): no pass runs; shown beside the sync status, never instead of it. */
+  pausedAt: isoString.nullable(),
+  pausedBy: z.string().nullable(),
   since: isoString,
   running: z.boolean(),
   nextDueAt: isoString.nullable(),
@@ -53,6 +56,8 @@ export function toSourceSummaryDto(s: SourceListItem): SourceSummaryDto {
     syncIntervalSeconds: s.syncIntervalSeconds,
     declinedDeletions: s.declinedDeletions,
     stale: s.stale,
+    pausedAt: isoOrNull(s.pausedAt),
+    pausedBy: s.pausedBy,
     since: iso(s.since),
     running: s.running,
     nextDueAt: isoOrNull(s.nextDueAt),

@@ -14,6 +14,7 @@ export const supportBoardProcedure = sessionProcedure
       organizationId: input.organizationId,
       kind: input.kind,
       statuses: [...PROBLEM_FILTERS],
+      excludePaused: true,
       sort: input.sort,
       limit: 100,
       cursor: input.cursor,

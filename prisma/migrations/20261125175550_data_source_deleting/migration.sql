@@ -1,0 +1,2 @@
+-- AlterTable
+ALTER TABLE "data_sources" ADD COLUMN     "deleting_at" TIMESTAMPTZ(3);
