@@ -54,6 +54,8 @@ export default defineConfig({
       GROUNDWORK_METRICS_TOKEN: E2E_METRICS_TOKEN,
       // The sources tests' customer tables are on a second embedded server on loopback (D113).
       GROUNDWORK_ALLOW_PRIVATE_TARGETS: "on",
+      // The lifecycle tests pause a source with a 5 s schedule: the scheduler ticks that often too.
+      GROUNDWORK_SYNC_TICK_SECONDS: "5",
     },
   },
 });

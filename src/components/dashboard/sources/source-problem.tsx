@@ -1,10 +1,19 @@
 import { Alert } from "@/components/ui/alert";
+import { RelativeTime } from "@/components/ui/relative-time";
 import type { SourceSummary } from "./types";
 
 /** Why a source is not ok, in words: the sync_error, the declined deletions, or staleness. */
 export function SourceProblem({ source }: { source: SourceSummary }) {
   return (
     <>
+      {source.pausedAt ? (
+        <Alert tone="info" title="Paused" className="mt-3">
+          <span data-testid="paused-by">
+            Paused by {source.pausedBy ?? "someone"} <RelativeTime iso={source.pausedAt} />.
+          </span>{" "}
+          No pass runs until it is resumed; its rows are still served as of its last pass.
+        </Alert>
+      ) : null}
       {source.state === "error" && source.syncError ? (
         <Alert title="The last pass failed" className="mt-3">
           <span data-testid="sync-error">{source.syncError}</span>

@@ -3,7 +3,7 @@ import { Card, EmptyState } from "@/components/ui/card";
 import { kindLabel } from "./format";
 import { SourceFacts } from "./source-facts";
 import { SourceProblem } from "./source-problem";
-import { SourceStateBadge, StaleBadge } from "./status-badge";
+import { PausedBadge, SourceStateBadge, StaleBadge } from "./status-badge";
 import type { SourceSummary } from "./types";
 
 export function SourcesList({ organizationId, sources, canManage }: { organizationId: string; sources: SourceSummary[]; canManage: boolean }) {
@@ -26,6 +26,7 @@ export function SourcesList({ organizationId, sources, canManage }: { organizati
                 {source.name}
               </Link>
               <SourceStateBadge state={source.state} />
+              {source.pausedAt ? <PausedBadge /> : null}
               {source.stale ? <StaleBadge /> : null}
               {source.running ? <span className="text-xs text-blue-700">syncing…</span> : null}
               <span className="ml-auto text-xs text-slate-500">{kindLabel(source.kind)}</span>

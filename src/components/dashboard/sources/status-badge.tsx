@@ -1,4 +1,4 @@
-import { AlertTriangle, Clock } from "lucide-react";
+import { AlertTriangle, Clock, Pause } from "lucide-react";
 import { Badge } from "@/components/ui/badge";
 
 const STATES = {
@@ -27,6 +27,16 @@ export function StaleBadge() {
     <Badge tone="amber" className="gap-1" title="It keeps running but has not completed a pass for more than 3 of its intervals">
       <Clock className="size-3" aria-hidden />
       stale
+    </Badge>
+  );
+}
+
+/** Paused (D131): a dashboard state beside sync_status; no pass runs, no alarm is raised. */
+export function PausedBadge() {
+  return (
+    <Badge tone="neutral" className="gap-1" data-testid="paused-badge" title="No pass runs until it is resumed; its rows are still served">
+      <Pause className="size-3" aria-hidden />
+      Paused
     </Badge>
   );
 }

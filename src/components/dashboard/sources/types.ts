@@ -6,3 +6,4 @@ export type SourceSummary = Outputs["list"]["items"][number];
 export type SourceDetail = Outputs["get"];
 export type SyncRun = Outputs["history"]["items"][number];
 export type DeletionReview = Outputs["review"];
+export type SourceConnection = Outputs["connection"];

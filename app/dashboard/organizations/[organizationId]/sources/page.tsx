@@ -1,3 +1,5 @@
+import Link from "next/link";
+import { Alert } from "@/components/ui/alert";
 import { LoadError } from "@/components/dashboard/load-error";
 import { CreateSourceDialog } from "@/components/dashboard/sources/create-source-dialog";
 import { SourcesList } from "@/components/dashboard/sources/sources-list";
@@ -5,11 +7,18 @@ import { load } from "@/server/api/dashboard/load";
 
 export const dynamic = "force-dynamic";
 
-export default async function SourcesPage({ params }: { params: Promise<{ organizationId: string }> }) {
+export default async function SourcesPage({
+  params,
+  searchParams,
+}: {
+  params: Promise<{ organizationId: string }>;
+  searchParams: Promise<{ cursor?: string; deleted?: string }>;
+}) {
   const { organizationId } = await params;
+  const { cursor, deleted } = await searchParams;
   const loaded = await load(async (caller) => ({
     organization: await caller.organizations.get({ organizationId }),
-    sources: await caller.sources.list({ organizationId }),
+    sources: await caller.sources.list({ organizationId, cursor: cursor || undefined }),
   }));
   if (!loaded.ok) return <LoadError {...loaded} />;
   const { organization, sources } = loaded.data;
@@ -21,8 +30,24 @@ export default async function SourcesPage({ params }: { params: Promise<{ organi
         </p>
         {organization.canAdmin ? <CreateSourceDialog organizationId={organizationId} /> : null}
       </div>
+      {deleted ? (
+        <Alert tone="success" title="Source deleted">
+          “{deleted}” is gone: its rows endpoint answers 404, and its rows are being removed in the background.
+        </Alert>
+      ) : null}
       <SourcesList organizationId={organizationId} sources={sources.items} canManage={organization.canAdmin} />
-      {sources.nextCursor ? <p className="text-sm text-slate-600">Showing the first 100 sources by name.</p> : null}
+      <nav aria-label="More sources" className="flex gap-4 text-sm">
+        {cursor ? (
+          <Link className="text-blue-700 hover:underline" href={`/dashboard/organizations/${organizationId}/sources`}>
+            ← First page
+          </Link>
+        ) : null}
+        {sources.nextCursor ? (
+          <Link className="text-blue-700 hover:underline" href={`/dashboard/organizations/${organizationId}/sources?cursor=${encodeURIComponent(sources.nextCursor)}`}>
+            Next 100 sources →
+          </Link>
+        ) : null}
+      </nav>
     </div>
   );
 }

@@ -4,7 +4,7 @@ import { failure, success, type Result } from "../result";
 import { checkCrmUrl } from "../connectors/targets/crm-target";
 import { checkPostgresTarget, parsePostgresUrl, SSL_MODES, type PostgresTarget } from "../connectors/targets/postgres-target";
 import type { ConnectorTargets } from "../connectors/connector";
-import { crmCredentialsSchema, crmObjectConfigSchema, postgresTableConfigSchema, type CrmObjectConfig, type PostgresTableConfig } from "../source-config";
+import { crmCredentialsSchema, postgresTableConfigSchema, type CrmObjectConfig, type PostgresTableConfig } from "../source-config";
 
 /**
  * The connection part of an edit: what may change on each kind of managed source. Secrets are

@@ -8,7 +8,9 @@ import { HistoryTable } from "@/components/dashboard/sources/history-table";
 import { RowsView } from "@/components/dashboard/sources/rows-view";
 import { SourceFacts } from "@/components/dashboard/sources/source-facts";
 import { SourceProblem } from "@/components/dashboard/sources/source-problem";
-import { SourceStateBadge, StaleBadge } from "@/components/dashboard/sources/status-badge";
+import { EditSourceDialog } from "@/components/dashboard/sources/edit-source-dialog";
+import { DeleteSourceDialog, PauseResync } from "@/components/dashboard/sources/source-lifecycle";
+import { PausedBadge, SourceStateBadge, StaleBadge } from "@/components/dashboard/sources/status-badge";
 import { SyncNow } from "@/components/dashboard/sources/sync-now";
 import { UploadCsv } from "@/components/dashboard/sources/upload-csv";
 import { Alert } from "@/components/ui/alert";
@@ -33,10 +35,11 @@ export default async function SourcePage({
       source,
       history: await caller.sources.history({ organizationId, sourceId, limit: 50 }),
       review: source.declinedDeletions > 0 ? await caller.sources.review({ organizationId, sourceId }) : null,
+      connection: source.canManage ? await caller.sources.connection({ organizationId, sourceId }) : null,
     };
   });
   if (!loaded.ok) return <LoadError {...loaded} />;
-  const { source, history, review } = loaded.data;
+  const { source, history, review, connection } = loaded.data;
   const key = { organizationId, sourceId };
   return (
     <div className="space-y-5">
@@ -47,6 +50,7 @@ export default async function SourcePage({
         <div className="flex flex-wrap items-center gap-2">
           <h2 className="text-lg font-semibold text-slate-900">{source.name}</h2>
           <SourceStateBadge state={source.state} />
+          {source.pausedAt ? <PausedBadge /> : null}
           {source.stale ? <StaleBadge /> : null}
           <span className="text-xs text-slate-500">{kindLabel(source.kind)}</span>
           <code className="ml-auto text-xs break-all text-slate-500">{source.id}</code>
@@ -62,7 +66,12 @@ export default async function SourcePage({
         </div>
         {source.canManage ? (
           <div className="mt-4 flex flex-wrap items-start gap-4 border-t border-slate-100 pt-4" data-testid="source-actions">
-            {source.kind === "csv" ? <UploadCsv {...key} /> : <SyncNow {...key} />}
+            {source.kind === "csv" ? <UploadCsv {...key} /> : source.pausedAt ? null : <SyncNow {...key} />}
+            <PauseResync source={source} />
+            <div className="flex flex-wrap gap-2 sm:ml-auto">
+              <EditSourceDialog source={source} connection={connection} />
+              <DeleteSourceDialog source={source} />
+            </div>
           </div>
         ) : (
           <p className="mt-4 border-t border-slate-100 pt-3 text-xs text-slate-500">Read-only: only this organization&apos;s admins and instance owners change sources.</p>

@@ -1,0 +1,169 @@
+"use client";
+
+import { Pencil } from "lucide-react";
+import { useRouter } from "next/navigation";
+import { useState } from "react";
+import { Alert } from "@/components/ui/alert";
+import { Button } from "@/components/ui/button";
+import { Dialog, DialogContent, DialogFormFooter, DialogTrigger } from "@/components/ui/dialog";
+import { Input, Label, Select } from "@/components/ui/input";
+import { describeError, trpc, type ShownError } from "@/lib/trpc-client";
+import { scheduleLabel } from "./format";
+import type { SourceConnection, SourceDetail } from "./types";
+
+const SCHEDULES: Array<[string, string]> = [
+  ["300", "every 5 minutes"],
+  ["900", "every 15 minutes"],
+  ["3600", "every hour"],
+  ["21600", "every 6 hours"],
+  ["86400", "every day"],
+  ["", "on request only"],
+];
+const SSL_MODES = ["", "disable", "prefer", "require", "verify-ca", "verify-full", "no-verify"];
+
+const text = (form: FormData, name: string) => String(form.get(name) ?? "").trim();
+const list = (value: string) => {
+  const items = value.split(",").map((s) => s.trim()).filter(Boolean);
+  return items.length > 0 ? items : null;
+};
+
+/**
+ * Edit a source (D132): name and schedule; on a managed source its column selection and its
+ * connection. Secrets are write-only (blank keeps the stored one). What is mirrored (table, key,
+ * object) is shown but fixed: another one is a new source. A changed connection is tested by the
+ * server before it is saved, and the refusal is shown here.
+ */
+export function EditSourceDialog({ source, connection }: { source: SourceDetail; connection: SourceConnection | null }) {
+  const router = useRouter();
+  const [open, setOpen] = useState(false);
+  const [error, setError] = useState<ShownError | null>(null);
+  const [pending, setPending] = useState(false);
+  const config = (source.config ?? {}) as Record<string, unknown>;
+  const current = source.syncIntervalSeconds === null ? "" : String(source.syncIntervalSeconds);
+  const schedules = SCHEDULES.some(([value]) => value === current) ? SCHEDULES : [[current, scheduleLabel(source.kind, source.syncIntervalSeconds)] as [string, string], ...SCHEDULES];
+
+  async function onSubmit(event: React.FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    const form = new FormData(event.currentTarget);
+    const edit: Parameters<typeof trpc.sources.edit.mutate>[0] = { organizationId: source.organizationId, sourceId: source.id, name: text(form, "name") };
+    if (source.kind !== "csv") {
+      const schedule = text(form, "schedule");
+      edit.syncIntervalSeconds = schedule === "" ? null : Number(schedule);
+    }
+    if (source.kind === "postgres_table") {
+      edit.config = { orderColumn: text(form, "orderColumn") || null, columns: list(text(form, "columns")) };
+      edit.connection = {
+        host: text(form, "host"),
+        port: Number(text(form, "port")),
+        database: text(form, "database"),
+        user: text(form, "user"),
+        password: String(form.get("password") ?? ""),
+        sslmode: text(form, "sslmode") || null,
+      };
+    } else if (source.kind === "crm_object") {
+      edit.config = { fields: list(text(form, "fields")) };
+      edit.connection = { instanceUrl: text(form, "instanceUrl"), clientId: text(form, "clientId"), clientSecret: String(form.get("clientSecret") ?? "") };
+    }
+    setPending(true);
+    setError(null);
+    try {
+      await trpc.sources.edit.mutate(edit);
+      setOpen(false);
+      router.refresh();
+    } catch (caught) {
+      setError(describeError(caught));
+    } finally {
+      setPending(false);
+    }
+  }
+
+  const pg = connection?.kind === "postgres_table" ? connection : null;
+  const crm = connection?.kind === "crm_object" ? connection : null;
+  return (
+    <Dialog open={open} onOpenChange={(next) => { setOpen(next); setError(null); }}>
+      <DialogTrigger asChild>
+        <Button variant="outline">
+          <Pencil aria-hidden /> Edit
+        </Button>
+      </DialogTrigger>
+      <DialogContent title={`Edit “${source.name}”`} description="A changed connection is tested before it is saved. Secrets are never shown: leave them blank to keep them.">
+        <form onSubmit={(e) => void onSubmit(e)} className="space-y-3" aria-label="Edit data source" autoComplete="off">
+          <Field id="edit-name" label="Name">
+            <Input id="edit-name" name="name" required maxLength={200} defaultValue={source.name} />
+          </Field>
+          {source.kind !== "csv" ? (
+            <Field id="edit-schedule" label="Schedule">
+              <Select id="edit-schedule" name="schedule" defaultValue={current}>
+                {schedules.map(([value, label]) => (
+                  <option key={value} value={value}>{label}</option>
+                ))}
+              </Select>
+            </Field>
+          ) : null}
+          {connection?.kind === "unreadable" ? (
+            <Alert tone="warning" title="Stored connection unreadable">{connection.reason}. Create a new source with the connection.</Alert>
+          ) : null}
+          {source.kind === "postgres_table" && pg ? (
+            <>
+              <Fixed label="Table and key column" value={`${String(config.table)} · ${String(config.keyColumn)}`} />
+              <div className="grid gap-3 sm:grid-cols-2">
+                <Field id="edit-host" label="Host"><Input id="edit-host" name="host" required defaultValue={pg.host} spellCheck={false} /></Field>
+                <Field id="edit-port" label="Port"><Input id="edit-port" name="port" required inputMode="numeric" pattern="[0-9]+" defaultValue={String(pg.port)} /></Field>
+                <Field id="edit-database" label="Database"><Input id="edit-database" name="database" required defaultValue={pg.database} spellCheck={false} /></Field>
+                <Field id="edit-user" label="User"><Input id="edit-user" name="user" required defaultValue={pg.user} spellCheck={false} /></Field>
+                <Field id="edit-password" label="Password" hint={pg.hasPassword ? "Stored. Leave blank to keep it." : "None stored."}>
+                  <Input id="edit-password" name="password" type="password" autoComplete="new-password" placeholder="unchanged" />
+                </Field>
+                <Field id="edit-sslmode" label="sslmode">
+                  <Select id="edit-sslmode" name="sslmode" defaultValue={pg.sslmode ?? ""}>
+                    {SSL_MODES.map((mode) => <option key={mode} value={mode}>{mode === "" ? "(driver default)" : mode}</option>)}
+                  </Select>
+                </Field>
+                <Field id="edit-order" label="Order column (optional)"><Input id="edit-order" name="orderColumn" defaultValue={String(config.orderColumn ?? "")} /></Field>
+                <Field id="edit-columns" label="Columns (optional)" hint="Comma-separated; empty mirrors all.">
+                  <Input id="edit-columns" name="columns" defaultValue={Array.isArray(config.columns) ? config.columns.join(", ") : ""} />
+                </Field>
+              </div>
+            </>
+          ) : null}
+          {source.kind === "crm_object" && crm ? (
+            <>
+              <Fixed label="Object" value={String(config.object)} />
+              <div className="grid gap-3 sm:grid-cols-2">
+                <Field id="edit-instance" label="Instance URL"><Input id="edit-instance" name="instanceUrl" type="url" required defaultValue={crm.instanceUrl} /></Field>
+                <Field id="edit-client-id" label="Client id"><Input id="edit-client-id" name="clientId" required defaultValue={crm.clientId} /></Field>
+                <Field id="edit-client-secret" label="Client secret" hint="Stored. Leave blank to keep it.">
+                  <Input id="edit-client-secret" name="clientSecret" type="password" autoComplete="new-password" placeholder="unchanged" />
+                </Field>
+                <Field id="edit-fields" label="Fields (optional)" hint="Comma-separated; empty mirrors all.">
+                  <Input id="edit-fields" name="fields" defaultValue={Array.isArray(config.fields) ? config.fields.join(", ") : ""} />
+                </Field>
+              </div>
+            </>
+          ) : null}
+          <DialogFormFooter error={error} errorTitle="Not saved" submitLabel={pending ? "Testing and saving…" : "Save changes"} pending={pending} onCancel={() => setOpen(false)} />
+        </form>
+      </DialogContent>
+    </Dialog>
+  );
+}
+
+function Fixed({ label, value }: { label: string; value: string }) {
+  return (
+    <div className="rounded-md bg-slate-50 px-3 py-2 text-sm">
+      <p className="font-medium text-slate-700">{label}</p>
+      <p className="break-all text-slate-900"><code>{value}</code></p>
+      <p className="mt-1 text-xs text-slate-500">Fixed: it defines what this source mirrors. To mirror another one, create a new source.</p>
+    </div>
+  );
+}
+
+function Field({ id, label, hint, children }: { id: string; label: string; hint?: string; children: React.ReactNode }) {
+  return (
+    <div className="space-y-1.5">
+      <Label htmlFor={id}>{label}</Label>
+      {children}
+      {hint ? <p className="text-xs text-slate-500">{hint}</p> : null}
+    </div>
+  );
+}
