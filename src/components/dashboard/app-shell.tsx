@@ -30,7 +30,10 @@ export function AppShell({ viewer, children }: { viewer: ShellViewer; children: 
       <a href="#main" className="sr-only focus:not-sr-only focus:absolute focus:top-2 focus:left-2 focus:z-50 focus:rounded focus:bg-white focus:px-3 focus:py-2">
         Skip to content
       </a>
-      <aside className="border-b border-slate-200 bg-white md:sticky md:top-0 md:h-screen md:w-56 md:shrink-0 md:border-r md:border-b-0">
+      {/* The aside stretches to the page's full height (its background and border with it); its
+          content stays in view while the page scrolls (sticky, at most one window tall). */}
+      <aside className="border-b border-slate-200 bg-white md:w-56 md:shrink-0 md:border-r md:border-b-0">
+        <div className="md:sticky md:top-0 md:max-h-screen md:overflow-y-auto">
         <div className="flex items-center justify-between px-4 py-3 md:py-5">
           <Link href="/dashboard" className="font-semibold tracking-tight text-slate-900">
             Groundwork
@@ -81,6 +84,7 @@ export function AppShell({ viewer, children }: { viewer: ShellViewer; children: 
             </ul>
           </div>
         ) : null}
+        </div>
       </aside>
       <div className="min-w-0 flex-1">
         <header className="hidden items-center justify-end gap-3 border-b border-slate-200 bg-white px-6 py-3 md:flex">

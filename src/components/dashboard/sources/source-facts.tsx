@@ -31,7 +31,7 @@ export function SourceFacts({ source }: { source: SourceSummary }) {
       </Fact>
       <Fact label="Schedule">{scheduleLabel(source.kind, source.syncIntervalSeconds)}</Fact>
       <Fact label="Next pass due">
-        {source.running ? "running now" : source.nextDueAt ? <RelativeTime iso={source.nextDueAt} /> : <span className="text-slate-500">not scheduled</span>}
+        {source.running ? "running now" : source.pausedAt ? <span className="text-slate-500">paused: none until resumed</span> : source.nextDueAt ? <RelativeTime iso={source.nextDueAt} /> : <span className="text-slate-500">not scheduled</span>}
       </Fact>
       <div className="col-span-2 min-w-0">
         <dt className="text-xs text-slate-500">Columns ({source.columns.length})</dt>
