@@ -168,3 +168,23 @@ describe("delete", () => {
     expect(await db.prisma.dataSourceRow.count({ where: { dataSourceId: sourceId } })).toBe(0);
   });
 });
+
+describe("re-read everything", () => {
+  it("reads and compares every row, reconciles through updates and tombstones, and never moves data_version", async () => {
+    const tableName = await table(50);
+    const sourceId = await createTableSource(db.prisma, { url: customer.url, table: tableName, key: "id" });
+    expect((await syncNow(db.prisma, sourceId)).status).toBe("ok");
+    // Drift: a stored row altered behind the engine's back, a customer row changed, one removed.
+    await db.prisma.$executeRaw`UPDATE data_source_rows SET data = '{"id": 7, "name": "drifted"}' WHERE data_source_id = ${sourceId} AND external_id = '7'`;
+    await customer.query(`UPDATE ${tableName} SET name = 'changed' WHERE id = 3`);
+    await customer.query(`DELETE FROM ${tableName} WHERE id = 50`);
+    const outcome = await syncNow(db.prisma, sourceId, { trigger: "resync", fullCompare: true });
+    expect(outcome).toMatchObject({ status: "ok", counts: { updated: 2, tombstoned: 1, inserted: 0 } });
+    const run = await db.prisma.syncRun.findUniqueOrThrow({ where: { id: outcome.syncRunId! } });
+    expect(run).toMatchObject({ trigger: "resync", rowsRead: 49 });
+    const source = await db.prisma.dataSource.findUniqueOrThrow({ where: { id: sourceId } });
+    expect(source.dataVersion).toBe(1);
+    const row7 = await db.prisma.dataSourceRow.findFirstOrThrow({ where: { dataSourceId: sourceId, externalId: "7" } });
+    expect(row7.data).toEqual({ id: 7, name: "n7" });
+  });
+});

@@ -25,6 +25,8 @@ export interface PassContext {
   orderBase: number;
   /** True when the source has no stored rows at all (a first pass: copyFirstPass, no stage). */
   empty: boolean;
+  /** A re-read: every row is compared by its data, whatever its stored hash says. */
+  fullCompare?: boolean;
 }
 
 /**
@@ -127,8 +129,9 @@ export async function applyStage(tx: Tx, pass: PassContext): Promise<BatchCounts
     `UPDATE data_source_rows r SET data = s.d, data_hash = s.h, display_order = ${orderOf}, updated_at = $2::timestamptz
        FROM sync_stage s
       WHERE r.data_source_id = $1 AND r.external_id = s.e AND r.deleted_at IS NULL AND r.updated_at <> $2::timestamptz
-        AND (r.data_hash <> s.h OR ($3::boolean AND r.display_order IS DISTINCT FROM s.o))`,
-    params,
+        AND (r.data_hash <> s.h OR ($3::boolean AND r.display_order IS DISTINCT FROM s.o) OR ($5::boolean AND r.data IS DISTINCT FROM s.d))`,
+    // A re-read (D137) compares the stored data itself, not only its stored hash: drift behind the hash is repaired too.
+    [...params, pass.fullCompare === true],
   ));
   const { rowCount: inserted } = await countOf(tx.query(
     `INSERT INTO data_source_rows (id, data_source_id, external_id, data, data_hash, display_order, created_at, updated_at, deleted_at)

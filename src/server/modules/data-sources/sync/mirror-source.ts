@@ -50,7 +50,7 @@ export async function mirrorSource(
   try {
     await prepareStage(tx);
     const { liveBefore, orderBase, empty } = await passBaseline(tx, source.id);
-    const pass = { sourceId: source.id, stamp, ordered: snapshot.ordered, orderBase, empty };
+    const pass = { sourceId: source.id, stamp, ordered: snapshot.ordered, orderBase, empty, fullCompare: options.fullCompare === true };
     const counts: SyncCounts = { inserted: 0, updated: 0, tombstoned: 0, revived: 0, declined: 0 };
     // A first pass copies straight into the rows; later ones move only new and changed rows when they can.
     const keyed = empty || options.fullCompare ? undefined : snapshot.keyed;

@@ -1,0 +1,91 @@
+import { execFile } from "node:child_process";
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { promisify } from "node:util";
+import { runMigrations } from "graphile-worker";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { useTestDatabase } from "@/test/db";
+import { useCustomerDatabase } from "@/server/modules/data-sources/testing/customer-database";
+
+const run = promisify(execFile);
+const database = useTestDatabase();
+const customer = useCustomerDatabase();
+let dataDir: string;
+
+beforeAll(async () => {
+  dataDir = await mkdtemp(path.join(tmpdir(), "gw-cli-manage-"));
+});
+afterAll(() => rm(dataDir, { recursive: true, force: true }));
+
+async function cli(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  try {
+    const { stdout, stderr } = await run(process.execPath, ["--import", "tsx", "src/cli/main.ts", ...args], {
+      env: { ...process.env, DATABASE_URL: database.url, GROUNDWORK_DATA_DIR: dataDir, GROUNDWORK_ENCRYPTION_KEY: "", LOG_LEVEL: "silent" },
+      timeout: 60_000,
+    });
+    return { code: 0, stdout, stderr };
+  } catch (error) {
+    const failed = error as { code: number; stdout: string; stderr: string };
+    return { code: failed.code, stdout: failed.stdout, stderr: failed.stderr };
+  }
+}
+
+async function cliJson<T = Record<string, unknown>>(args: string[]): Promise<T> {
+  const result = await cli([...args, "--json"]);
+  expect(result.code, result.stderr).toBe(0);
+  return JSON.parse(result.stdout) as T;
+}
+
+/** A failure: non-zero exit, one line on stderr, nothing on stdout. */
+async function cliFails(args: string[], message: RegExp): Promise<void> {
+  const result = await cli([...args, "--json"]);
+  expect(result.code).not.toBe(0);
+  expect(result.stdout).toBe("");
+  expect(result.stderr.trim().split("\n")).toHaveLength(1);
+  expect(result.stderr).toMatch(message);
+}
+
+describe("source edit, pause, resume, resync and delete", () => {
+  it("work with --json and fail with one clear line", { timeout: 240_000 }, async () => {
+    await customer.query(`CREATE TABLE public.things (id int PRIMARY KEY, name text)`);
+    await customer.query(`INSERT INTO public.things SELECT g, 't' || g FROM generate_series(1, 30) g`);
+    const org = await cliJson<{ id: string }>(["org", "create", "--name", "Cli Manage"]);
+    const created = await cliJson<{ id: string }>(["source", "create", "--org", org.id, "--name", "Things", "--kind", "postgres_table", "--url", customer.url, "--table", "public.things", "--key", "id", "--interval", "300"]);
+    const id = created.id;
+    expect(await cliJson(["source", "sync", id])).toMatchObject({ status: "ok", inserted: 30 });
+
+    // edit
+    expect(await cliJson(["source", "edit", id, "--name", "Things v2", "--interval", "off", "--columns", "id"])).toEqual({ id, changed: ["name", "syncIntervalSeconds", "config.columns"] });
+    expect(await cliJson(["source", "show", id])).toMatchObject({ name: "Things v2", sync_interval_seconds: null, config: { columns: ["id"] } });
+    await cliFails(["source", "edit", id, "--key", "name"], /^error: The key column cannot change.*new source/);
+    await cliFails(["source", "edit", id, "--password", "not-the-password"], /^error: Connection test failed, nothing was saved/);
+    await cliFails(["source", "edit", id], /^error: nothing to change/);
+
+    // pause / resume
+    expect(await cliJson(["source", "pause", id])).toMatchObject({ id, paused_at: expect.any(String) });
+    await cliFails(["source", "pause", id], /^error: .*already paused/);
+    await cliFails(["source", "sync", id], /^error: .*is paused; resume it first/);
+    await cliFails(["source", "resync", id], /^error: .*is paused; resume it first/);
+    expect(await cliJson(["source", "resume", id])).toMatchObject({ id, pass_queued: false });
+    await cliFails(["source", "resume", id], /^error: .*is not paused/);
+
+    // resync: needs the queue (a worker installs it); without it the one line says so.
+    await cliFails(["source", "resync", id], /^error: No sync worker has started/);
+    await runMigrations({ connectionString: database.url });
+    expect(await cliJson(["source", "resync", id])).toMatchObject({ id, requested_at: expect.any(String) });
+    const jobs = await database.prisma.$queryRawUnsafe<{ key: string }[]>("SELECT key FROM graphile_worker.jobs WHERE task_identifier = 'sync_source'");
+    expect(jobs.map((job) => job.key)).toEqual([`sync_source:resync:${id}`]);
+
+    // delete
+    await cliFails(["source", "delete", id], /^error: missing --confirm/);
+    await cliFails(["source", "delete", id, "--confirm", "Things"], /^error: To delete this source, type its name exactly/);
+    expect(await cliJson(["source", "delete", id, "--confirm", "Things v2"])).toEqual({ id, name: "Things v2", kind: "postgres_table", live_rows: 30, tombstones: 0, status: "deleting" });
+    await cliFails(["source", "show", id], /^error: No data source/);
+    const deleteJobs = await database.prisma.$queryRawUnsafe<{ n: number }[]>("SELECT count(*)::int AS n FROM graphile_worker.jobs WHERE task_identifier = 'delete_source'");
+    expect(deleteJobs[0]!.n).toBe(1);
+    const actions = await database.prisma.auditEvent.findMany({ where: { targetId: id }, orderBy: { createdAt: "asc" }, select: { action: true, actorType: true } });
+    expect(actions.map((a) => a.action)).toEqual(["data_source.created", "data_source.edited", "data_source.paused", "data_source.resumed", "data_source.resync_requested", "data_source.deleted"]);
+    expect(actions.every((a) => a.actorType === "cli")).toBe(true);
+  });
+});
