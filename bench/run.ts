@@ -6,6 +6,7 @@ import { prepareDatabase } from "@/server/db/bootstrap";
 import { createPrismaClient } from "@/server/db/client";
 import { applyMigrations } from "@/server/db/migrations";
 import { runHostileBodiesBench } from "./hostile-bodies";
+import { runDeleteBench } from "./delete-bench";
 import { runRowsBench } from "./rows-bench";
 import { seed } from "./seed";
 import { runSyncBench } from "./sync-bench";
@@ -20,7 +21,7 @@ import { Table } from "./table";
  *   BENCH_APP       next (default: the production server, src/cli/start.ts) | handler (the same
  *                   /api/v1 handler over node:http, src/test/serve-api.ts: no Next build needed)
  *   BENCH_WALK_MAX  seconds a full walk may take before it is stopped and extrapolated (default 300)
- *   BENCH_ONLY      rows | sync | hostile: run one part (while working on it)
+ *   BENCH_ONLY      rows | sync | delete | hostile: run one part (while working on it)
  * Then, on its own database, the hostile-bodies check of issue 10 (bench/hostile-bodies.ts).
  */
 const ROWS = Number(process.env.BENCH_ROWS ?? 1_000_000);
@@ -52,8 +53,10 @@ async function main(): Promise<void> {
     const fixture = await seed(db, appUrl, customerUrl, ROWS);
     await db.$disconnect();
     log(`seeded in ${((performance.now() - started) / 1000).toFixed(0)} s`);
-    if (ONLY !== "sync") await runRowsBench({ appUrl, fixture, rows: ROWS, stepSeconds: STEP_SECONDS, app: APP, walkMax: WALK_MAX, table, log });
-    if (ONLY !== "rows") await runSyncBench({ appUrl, customerUrl, fixture, rows: ROWS, table, log });
+    if (!ONLY || ONLY === "rows") await runRowsBench({ appUrl, fixture, rows: ROWS, stepSeconds: STEP_SECONDS, app: APP, walkMax: WALK_MAX, table, log });
+    if (!ONLY || ONLY === "sync") await runSyncBench({ appUrl, customerUrl, fixture, rows: ROWS, table, log });
+    // After the sync benchmark, which leaves its source holding every row: that source is deleted.
+    if (!ONLY || ONLY === "delete") await runDeleteBench({ appUrl, fixture, rows: ROWS, table, log });
   } finally {
     await db.$disconnect().catch(() => undefined);
     await dropDatabase(adminUrl, appName).catch(() => undefined);

@@ -7,11 +7,24 @@ import { load } from "@/server/api/dashboard/load";
 
 export const dynamic = "force-dynamic";
 
-export default async function OverviewPage() {
-  const loaded = await load(async (caller) => ({ me: await caller.viewer.me(), organizations: await caller.organizations.list() }));
+export default async function OverviewPage({ searchParams }: { searchParams: Promise<{ q?: string; cursor?: string }> }) {
+  const { q, cursor } = await searchParams;
+  const search = typeof q === "string" ? q.trim().slice(0, 200) : "";
+  const loaded = await load(async (caller) => ({
+    me: await caller.viewer.me(),
+    grid: await caller.organizations.grid({ search: search || undefined, cursor: cursor || undefined }),
+  }));
   if (!loaded.ok) return <LoadError {...loaded} />;
-  const { me, organizations } = loaded.data;
-  const activeKeys = organizations.reduce((sum, o) => sum + o.activeKeyCount, 0);
+  const { me, grid } = loaded.data;
+  const organizations = grid.items;
+  const activeKeys = grid.totals.activeKeys;
+  const pageLink = (next?: string) => {
+    const params = new URLSearchParams();
+    if (search) params.set("q", search);
+    if (next) params.set("cursor", next);
+    const text = params.toString();
+    return text ? `/dashboard?${text}` : "/dashboard";
+  };
   return (
     <div>
       <PageHeader title="Overview" description={`Signed in as ${me.name ?? me.email} · ${roleLabel(me)}`} />
@@ -20,7 +33,7 @@ export default async function OverviewPage() {
           <p className="flex items-center gap-2 text-xs text-slate-600 sm:text-sm">
             <Building2 className="hidden size-4 sm:block" aria-hidden /> Organizations
           </p>
-          <p className="mt-1 text-2xl font-semibold" data-testid="overview-org-count">{organizations.length}</p>
+          <p className="mt-1 text-2xl font-semibold" data-testid="overview-org-count">{grid.totals.organizations}</p>
         </Card>
         <Card>
           <p className="flex items-center gap-2 text-xs text-slate-600 sm:text-sm">
@@ -35,8 +48,33 @@ export default async function OverviewPage() {
           <p className="mt-1 text-2xl font-semibold">{me.memberships.length}</p>
         </Card>
       </div>
-      <h2 className="mb-3 text-lg font-semibold text-slate-900">Organizations</h2>
-      {organizations.length === 0 ? (
+      <div className="mb-3 flex flex-col gap-2 sm:flex-row sm:items-center sm:justify-between">
+        <h2 className="text-lg font-semibold text-slate-900">Organizations</h2>
+        {grid.totals.organizations > 0 ? (
+          <form method="get" role="search" aria-label="Search organizations" className="flex gap-2">
+            <label htmlFor="org-search" className="sr-only">
+              Search organizations by name
+            </label>
+            <input
+              id="org-search"
+              name="q"
+              defaultValue={search}
+              placeholder="Search by name"
+              className="h-9 w-full rounded-md border border-slate-300 bg-white px-3 text-sm sm:w-64 focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-blue-600"
+            />
+            <button type="submit" className="h-9 rounded-md border border-slate-300 bg-white px-3 text-sm font-medium hover:bg-slate-50 focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-blue-600">
+              Search
+            </button>
+          </form>
+        ) : null}
+      </div>
+      {organizations.length === 0 && search ? (
+        <EmptyState title={`No organization matches “${search}”`}>
+          <Link className="text-blue-700 underline" href="/dashboard">
+            Show every organization
+          </Link>
+        </EmptyState>
+      ) : organizations.length === 0 ? (
         <EmptyState title="No organizations to show">
           {me.isInstanceOwner ? (
             <Link className="text-blue-700 underline" href="/dashboard/organizations">
@@ -67,6 +105,20 @@ export default async function OverviewPage() {
           ))}
         </ul>
       )}
+      {cursor || grid.nextCursor ? (
+        <nav aria-label="More organizations" className="mt-4 flex gap-4 text-sm">
+          {cursor ? (
+            <Link className="text-blue-700 hover:underline" href={pageLink()}>
+              ← First page
+            </Link>
+          ) : null}
+          {grid.nextCursor ? (
+            <Link className="text-blue-700 hover:underline" data-testid="org-grid-next" href={pageLink(grid.nextCursor)}>
+              Next organizations →
+            </Link>
+          ) : null}
+        </nav>
+      ) : null}
     </div>
   );
 }

@@ -5,7 +5,7 @@ import { load } from "@/server/api/dashboard/load";
 
 export const dynamic = "force-dynamic";
 
-type Search = { org?: string; kind?: string; sort?: string };
+type Search = { org?: string; kind?: string; sort?: string; cursor?: string };
 const KINDS = ["csv", "postgres_table", "crm_object"] as const;
 
 export default async function SupportBoardPage({ searchParams }: { searchParams: Promise<Search> }) {
@@ -13,8 +13,9 @@ export default async function SupportBoardPage({ searchParams }: { searchParams:
   const organizationId = typeof search.org === "string" && search.org !== "" ? search.org : undefined;
   const kind = KINDS.find((k) => k === search.kind);
   const sort = search.sort === "-since" ? "-since" : "since";
+  const cursor = typeof search.cursor === "string" && search.cursor !== "" ? search.cursor : undefined;
   const loaded = await load(async (caller) => ({
-    board: await caller.sources.board({ organizationId, kind, sort }),
+    board: await caller.sources.board({ organizationId, kind, sort, cursor }),
     organizations: await caller.organizations.list(),
   }));
   if (!loaded.ok) return <LoadError {...loaded} />;
@@ -28,6 +29,7 @@ export default async function SupportBoardPage({ searchParams }: { searchParams:
         items={loaded.data.board.items}
         organizations={loaded.data.organizations.map((o) => ({ id: o.id, name: o.name }))}
         filters={{ organizationId: organizationId ?? "", kind: kind ?? "", sort }}
+        paging={{ nextCursor: loaded.data.board.nextCursor, paged: cursor !== undefined }}
       />
     </div>
   );

@@ -15,12 +15,13 @@ interface Filters {
   sort: "since" | "-since";
 }
 
-function query(filters: Filters, change: Partial<Filters>): string {
+function query(filters: Filters, change: Partial<Filters>, cursor?: string): string {
   const next = { ...filters, ...change };
   const params = new URLSearchParams();
   if (next.organizationId) params.set("org", next.organizationId);
   if (next.kind) params.set("kind", next.kind);
   if (next.sort !== "since") params.set("sort", next.sort);
+  if (cursor) params.set("cursor", cursor);
   const text = params.toString();
   return text ? `?${text}` : "?";
 }
@@ -32,7 +33,18 @@ function why(s: SourceSummary): string {
 }
 
 /** A plain GET form and links: the board's state lives in its URL, so it can be shared and reloaded. */
-export function SupportBoard({ items, organizations, filters }: { items: SourceSummary[]; organizations: { id: string; name: string }[]; filters: Filters }) {
+export function SupportBoard({
+  items,
+  organizations,
+  filters,
+  paging = { nextCursor: null, paged: false },
+}: {
+  items: SourceSummary[];
+  organizations: { id: string; name: string }[];
+  filters: Filters;
+  /** A page of 100; the links keep the filters (the cursor is bound to them). */
+  paging?: { nextCursor: string | null; paged: boolean };
+}) {
   const longestFirst = filters.sort === "since";
   return (
     <div className="space-y-4">
@@ -133,6 +145,20 @@ export function SupportBoard({ items, organizations, filters }: { items: SourceS
           </Table>
         </>
       )}
+      {paging.paged || paging.nextCursor ? (
+        <nav aria-label="More sources on the board" className="flex gap-4 text-sm">
+          {paging.paged ? (
+            <Link className="text-blue-700 hover:underline" href={query(filters, {})}>
+              ← First page
+            </Link>
+          ) : null}
+          {paging.nextCursor ? (
+            <Link className="text-blue-700 hover:underline" data-testid="board-next" href={query(filters, {}, paging.nextCursor)}>
+              Next 100 →
+            </Link>
+          ) : null}
+        </nav>
+      ) : null}
     </div>
   );
 }

@@ -10,6 +10,7 @@ import { createOrganizationProcedure } from "../routers/dashboard/organizations/
 import { deleteOrganizationProcedure } from "../routers/dashboard/organizations/delete-organization";
 import { getOrganizationProcedure } from "../routers/dashboard/organizations/get-organization";
 import { listOrganizationsProcedure } from "../routers/dashboard/organizations/list-organizations";
+import { organizationGridProcedure } from "../routers/dashboard/organizations/organization-grid";
 import { approveDeletionsProcedure } from "../routers/dashboard/sources/approve-deletions";
 import { createSourceProcedure } from "../routers/dashboard/sources/create-source";
 import { deletionReviewProcedure } from "../routers/dashboard/sources/deletion-review";
@@ -40,6 +41,7 @@ export const dashboardRouter = createDashboardRouter({
     get: getOrganizationProcedure,
     create: createOrganizationProcedure,
     delete: deleteOrganizationProcedure,
+    grid: organizationGridProcedure,
   }),
   keys: createDashboardRouter({ list: listKeysProcedure, get: getKeyProcedure, mint: mintKeyProcedure, revoke: revokeKeyProcedure }),
   members: createDashboardRouter({

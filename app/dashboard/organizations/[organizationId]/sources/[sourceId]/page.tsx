@@ -25,15 +25,15 @@ export default async function SourcePage({
   searchParams,
 }: {
   params: Promise<{ organizationId: string; sourceId: string }>;
-  searchParams: Promise<{ created?: string }>;
+  searchParams: Promise<{ created?: string; history?: string }>;
 }) {
   const { organizationId, sourceId } = await params;
-  const { created } = await searchParams;
+  const { created, history: historyCursor } = await searchParams;
   const loaded = await load(async (caller) => {
     const source = await caller.sources.get({ organizationId, sourceId });
     return {
       source,
-      history: await caller.sources.history({ organizationId, sourceId, limit: 50 }),
+      history: await caller.sources.history({ organizationId, sourceId, limit: 50, cursor: historyCursor || undefined }),
       review: source.declinedDeletions > 0 ? await caller.sources.review({ organizationId, sourceId }) : null,
       connection: source.canManage ? await caller.sources.connection({ organizationId, sourceId }) : null,
     };
@@ -84,6 +84,20 @@ export default async function SourcePage({
         </h2>
         <HistoryChart runs={history.items} />
         <HistoryTable runs={history.items} />
+        {historyCursor || history.nextCursor ? (
+          <nav aria-label="More passes" className="flex gap-4 text-sm">
+            {historyCursor ? (
+              <Link className="text-blue-700 hover:underline" href={`/dashboard/organizations/${organizationId}/sources/${sourceId}#history-heading`}>
+                ← Latest passes
+              </Link>
+            ) : null}
+            {history.nextCursor ? (
+              <Link className="text-blue-700 hover:underline" data-testid="history-older" href={`/dashboard/organizations/${organizationId}/sources/${sourceId}?history=${encodeURIComponent(history.nextCursor)}#history-heading`}>
+                Older passes →
+              </Link>
+            ) : null}
+          </nav>
+        ) : null}
       </section>
       <section aria-labelledby="rows-heading" className="space-y-3">
         <h2 id="rows-heading" className="text-lg font-semibold text-slate-900">
