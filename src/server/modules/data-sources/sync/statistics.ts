@@ -33,3 +33,13 @@ export function shouldAnalyze(write: WriteShare): boolean {
 export async function analyzeRows(client: Pick<pg.ClientBase, "query">): Promise<void> {
   await client.query("ANALYZE data_source_rows");
 }
+
+/**
+ * After a CSV upload, which replaces every row of its source (D136): refreshed when the file is
+ * at least ANALYZE_MIN_ROWS rows. Returns whether it ran.
+ */
+export async function analyzeAfterUpload(db: { $executeRawUnsafe(sql: string): Promise<number> }, rows: number): Promise<boolean> {
+  if (!shouldAnalyze({ firstPass: false, changedRows: rows, rowsBefore: rows })) return false;
+  await db.$executeRawUnsafe("ANALYZE data_source_rows");
+  return true;
+}
