@@ -164,6 +164,8 @@ export function sourceJson(source: DataSourceDetails): Record<string, unknown> {
     declined_deletions: source.declinedDeletions,
     deletions_approved_at: iso(source.deletionsApprovedAt),
     sync_interval_seconds: source.syncIntervalSeconds,
+    paused_at: iso(source.pausedAt),
+    paused_by: source.pausedAt ? { type: source.pausedByActorType, id: source.pausedByActorId } : null,
     created_at: iso(source.createdAt),
     live_rows: source.liveRows,
     tombstones: source.tombstones,

@@ -35,6 +35,10 @@ export interface DataSourceDetails {
   declinedDeletions: number;
   deletionsApprovedAt: Date | null;
   syncIntervalSeconds: number | null;
+  /** Paused (D131): no pass runs until resumed. */
+  pausedAt: Date | null;
+  pausedByActorType: string | null;
+  pausedByActorId: string | null;
   createdAt: Date;
   liveRows: number;
   tombstones: number;
