@@ -22,6 +22,7 @@ test("the overview's organization grid searches by name and pages past its first
   await expect(page.getByText(/No organization matches/)).toBeVisible();
   await page.setViewportSize({ width: 390, height: 844 });
   await page.getByRole("link", { name: "Show every organization" }).click();
+  await expect(page).toHaveURL(/\/dashboard$/);
   await expect(page.getByTestId("overview-org-count")).not.toHaveText("0");
   await screen(page, "overview-grid-phone");
 });
