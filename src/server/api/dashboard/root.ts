@@ -25,6 +25,9 @@ import { uploadCsvProcedure } from "../routers/dashboard/sources/upload-csv";
 import { createUserProcedure } from "../routers/dashboard/users/create-user";
 import { listUsersProcedure } from "../routers/dashboard/users/list-users";
 import { meProcedure } from "../routers/dashboard/viewer/me";
+import { createChannelProcedure, deleteChannelProcedure, listChannelsProcedure, testChannelProcedure } from "../routers/dashboard/alerts/channels";
+import { listDeliveriesProcedure, openAlertsProcedure } from "../routers/dashboard/alerts/deliveries";
+import { createRuleProcedure, deleteRuleProcedure, listRulesProcedure } from "../routers/dashboard/alerts/rules";
 import { createDashboardCallerFactory, createDashboardRouter } from "./trpc";
 
 /** The dashboard's internal procedures (served at /api/trpc, never under /api/v1). */
@@ -57,6 +60,17 @@ export const dashboardRouter = createDashboardRouter({
     uploadCsv: uploadCsvProcedure,
     create: createSourceProcedure,
     testConnection: testConnectionProcedure,
+  }),
+  alerts: createDashboardRouter({
+    channels: listChannelsProcedure,
+    createChannel: createChannelProcedure,
+    deleteChannel: deleteChannelProcedure,
+    testChannel: testChannelProcedure,
+    rules: listRulesProcedure,
+    createRule: createRuleProcedure,
+    deleteRule: deleteRuleProcedure,
+    deliveries: listDeliveriesProcedure,
+    open: openAlertsProcedure,
   }),
 });
 

@@ -25,7 +25,7 @@ export async function checkChatUrl(text: string, policy: TargetPolicy): Promise<
     return failure("the chat URL must use https");
   }
   const addresses = await checkedAddresses(host, policy);
-  if (!addresses.ok) return failure(`the chat URL is refused: ${addresses.reason}`);
+  if (!addresses.ok) return addresses;
   return success(url);
 }
 
