@@ -1,5 +1,14 @@
+import type { Db } from "@/server/db/types";
+import { AppError } from "@/server/errors/app-error";
 import { actingInOrganization, type ActingPrincipal } from "@/server/modules/access/acting-principal";
-import { requireInstanceOwner, requireInstanceRead, requireOrganizationAdmin, requireOrganizationRead, type Viewer } from "@/server/modules/access/viewer";
+import {
+  canReadOrganization,
+  requireInstanceOwner,
+  requireInstanceRead,
+  requireOrganizationAdmin,
+  requireOrganizationRead,
+  type Viewer,
+} from "@/server/modules/access/viewer";
 
 /**
  * The principal a viewer works on alerts through, after the role check (D211): instance
@@ -17,4 +26,15 @@ export function alertPrincipal(viewer: Viewer, organizationId: string | null, ac
   else requireOrganizationAdmin(viewer, organizationId);
   // An owner acting on an organization's rules may point them at instance channels.
   return viewer.isInstanceOwner ? { actor, reach: "instance" } : actingInOrganization(organizationId, actor);
+}
+
+/**
+ * The organization a channel belongs to (null: the instance's), or not_found when the viewer
+ * cannot even read its scope: another tenant's channel id reads as absent.
+ */
+export async function channelScope(db: Db, viewer: Viewer, channelId: string): Promise<string | null> {
+  const channel = await db.alertChannel.findFirst({ where: { id: channelId, deletedAt: null }, select: { organizationId: true } });
+  const readable = channel && (channel.organizationId === null ? viewer.isInstanceOwner || viewer.isSupport : canReadOrganization(viewer, channel.organizationId));
+  if (!channel || !readable) throw new AppError("not_found", `No alert channel ${channelId}.`);
+  return channel.organizationId;
 }

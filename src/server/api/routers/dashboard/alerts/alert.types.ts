@@ -49,24 +49,5 @@ export const deliverySchema = z.object({
 });
 export const toDeliveryDto = (d: DeliveryView): z.infer<typeof deliverySchema> => ({ ...d, createdAt: iso(d.createdAt), sentAt: isoOrNull(d.sentAt) });
 
-export const createChannelInput = z.discriminatedUnion("kind", [
-  scopeInput.extend({ kind: z.literal("email"), name: z.string().max(200), to: z.array(z.string().max(320)).max(20) }),
-  scopeInput.extend({ kind: z.literal("chat_url"), name: z.string().max(200), url: z.string().max(2000) }),
-]);
-export const channelIdInput = z.object({ channelId: z.string().min(1).max(200) });
-export const createRuleInput = organizationInput.extend({
-  sourceId: z.string().min(1).max(200).nullable(),
-  channelId: z.string().min(1).max(200),
-  remindAfterMinutes: z.number().int().nullable(),
-});
-export const ruleIdInput = z.object({ ruleId: z.string().min(1).max(200) });
-export const listDeliveriesInput = scopeInput.extend({ cursor: z.string().min(1).max(2000).optional() });
-export const listDeliveriesOutput = z.object({ items: z.array(deliverySchema), nextCursor: z.string().nullable() });
-export const testChannelOutput = z.object({ deliveryId: z.string(), queued: z.boolean() });
 
-export const openAlertsOutput = z.object({
-  total: z.number(),
-  items: z.array(
-    z.object({ sourceId: z.string(), sourceName: z.string(), organizationId: z.string(), organizationName: z.string(), state: z.string(), since: isoString }),
-  ),
-});
+export const channelIdInput = z.object({ channelId: z.string().min(1).max(200) });
