@@ -1,8 +1,13 @@
+import { randomBytes } from "node:crypto";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { expect, test, type Page } from "@playwright/test";
+import { SYSTEM } from "@/server/modules/access/acting-principal";
+import { createChannel } from "@/server/modules/alerts/channels";
+import { sendTestMessage } from "@/server/modules/alerts/deliveries";
 import { evaluateSourceAlerts } from "@/server/modules/alerts/evaluate-source";
-import { createOrg, screen, seededOwner, signIn, unique } from "../fixtures/dashboard";
+import { createSecretBox } from "@/server/modules/data-sources/credentials/secret-box";
+import { createAccount, createOrg, screen, seededOwner, signIn, unique } from "../fixtures/dashboard";
 import { withE2eDb } from "../fixtures/e2e-db";
 import { createSource } from "../fixtures/sources";
 
@@ -93,4 +98,42 @@ test("an admin creates a chat channel, sends a test, and sees the delivery sent;
   } finally {
     await receiver.close();
   }
+});
+
+test("support staff see channels and deliveries but no buttons; owners manage instance channels", async ({ page }) => {
+  const org = await createOrg();
+  await withE2eDb(async (db) => {
+    const channel = await createChannel(db, { secrets: createSecretBox(randomBytes(32)), policy: { allowPrivate: true } }, SYSTEM, {
+      kind: "email",
+      organizationId: org.id,
+      name: "Field team",
+      to: ["field@example.com"],
+    });
+    await sendTestMessage(db, SYSTEM, channel.id, "http://127.0.0.1");
+  });
+  const support = await createAccount({ instanceRole: "support" });
+  await page.setViewportSize({ width: 1280, height: 900 });
+  await signIn(page, support);
+  await page.goto(`/dashboard/organizations/${org.id}/alerts`);
+  await expect(channelRow(page, "Field team")).toContainText("field@example.com");
+  await expect(page.getByTestId("delivery-row").first()).toContainText('Test message for "Field team"');
+  await expect(page.getByRole("button", { name: /New channel|New rule|Send test|Delete/ })).toHaveCount(0);
+  await expect(page.getByText("An admin of this organization can add one.")).toBeVisible();
+  await screen(page, "alerts-support-1280");
+
+  await page.goto("/dashboard/instance/alerts");
+  await expect(page.getByRole("heading", { name: "Instance alerts" })).toBeVisible();
+  await expect(page.getByRole("button", { name: "New channel" })).toHaveCount(0);
+
+  await page.context().clearCookies();
+  await signIn(page, seededOwner());
+  await page.goto("/dashboard/instance/alerts");
+  await page.getByRole("button", { name: "New channel" }).click();
+  const dialog = page.getByRole("dialog");
+  const name = unique("Operators");
+  await dialog.getByLabel("Name").fill(name);
+  await dialog.getByLabel("Recipients").fill("ops@example.com, oncall@example.com");
+  await dialog.getByRole("button", { name: "Create channel" }).click();
+  await expect(channelRow(page, name)).toContainText("ops@example.com, oncall@example.com");
+  await screen(page, "alerts-instance-1280");
 });

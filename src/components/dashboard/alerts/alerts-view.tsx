@@ -135,7 +135,11 @@ export function AlertsView({ organizationId, channels, ruleChannels, rules, sour
           </div>
           {rules.length === 0 ? (
             <EmptyState title="No rules yet">
-              {ruleChannels.length === 0 ? "Add a channel first; then a rule sends it this organization's alerts." : "Add a rule to send alerts about one source, or all of them, to a channel."}
+              {!canManage
+                ? "An admin of this organization can add one."
+                : ruleChannels.length === 0
+                  ? "Add a channel first; then a rule sends it this organization's alerts."
+                  : "Add a rule to send alerts about one source, or all of them, to a channel."}
             </EmptyState>
           ) : (
             <Table aria-label="Rules">
