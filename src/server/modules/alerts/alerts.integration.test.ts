@@ -12,7 +12,7 @@ import { runSyncPass } from "../data-sources/sync/run-sync-pass";
 import { useCustomerDatabase } from "../data-sources/testing/customer-database";
 import { createTableSource } from "../data-sources/testing/source-fixtures";
 import { startWorker, type RunningWorker } from "@/worker/start-worker";
-import { alertBaseUrl } from "./alert-queue";
+import { ALERT_TICK_TASK, alertBaseUrl } from "./alert-queue";
 import { runAlertTick } from "./alert-tick";
 import { createChannel } from "./channels";
 import { sendTestMessage } from "./deliveries";
@@ -144,6 +144,11 @@ describe("alerts end to end: a real SMTP server and a local chat receiver", () =
     expect((await pass(sourceId)).status).toBe("needs_attention");
     await runAlertTick(db.prisma, { baseUrl: BASE, now: new Date(Date.now() + 3600_000) });
     expect(await deliveriesOf(sourceId)).toEqual([]);
+  });
+
+  it("the worker schedules the alert tick every minute (staleness needs no pass)", async () => {
+    const crontabs = await db.prisma.$queryRaw<{ identifier: string }[]>`SELECT identifier FROM graphile_worker._private_known_crontabs`;
+    expect(crontabs.map((c) => c.identifier)).toContain(ALERT_TICK_TASK);
   });
 
   it("Send test goes through the queue and is recorded as sent", async () => {
