@@ -70,11 +70,9 @@ async function channelsFor(tx: Tx, source: DataSource): Promise<{ channelId: str
     orderBy: { createdAt: "asc" },
   });
   const byChannel = new Map<string, number | null>();
-  for (const rule of rules) {
-    const known = byChannel.get(rule.channelId);
-    const remind = rule.remindAfterMinutes;
-    if (!byChannel.has(rule.channelId)) byChannel.set(rule.channelId, remind);
-    else if (remind !== null && (known === null || known === undefined || remind < known)) byChannel.set(rule.channelId, remind);
+  for (const { channelId, remindAfterMinutes: remind } of rules) {
+    const known = byChannel.has(channelId) ? byChannel.get(channelId)! : undefined;
+    if (known === undefined || (remind !== null && (known === null || remind < known))) byChannel.set(channelId, remind);
   }
   return [...byChannel].map(([channelId, remindAfterMinutes]) => ({ channelId, remindAfterMinutes }));
 }
