@@ -37,6 +37,10 @@ const schema = z.object({
    * have (default 60). Lower only for tests and demos that need a schedule to turn over fast.
    */
   GROUNDWORK_SYNC_TICK_SECONDS: z.coerce.number().int().min(1).max(3600).default(60),
+  /** The operator's SMTP relay for alert emails: smtp://user:pass@relay:587 or smtps://… (D214). */
+  GROUNDWORK_SMTP_URL: optionalString.pipe(z.string().regex(/^smtps?:\/\//, "must be an smtp:// or smtps:// URL").optional()),
+  /** The From address of alert emails (default groundwork@<PUBLIC_URL's host>). */
+  GROUNDWORK_SMTP_FROM: optionalString,
   /** Signs dashboard sessions; `npm start` fills it from `<data dir>/nextauth.secret` when unset. */
   NEXTAUTH_SECRET: optionalString,
   /** The dashboard's public origin (next-auth builds its redirects from it). */
