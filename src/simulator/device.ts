@@ -1,3 +1,7 @@
+import type { Rng } from "./prng";
+import type { ApiRow, RowsApi, RowsQuery } from "./rows-api";
+import type { Timeline } from "./timeline";
+
 /**
  * key-only: the protocol of docs/device-sync.md with nothing but an API key: it reads only the
  * rows endpoint (first walk in updated_at order with tombstones, then deltas with
