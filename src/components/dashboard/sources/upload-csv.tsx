@@ -88,7 +88,7 @@ export function UploadCsv({ organizationId, sourceId }: { organizationId: string
         </div>
       ) : null}
       {done ? (
-        <Alert tone="success" title="Rows replaced">
+        <Alert tone="success" title="File uploaded">
           {done.rows} rows: {done.inserted + done.revived} added, {done.updated} changed, {done.tombstoned} removed,{" "}
           {done.unchanged} unchanged; now data v{done.dataVersion}, schema v{done.schemaVersion}. Devices receive the changes
           in their next delta.
