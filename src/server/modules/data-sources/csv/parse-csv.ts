@@ -88,9 +88,15 @@ function canonicalKeyOrder(columns: string[]): Array<{ index: number; prefix: st
 }
 
 function rowJson(keys: Array<{ index: number; prefix: string }>, fields: string[]): string {
-  let json = "";
-  for (const { index, prefix } of keys) json += prefix + JSON.stringify(fields[index] ?? "");
-  return keys.length === 0 ? "{}" : `${json}}`;
+  if (keys.length === 0) return "{}";
+  // join writes one flat string; += would leave a rope of small strings for the collector.
+  const parts = new Array<string>(keys.length * 2 + 1);
+  for (let i = 0; i < keys.length; i++) {
+    parts[2 * i] = keys[i]!.prefix;
+    parts[2 * i + 1] = JSON.stringify(fields[keys[i]!.index] ?? "");
+  }
+  parts[keys.length * 2] = "}";
+  return parts.join("");
 }
 
 interface CsvRecord {
