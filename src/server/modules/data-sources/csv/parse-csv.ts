@@ -170,7 +170,9 @@ function describeCsvError(error: CsvError, recordStart: number): string {
       // The parser only notices at the end of the file; the quote opened in the last record.
       return `line ${recordStart}: a quoted field that starts on this line is never closed`;
     case "CSV_MAX_RECORD_SIZE":
-      return `line ${recordStart}: the ${recordStart === 1 ? "header row" : "row"} is longer than ${formatNumber(CSV_LIMITS.recordChars)} characters, the limit`;
+      return recordStart === 1
+        ? `line 1: the header row is longer than ${formatNumber(CSV_LIMITS.headerChars)} characters, the limit`
+        : `line ${recordStart}: the row is longer than ${formatNumber(CSV_LIMITS.recordChars)} characters, the limit`;
     case "INVALID_OPENING_QUOTE":
     case "CSV_INVALID_CLOSING_QUOTE":
     case "CSV_NON_TRIMABLE_CHAR_AFTER_CLOSING_QUOTE":
