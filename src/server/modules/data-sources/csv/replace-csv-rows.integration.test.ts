@@ -76,6 +76,18 @@ describe("CSV upload", () => {
     expect(await storedRows(db.prisma, sourceId)).toEqual(third);
   });
 
+  it("reconciles a file larger than one read and write batch", { timeout: 120_000 }, async () => {
+    const sourceId = await csvSource("sku");
+    const file = (from: number, to: number, changed: (i: number) => boolean) =>
+      `sku,price\n${Array.from({ length: to - from }, (_, k) => `S${from + k},${changed(from + k) ? "x" : from + k}`).join("\n")}\n`;
+    expect(await replaceCsvRows(db.prisma, CLI_OPERATOR, sourceId, file(0, 12_000, () => false))).toMatchObject({ inserted: 12_000 });
+    // The first 1 000 dropped, every 10th of the rest changed, 500 new at the end.
+    const second = await replaceCsvRows(db.prisma, CLI_OPERATOR, sourceId, file(1_000, 12_500, (i) => i % 10 === 0 && i < 12_000));
+    expect(second).toMatchObject({ rows: 11_500, tombstoned: 1_000, updated: 1_100, inserted: 500, unchanged: 9_900, revived: 0 });
+    const counts = await db.prisma.dataSourceRow.groupBy({ by: ["deletedAt"], where: { dataSourceId: sourceId }, _count: true });
+    expect(counts.map((c) => c._count).sort((a, b) => a - b)).toEqual([1_000, 11_500]);
+  });
+
   it("a new column set bumps schema_version and rewrites every row, so a delta carries the new columns", async () => {
     const sourceId = await csvSource("sku");
     await replaceCsvRows(db.prisma, CLI_OPERATOR, sourceId, "sku,price\nA,1\nB,2\n");
