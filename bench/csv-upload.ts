@@ -1,5 +1,6 @@
 import { spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
+import os from "node:os";
 import path from "node:path";
 import { performance } from "node:perf_hooks";
 import { encode } from "next-auth/jwt";
@@ -28,6 +29,11 @@ export interface CsvUploadResult {
   /** The server's event-loop delay during the upload (monitorEventLoopDelay): its longest stall. */
   loopDelayMaxMs: number;
   loopDelayP99Ms: number;
+  /** The longest gap between the server's 5 ms ticks, and the CPU time the process used during it. */
+  longestStallMs: number;
+  longestStallCpuMs: number;
+  /** The machine's 1-minute load average when the upload ended (other work on a shared machine). */
+  loadAverage: number;
 }
 
 const MEGABYTES = Number(process.env.BENCH_CSV_MB ?? 20);
@@ -119,7 +125,7 @@ export async function runCsvUploadBench(log: (line: string) => void = (line) => 
       const uploadSeconds = (performance.now() - started) / 1000;
       done = true;
       await prober;
-      const loop = (await fetch(`${baseUrl}/bench/loop`).then((r) => r.json())) as { maxMs: number; p99Ms: number };
+      const loop = (await fetch(`${baseUrl}/bench/loop`).then((r) => r.json())) as { maxMs: number; p99Ms: number; stallMs: number; stallCpuMs: number };
       if (response.status !== 200) throw new Error(`upload answered ${response.status}: ${text.slice(0, 500)}`);
       const sorted = [...health].sort((a, b) => a - b);
       const result: CsvUploadResult = {
@@ -134,6 +140,9 @@ export async function runCsvUploadBench(log: (line: string) => void = (line) => 
         healthMaxMs: Math.round((sorted.at(-1) ?? 0) * 10) / 10,
         loopDelayMaxMs: Math.round(loop.maxMs),
         loopDelayP99Ms: Math.round(loop.p99Ms),
+        longestStallMs: Math.round(loop.stallMs),
+        longestStallCpuMs: Math.round(loop.stallCpuMs),
+        loadAverage: Math.round(os.loadavg()[0]! * 10) / 10,
       };
       log(`csv upload: ${JSON.stringify(result)}`);
       results.push(result);
