@@ -10,6 +10,7 @@ import { keyCommands } from "./commands/key";
 import { orgCommands } from "./commands/org";
 import { ownerCommands } from "./commands/owner";
 import { sourceCommands } from "./commands/source";
+import { alertCommands } from "./commands/alert";
 
 const groups: Record<string, CommandGroup> = {
   owner: ownerCommands,
@@ -17,6 +18,7 @@ const groups: Record<string, CommandGroup> = {
   key: keyCommands,
   form: formCommands,
   source: sourceCommands,
+  alert: alertCommands,
 };
 
 function usage(): string {
@@ -29,7 +31,11 @@ function usage(): string {
 
 /** The admin command line: one line of error and a non-zero exit on any failure. */
 async function main(argv: string[]): Promise<number> {
-  const [groupName, commandName, ...rest] = argv;
+  const [groupName, firstName, ...remaining] = argv;
+  // Two-word commands ("alert channel create") are keyed by both words.
+  const twoWords = firstName !== undefined && remaining[0] !== undefined && groups[groupName ?? ""]?.[`${firstName} ${remaining[0]}`] !== undefined;
+  const commandName = twoWords ? `${firstName} ${remaining[0]}` : firstName;
+  const rest = twoWords ? remaining.slice(1) : remaining;
   if (!groupName || groupName === "help" || groupName === "--help") {
     process.stdout.write(`${usage()}\n`);
     return groupName ? 0 : 2;

@@ -25,6 +25,15 @@ import { uploadCsvProcedure } from "../routers/dashboard/sources/upload-csv";
 import { createUserProcedure } from "../routers/dashboard/users/create-user";
 import { listUsersProcedure } from "../routers/dashboard/users/list-users";
 import { meProcedure } from "../routers/dashboard/viewer/me";
+import { createChannelProcedure } from "../routers/dashboard/alerts/create-channel";
+import { createRuleProcedure } from "../routers/dashboard/alerts/create-rule";
+import { deleteChannelProcedure } from "../routers/dashboard/alerts/delete-channel";
+import { deleteRuleProcedure } from "../routers/dashboard/alerts/delete-rule";
+import { listChannelsProcedure } from "../routers/dashboard/alerts/list-channels";
+import { listDeliveriesProcedure } from "../routers/dashboard/alerts/list-deliveries";
+import { listRulesProcedure } from "../routers/dashboard/alerts/list-rules";
+import { openAlertsProcedure } from "../routers/dashboard/alerts/open-alerts";
+import { testChannelProcedure } from "../routers/dashboard/alerts/test-channel";
 import { createDashboardCallerFactory, createDashboardRouter } from "./trpc";
 
 /** The dashboard's internal procedures (served at /api/trpc, never under /api/v1). */
@@ -57,6 +66,17 @@ export const dashboardRouter = createDashboardRouter({
     uploadCsv: uploadCsvProcedure,
     create: createSourceProcedure,
     testConnection: testConnectionProcedure,
+  }),
+  alerts: createDashboardRouter({
+    channels: listChannelsProcedure,
+    createChannel: createChannelProcedure,
+    deleteChannel: deleteChannelProcedure,
+    testChannel: testChannelProcedure,
+    rules: listRulesProcedure,
+    createRule: createRuleProcedure,
+    deleteRule: deleteRuleProcedure,
+    deliveries: listDeliveriesProcedure,
+    open: openAlertsProcedure,
   }),
 });
 
