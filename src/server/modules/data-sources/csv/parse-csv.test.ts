@@ -78,7 +78,7 @@ describe("parseCsv", () => {
     expect(await invalid("a,b\u0000\n1,2\n")).toBe("Invalid CSV: line 1, column 2: the header name must not contain the NUL character (U+0000). Nothing was changed.");
   });
 
-  it("refuses more than the row limit", async () => {
+  it("refuses more than the row limit", { timeout: 60_000 }, async () => {
     const content = `n\n${"1\n".repeat(MAX_CSV_ROWS + 1)}`;
     expect(await invalid(content)).toBe(`Invalid CSV: line ${MAX_CSV_ROWS + 2}: the file has more than 100 000 rows, the limit. Nothing was changed.`);
     expect((await parseCsv(`n\n${"1\n".repeat(MAX_CSV_ROWS)}`)).rows).toHaveLength(MAX_CSV_ROWS);
@@ -105,7 +105,7 @@ describe("parseCsv", () => {
     expect((await parseCsv(`a,b\n1,${"é".repeat(32_767)}\n`)).rows).toHaveLength(1);
   });
 
-  it("refuses a record that runs past 1 MiB (a runaway quote, a giant line) where it starts", async () => {
+  it("refuses a record that runs past 1 MiB (a runaway quote, a giant line) where it starts", { timeout: 60_000 }, async () => {
     expect(await invalid(`a,b\n1,2\n3,"${"x".repeat(CSV_LIMITS.recordChars + 10)}\n`)).toBe(
       "Invalid CSV: line 3: the row is longer than 1 048 576 characters, the limit. Nothing was changed.",
     );
