@@ -51,7 +51,7 @@ export const sourceCommands: CommandGroup = {
   },
   upload: {
     usage: "source upload SOURCE_ID FILE",
-    summary: "Replace a CSV source's rows with a file (data_version + 1)",
+    summary: "Replace a CSV source's rows with a file, reconciled on its key (data_version + 1)",
     async run(ctx, args) {
       const sourceId = requirePositional(args, 0, "SOURCE_ID");
       const file = requirePositional(args, 1, "FILE");
@@ -59,10 +59,11 @@ export const sourceCommands: CommandGroup = {
         throw new CliUsageError(`cannot read ${file}: ${error.code ?? error.message}`);
       });
       const result = await replaceCsvRows(ctx.db, CLI_OPERATOR, sourceId, content);
-      await analyzeAfterUpload(ctx.db, result.rows);
+      await analyzeAfterUpload(ctx.db, result);
       ctx.print(
-        { id: sourceId, rows: result.rows, data_version: result.dataVersion, schema_version: result.schemaVersion, columns: result.columns },
-        `Uploaded ${result.rows} rows (data_version ${result.dataVersion}, schema_version ${result.schemaVersion}).`,
+        { id: sourceId, rows: result.rows, data_version: result.dataVersion, schema_version: result.schemaVersion, columns: result.columns,
+          inserted: result.inserted, updated: result.updated, tombstoned: result.tombstoned, revived: result.revived, unchanged: result.unchanged },
+        `Uploaded ${result.rows} rows (data_version ${result.dataVersion}, schema_version ${result.schemaVersion}): ${result.inserted} new, ${result.updated} changed, ${result.tombstoned} removed, ${result.revived} back, ${result.unchanged} unchanged.`,
       );
     },
   },

@@ -35,11 +35,16 @@ export async function analyzeRows(client: Pick<pg.ClientBase, "query">): Promise
 }
 
 /**
- * After a CSV upload, which replaces every row of its source (D136): refreshed when the file is
- * at least ANALYZE_MIN_ROWS rows. Returns whether it ran.
+ * After a CSV upload, which reconciles on its key like a pass (D136, D150): the same share rule,
+ * counted from the upload's own counts. Returns whether it ran.
  */
-export async function analyzeAfterUpload(db: { $executeRawUnsafe(sql: string): Promise<number> }, rows: number): Promise<boolean> {
-  if (!shouldAnalyze({ firstPass: false, changedRows: rows, rowsBefore: rows })) return false;
+export async function analyzeAfterUpload(
+  db: { $executeRawUnsafe(sql: string): Promise<number> },
+  counts: { inserted: number; updated: number; tombstoned: number; revived: number; unchanged: number },
+): Promise<boolean> {
+  const changedRows = counts.inserted + counts.updated + counts.tombstoned + counts.revived;
+  const rowsBefore = counts.updated + counts.tombstoned + counts.unchanged;
+  if (!shouldAnalyze({ firstPass: rowsBefore === 0 && counts.revived === 0, changedRows, rowsBefore })) return false;
   await db.$executeRawUnsafe("ANALYZE data_source_rows");
   return true;
 }

@@ -11,6 +11,6 @@ export const uploadCsvProcedure = sessionProcedure
   .mutation(async ({ ctx, input }) => {
     const result = await replaceCsvRows(ctx.db, sourcePrincipal(ctx.viewer, input.organizationId, "manage"), input.sourceId, input.content);
     // Statistics after a big write (D136): the next rows page plans as an index range scan.
-    await analyzeAfterUpload(ctx.db, result.rows);
+    await analyzeAfterUpload(ctx.db, result);
     return result;
   });
