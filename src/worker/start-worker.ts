@@ -1,5 +1,6 @@
 import path from "node:path";
-import { Logger, parseCronItems, run, type LogFunctionFactory, type TaskList } from "graphile-worker";
+import { EventEmitter } from "node:events";
+import { Logger, parseCronItems, run, type LogFunctionFactory, type TaskList, type WorkerEvents, type WorkerPool } from "graphile-worker";
 import { env } from "@/env";
 import { createPrismaClient } from "@/server/db/client";
 import { loadEncryptionKey } from "@/server/modules/data-sources/credentials/encryption-key";
@@ -29,8 +30,12 @@ export interface StartWorkerOptions {
 }
 
 export interface RunningWorker {
-  /** Lets running passes finish, then closes every connection. */
-  stop(): Promise<void>;
+  /**
+   * Takes no new job and lets running passes finish, then closes every connection (D179). With
+   * a deadline, a pass still running then is released: its job is failed back to the queue
+   * (retried by any worker), and the source lock ends with this process's connection.
+   */
+  stop(options?: { deadlineMs?: number }): Promise<void>;
 }
 
 /**
@@ -80,9 +85,15 @@ export async function startWorker(options: StartWorkerOptions): Promise<RunningW
     },
   };
 
+  let pool: WorkerPool | undefined;
+  const events: WorkerEvents = new EventEmitter();
+  events.on("pool:create", ({ workerPool }) => {
+    pool = workerPool;
+  });
   let runner;
   try {
     runner = await run({
+      events,
       connectionString: options.databaseUrl,
       concurrency,
       maxPoolSize: concurrency + 2,
@@ -105,9 +116,23 @@ export async function startWorker(options: StartWorkerOptions): Promise<RunningW
   const started = runner;
   let stopping: Promise<void> | undefined;
   return {
-    stop() {
+    stop({ deadlineMs }: { deadlineMs?: number } = {}) {
       stopping ??= (async () => {
-        await started.stop();
+        options.log("stopping: taking no new jobs, letting running passes finish");
+        const graceful = started.stop().then(() => "finished" as const);
+        let timer: NodeJS.Timeout | undefined;
+        const deadline = new Promise<"deadline">((resolve) => {
+          if (deadlineMs !== undefined) timer = setTimeout(() => resolve("deadline"), deadlineMs);
+        });
+        const outcome = await Promise.race([graceful, deadline]);
+        clearTimeout(timer);
+        if (outcome === "deadline") {
+          options.log(`deadline of ${deadlineMs} ms reached: releasing running passes to another worker`);
+          await pool?.forcefulShutdown("The worker stopped before this pass finished; released for another worker.");
+          await graceful.catch(() => undefined);
+        } else {
+          options.log("running passes finished");
+        }
         await db.$disconnect();
       })();
       return stopping;
