@@ -10,6 +10,7 @@ import { keyCommands } from "./commands/key";
 import { orgCommands } from "./commands/org";
 import { ownerCommands } from "./commands/owner";
 import { sourceCommands } from "./commands/source";
+import { userCommands } from "./commands/user";
 
 const groups: Record<string, CommandGroup> = {
   owner: ownerCommands,
@@ -17,6 +18,7 @@ const groups: Record<string, CommandGroup> = {
   key: keyCommands,
   form: formCommands,
   source: sourceCommands,
+  user: userCommands,
 };
 
 function usage(): string {

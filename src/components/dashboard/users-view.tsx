@@ -11,6 +11,7 @@ import { Dialog, DialogContent, DialogFormFooter } from "@/components/ui/dialog"
 import { Input, Label, Select } from "@/components/ui/input";
 import { Table, TBody, TD, TH, THead, TR } from "@/components/ui/table";
 import { describeError, trpc, type ShownError } from "@/lib/trpc-client";
+import { UserActions } from "./user-actions";
 
 interface UserRow {
   id: string;
@@ -18,12 +19,24 @@ interface UserRow {
   name: string | null;
   instanceRole: "none" | "support" | "owner";
   disabled: boolean;
+  lockedAddresses: number;
+  openSessions: number;
   memberships: { organizationId: string; organizationName: string; role: "admin" | "member" }[];
 }
 
 const roleNames = { owner: "Instance owner", support: "Support", none: "—" };
 
-export function UsersView({ users, organizations, isOwner }: { users: UserRow[]; organizations: { id: string; name: string }[]; isOwner: boolean }) {
+export function UsersView({
+  users,
+  organizations,
+  isOwner,
+  viewerId,
+}: {
+  users: UserRow[];
+  organizations: { id: string; name: string }[];
+  isOwner: boolean;
+  viewerId: string;
+}) {
   const router = useRouter();
   const [open, setOpen] = useState(false);
   return (
@@ -41,6 +54,8 @@ export function UsersView({ users, organizations, isOwner }: { users: UserRow[];
             <TH>User</TH>
             <TH>Instance role</TH>
             <TH>Organizations</TH>
+            <TH>Sign-in</TH>
+            {isOwner ? <TH>Actions</TH> : null}
           </TR>
         </THead>
         <TBody>
@@ -49,7 +64,6 @@ export function UsersView({ users, organizations, isOwner }: { users: UserRow[];
               <TD>
                 <p className="font-medium text-slate-900">{user.name ?? user.email}</p>
                 {user.name ? <p className="text-xs text-slate-500">{user.email}</p> : null}
-                {user.disabled ? <Badge tone="red">disabled</Badge> : null}
               </TD>
               <TD>{roleNames[user.instanceRole]}</TD>
               <TD>
@@ -65,6 +79,24 @@ export function UsersView({ users, organizations, isOwner }: { users: UserRow[];
                   </ul>
                 )}
               </TD>
+              <TD>
+                <div className="flex flex-wrap items-center gap-1.5">
+                  {user.disabled ? <Badge tone="red">disabled</Badge> : <Badge tone="green">enabled</Badge>}
+                  {user.lockedAddresses > 0 ? (
+                    <Badge tone="amber">
+                      locked from {user.lockedAddresses} address{user.lockedAddresses === 1 ? "" : "es"}
+                    </Badge>
+                  ) : null}
+                </div>
+                <p className="mt-1 text-xs text-slate-500">
+                  {user.openSessions === 0 ? "no open sessions" : `${user.openSessions} open session${user.openSessions === 1 ? "" : "s"}`}
+                </p>
+              </TD>
+              {isOwner ? (
+                <TD>
+                  <UserActions user={user} isSelf={user.id === viewerId} />
+                </TD>
+              ) : null}
             </TR>
           ))}
         </TBody>

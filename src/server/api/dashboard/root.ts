@@ -25,11 +25,21 @@ import { uploadCsvProcedure } from "../routers/dashboard/sources/upload-csv";
 import { createUserProcedure } from "../routers/dashboard/users/create-user";
 import { listUsersProcedure } from "../routers/dashboard/users/list-users";
 import { meProcedure } from "../routers/dashboard/viewer/me";
+import { disableUserProcedure } from "../routers/dashboard/users/disable-user";
+import { enableUserProcedure } from "../routers/dashboard/users/enable-user";
+import { resetPasswordProcedure } from "../routers/dashboard/users/reset-password";
+import { unlockUserProcedure } from "../routers/dashboard/users/unlock-user";
+import { changePasswordProcedure } from "../routers/dashboard/viewer/change-password";
+import { signOutEverywhereProcedure } from "../routers/dashboard/viewer/sign-out-everywhere";
 import { createDashboardCallerFactory, createDashboardRouter } from "./trpc";
 
 /** The dashboard's internal procedures (served at /api/trpc, never under /api/v1). */
 export const dashboardRouter = createDashboardRouter({
-  viewer: createDashboardRouter({ me: meProcedure }),
+  viewer: createDashboardRouter({
+    me: meProcedure,
+    changePassword: changePasswordProcedure,
+    signOutEverywhere: signOutEverywhereProcedure,
+  }),
   organizations: createDashboardRouter({
     list: listOrganizationsProcedure,
     get: getOrganizationProcedure,
@@ -43,7 +53,14 @@ export const dashboardRouter = createDashboardRouter({
     setRole: setMemberRoleProcedure,
     remove: removeMemberProcedure,
   }),
-  users: createDashboardRouter({ list: listUsersProcedure, create: createUserProcedure }),
+  users: createDashboardRouter({
+    list: listUsersProcedure,
+    create: createUserProcedure,
+    disable: disableUserProcedure,
+    enable: enableUserProcedure,
+    resetPassword: resetPasswordProcedure,
+    unlock: unlockUserProcedure,
+  }),
   sources: createDashboardRouter({
     list: listSourcesProcedure,
     board: supportBoardProcedure,

@@ -99,11 +99,12 @@ export async function changeOwnPassword(db: Db, userId: string, input: { current
   });
 }
 
-/** Every session of the user ends, this one included. */
-export async function signOutEverywhere(db: Db, userId: string): Promise<{ sessionsEnded: number }> {
+/** Every session of the user ends, this one included (by the user, or the CLI operator for them). */
+export async function signOutEverywhere(db: Db, userId: string, actor: LifecycleActor = { type: "user", id: userId }): Promise<{ sessionsEnded: number }> {
   return inTransaction(db, async (tx) => {
+    await requireUser(tx, userId);
     const sessionsEnded = await endAllSessions(tx, userId);
-    await audit(tx, "user.signed_out_everywhere", { type: "user", id: userId }, userId, { sessions_ended: sessionsEnded });
+    await audit(tx, "user.signed_out_everywhere", actor, userId, { sessions_ended: sessionsEnded });
     return { sessionsEnded };
   });
 }
