@@ -24,7 +24,9 @@ const copy: Record<Action, { title: string; confirm: string; body: (user: Lifecy
     title: "Disable account",
     confirm: "Disable",
     body: (u) =>
-      `${u.email} will not be able to sign in, and ${u.openSessions === 1 ? "its open session ends" : `its ${u.openSessions} open sessions end`} on the next request. You can enable it again later.`,
+      `${u.email} will not be able to sign in${
+        u.openSessions === 0 ? "" : u.openSessions === 1 ? ", and its open session ends on its next request" : `, and its ${u.openSessions} open sessions end on their next request`
+      }. You can enable it again later.`,
   },
   enable: { title: "Enable account", confirm: "Enable", body: (u) => `${u.email} will be able to sign in again with its current password.` },
   reset: {

@@ -48,7 +48,28 @@ export function UsersView({
           </Button>
         </div>
       ) : null}
-      <Table aria-label="Users">
+      {/* Phones get one card per account (the table would hide its actions off-screen). */}
+      <ul className="space-y-3 md:hidden" aria-label="Users">
+        {users.map((user) => (
+          <li key={user.id} data-testid="user-entry" className="rounded-lg border border-slate-200 bg-white p-4">
+            <p className="font-medium break-all text-slate-900">{user.name ?? user.email}</p>
+            {user.name ? <p className="text-xs break-all text-slate-500">{user.email}</p> : null}
+            <p className="mt-1 text-sm text-slate-600">{user.instanceRole === "none" ? "No instance role" : roleNames[user.instanceRole]}</p>
+            <div className="mt-2 text-sm">
+              <Memberships user={user} />
+            </div>
+            <div className="mt-2">
+              <SignInState user={user} />
+            </div>
+            {isOwner ? (
+              <div className="mt-3 border-t border-slate-100 pt-3">
+                <UserActions user={user} isSelf={user.id === viewerId} />
+              </div>
+            ) : null}
+          </li>
+        ))}
+      </ul>
+      <Table aria-label="Users" wrapperClassName="hidden md:block">
         <THead>
           <TR>
             <TH>User</TH>
@@ -60,37 +81,17 @@ export function UsersView({
         </THead>
         <TBody>
           {users.map((user) => (
-            <TR key={user.id}>
+            <TR key={user.id} data-testid="user-entry">
               <TD>
                 <p className="font-medium text-slate-900">{user.name ?? user.email}</p>
                 {user.name ? <p className="text-xs text-slate-500">{user.email}</p> : null}
               </TD>
               <TD>{roleNames[user.instanceRole]}</TD>
               <TD>
-                {user.memberships.length === 0 ? (
-                  <span className="text-slate-500">none</span>
-                ) : (
-                  <ul className="space-y-0.5">
-                    {user.memberships.map((m) => (
-                      <li key={m.organizationId}>
-                        {m.organizationName} <span className="text-slate-500">({m.role})</span>
-                      </li>
-                    ))}
-                  </ul>
-                )}
+                <Memberships user={user} />
               </TD>
               <TD>
-                <div className="flex flex-wrap items-center gap-1.5">
-                  {user.disabled ? <Badge tone="red">disabled</Badge> : <Badge tone="green">enabled</Badge>}
-                  {user.lockedAddresses > 0 ? (
-                    <Badge tone="amber">
-                      locked from {user.lockedAddresses} address{user.lockedAddresses === 1 ? "" : "es"}
-                    </Badge>
-                  ) : null}
-                </div>
-                <p className="mt-1 text-xs text-slate-500">
-                  {user.openSessions === 0 ? "no open sessions" : `${user.openSessions} open session${user.openSessions === 1 ? "" : "s"}`}
-                </p>
+                <SignInState user={user} />
               </TD>
               {isOwner ? (
                 <TD>
@@ -111,6 +112,37 @@ export function UsersView({
         />
       ) : null}
     </div>
+  );
+}
+
+function Memberships({ user }: { user: UserRow }) {
+  if (user.memberships.length === 0) return <span className="text-slate-500">No organizations</span>;
+  return (
+    <ul className="space-y-0.5">
+      {user.memberships.map((m) => (
+        <li key={m.organizationId}>
+          {m.organizationName} <span className="text-slate-500">({m.role})</span>
+        </li>
+      ))}
+    </ul>
+  );
+}
+
+function SignInState({ user }: { user: UserRow }) {
+  return (
+    <>
+      <div className="flex flex-wrap items-center gap-1.5">
+        {user.disabled ? <Badge tone="red">disabled</Badge> : <Badge tone="green">enabled</Badge>}
+        {user.lockedAddresses > 0 ? (
+          <Badge tone="amber">
+            locked from {user.lockedAddresses} address{user.lockedAddresses === 1 ? "" : "es"}
+          </Badge>
+        ) : null}
+      </div>
+      <p className="mt-1 text-xs text-slate-500">
+        {user.openSessions === 0 ? "no open sessions" : `${user.openSessions} open session${user.openSessions === 1 ? "" : "s"}`}
+      </p>
+    </>
   );
 }
 

@@ -7,8 +7,13 @@ import { dashboardContext } from "./caller";
 import { isSameOriginRequest } from "./csrf";
 import { dashboardRouter } from "./root";
 
-function refuse(status: number, code: string, message: string, requestId: string): Response {
-  return Response.json({ error: { code, message }, request_id: requestId }, { status, headers: { [REQUEST_ID_HEADER]: requestId, "Cache-Control": "no-store" } });
+const TRPC_CODES: Record<number, [number, string]> = { 401: [-32001, "UNAUTHORIZED"], 403: [-32003, "FORBIDDEN"] };
+
+/** A refusal in the shape the tRPC error formatter gives (trpc.ts), so the client shows it alike. */
+function refuse(status: 401 | 403, code: string, message: string, requestId: string): Response {
+  const [rpcCode, name] = TRPC_CODES[status]!;
+  const error = { message, code: rpcCode, data: { code: name, httpStatus: status }, error: { code, message }, request_id: requestId };
+  return Response.json({ error }, { status, headers: { [REQUEST_ID_HEADER]: requestId, "Cache-Control": "no-store" } });
 }
 
 /**
