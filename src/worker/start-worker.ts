@@ -1,6 +1,6 @@
 import path from "node:path";
 import { EventEmitter } from "node:events";
-import { Logger, parseCronItems, run, type LogFunctionFactory, type TaskList, type WorkerEvents, type WorkerPool } from "graphile-worker";
+import { Logger, makeWorkerUtils, parseCronItems, run, type LogFunctionFactory, type TaskList, type WorkerEvents } from "graphile-worker";
 import { env } from "@/env";
 import { createPrismaClient } from "@/server/db/client";
 import { loadEncryptionKey } from "@/server/modules/data-sources/credentials/encryption-key";
@@ -85,11 +85,11 @@ export async function startWorker(options: StartWorkerOptions): Promise<RunningW
     },
   };
 
-  let pool: WorkerPool | undefined;
+  // Which graphile workers hold a job right now: the ones a stop past its deadline releases.
+  const busyWorkers = new Set<string>();
   const events: WorkerEvents = new EventEmitter();
-  events.on("pool:create", ({ workerPool }) => {
-    pool = workerPool;
-  });
+  events.on("job:start", ({ worker }) => busyWorkers.add(worker.workerId));
+  events.on("job:complete", ({ worker }) => busyWorkers.delete(worker.workerId));
   let runner;
   try {
     runner = await run({
@@ -127,9 +127,19 @@ export async function startWorker(options: StartWorkerOptions): Promise<RunningW
         const outcome = await Promise.race([graceful, deadline]);
         clearTimeout(timer);
         if (outcome === "deadline") {
+          // NOTE: graphile-worker's own forceful shutdown waits for the running task first. The
+          // jobs are unlocked instead (what it does for crashed workers): any worker takes them
+          // again at once, and this process's exit ends the pass (its source lock with it).
           options.log(`deadline of ${deadlineMs} ms reached: releasing running passes to another worker`);
-          await pool?.forcefulShutdown("The worker stopped before this pass finished; released for another worker.");
-          await graceful.catch(() => undefined);
+          graceful.catch(() => undefined);
+          const utils = await makeWorkerUtils({ connectionString: options.databaseUrl, logger: new Logger(graphileLog(options.log)) });
+          try {
+            await utils.forceUnlockWorkers([...busyWorkers]);
+          } finally {
+            await utils.release();
+          }
+          options.log(`released the jobs of ${busyWorkers.size} busy worker(s)`);
+          return;
         } else {
           options.log("running passes finished");
         }
