@@ -2,6 +2,8 @@ import { z } from "zod";
 import type { Db } from "@/server/db/types";
 import { AppError } from "@/server/errors/app-error";
 import { withinReach, type ActingPrincipal } from "@/server/modules/access/acting-principal";
+import { recordAuditEvent } from "@/server/modules/audit/record-audit-event";
+import { inTransaction } from "@/server/db/transaction";
 
 /**
  * The contract between whoever asks for a pass (dashboard, API, CLI) and the sync workers
@@ -34,19 +36,29 @@ export function syncJobKey(sourceId: string, trigger: SyncSourcePayload["trigger
  * getSyncActivity(since: requestedAt) for the pass's progress and outcome.
  */
 export async function requestSourceSync(db: Db, principal: ActingPrincipal, sourceId: string): Promise<{ requestedAt: Date }> {
-  const source = await db.dataSource.findFirst({ where: { id: sourceId, ...withinReach(principal) }, select: { kind: true } });
+  const source = await db.dataSource.findFirst({ where: { id: sourceId, ...withinReach(principal) }, select: { kind: true, organizationId: true } });
   if (!source) throw new AppError("not_found", `No data source ${sourceId}.`);
   if (source.kind === "csv") throw new AppError("bad_request", `Data source ${sourceId} is a CSV source; it changes only by upload.`);
   const payload = JSON.stringify({ sourceId, trigger: "manual" } satisfies SyncSourcePayload);
   const requestedAt = new Date();
   try {
-    await db.$executeRaw`SELECT graphile_worker.add_job(
-      ${SYNC_SOURCE_TASK}::text,
-      payload := ${payload}::json,
-      max_attempts := ${SYNC_MAX_ATTEMPTS}::int,
-      job_key := ${syncJobKey(sourceId, "manual")}::text,
-      job_key_mode := 'replace'
-    )`;
+    await inTransaction(db, async (tx) => {
+      await tx.$executeRaw`SELECT graphile_worker.add_job(
+        ${SYNC_SOURCE_TASK}::text,
+        payload := ${payload}::json,
+        max_attempts := ${SYNC_MAX_ATTEMPTS}::int,
+        job_key := ${syncJobKey(sourceId, "manual")}::text,
+        job_key_mode := 'replace'
+      )`;
+      // Who asked for a pass, and when (D182); the pass itself is recorded as a sync run.
+      await recordAuditEvent(tx, {
+        action: "data_source.sync_requested",
+        actor: principal.actor,
+        organizationId: source.organizationId,
+        target: { type: "data_source", id: sourceId },
+        metadata: { requested_at: requestedAt.toISOString() },
+      });
+    });
     return { requestedAt };
   } catch (error) {
     // 3F000 / 42883: the queue's schema or function is missing, i.e. no worker ever started here.
