@@ -31,6 +31,8 @@ import { resetPasswordProcedure } from "../routers/dashboard/users/reset-passwor
 import { unlockUserProcedure } from "../routers/dashboard/users/unlock-user";
 import { changePasswordProcedure } from "../routers/dashboard/viewer/change-password";
 import { signOutEverywhereProcedure } from "../routers/dashboard/viewer/sign-out-everywhere";
+import { acceptInvitationProcedure, declineInvitationProcedure, myInvitationsProcedure } from "../routers/dashboard/viewer/invitations";
+import { cancelInvitationProcedure, listInvitationsProcedure } from "../routers/dashboard/members/invitations";
 import { createDashboardCallerFactory, createDashboardRouter } from "./trpc";
 
 /** The dashboard's internal procedures (served at /api/trpc, never under /api/v1). */
@@ -39,6 +41,9 @@ export const dashboardRouter = createDashboardRouter({
     me: meProcedure,
     changePassword: changePasswordProcedure,
     signOutEverywhere: signOutEverywhereProcedure,
+    invitations: myInvitationsProcedure,
+    acceptInvitation: acceptInvitationProcedure,
+    declineInvitation: declineInvitationProcedure,
   }),
   organizations: createDashboardRouter({
     list: listOrganizationsProcedure,
@@ -52,6 +57,8 @@ export const dashboardRouter = createDashboardRouter({
     add: addMemberProcedure,
     setRole: setMemberRoleProcedure,
     remove: removeMemberProcedure,
+    invitations: listInvitationsProcedure,
+    cancelInvitation: cancelInvitationProcedure,
   }),
   users: createDashboardRouter({
     list: listUsersProcedure,
