@@ -2,19 +2,25 @@ import { ArrowRight, Building2, KeyRound, Users } from "lucide-react";
 import Link from "next/link";
 import { roleLabel } from "@/components/dashboard/app-shell";
 import { LoadError } from "@/components/dashboard/load-error";
+import { MyInvitations } from "@/components/dashboard/invitations";
 import { Card, EmptyState, PageHeader } from "@/components/ui/card";
 import { load } from "@/server/api/dashboard/load";
 
 export const dynamic = "force-dynamic";
 
 export default async function OverviewPage() {
-  const loaded = await load(async (caller) => ({ me: await caller.viewer.me(), organizations: await caller.organizations.list() }));
+  const loaded = await load(async (caller) => ({
+    me: await caller.viewer.me(),
+    organizations: await caller.organizations.list(),
+    invitations: await caller.viewer.invitations(),
+  }));
   if (!loaded.ok) return <LoadError {...loaded} />;
-  const { me, organizations } = loaded.data;
+  const { me, organizations, invitations } = loaded.data;
   const activeKeys = organizations.reduce((sum, o) => sum + o.activeKeyCount, 0);
   return (
     <div>
       <PageHeader title="Overview" description={`Signed in as ${me.name ?? me.email} · ${roleLabel(me)}`} />
+      <MyInvitations invitations={invitations} />
       <div className="mb-6 grid grid-cols-3 gap-2 sm:gap-3">
         <Card>
           <p className="flex items-center gap-2 text-xs text-slate-600 sm:text-sm">
