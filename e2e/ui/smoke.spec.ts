@@ -19,7 +19,8 @@ test("/docs renders the API reference from the local OpenAPI document, offline",
     if (/Content Security Policy/i.test(message.text())) violations.push(message.text());
   });
   await page.goto("/docs");
-  await expect(page.locator(".swagger-ui .info .title")).toContainText("Groundwork Customer API");
+  // The first request builds the OpenAPI document: allow for a busy machine.
+  await expect(page.locator(".swagger-ui .info .title")).toContainText("Groundwork Customer API", { timeout: 20_000 });
   await expect(page.locator(".opblock-summary-path").filter({ hasText: "/health" }).first()).toBeVisible();
   await expect(page.locator(".opblock-summary-path").filter({ hasText: "/organizations" }).first()).toBeVisible();
   expect(external).toEqual([]);
