@@ -33,6 +33,15 @@ import { changePasswordProcedure } from "../routers/dashboard/viewer/change-pass
 import { signOutEverywhereProcedure } from "../routers/dashboard/viewer/sign-out-everywhere";
 import { acceptInvitationProcedure, declineInvitationProcedure, myInvitationsProcedure } from "../routers/dashboard/viewer/invitations";
 import { cancelInvitationProcedure, listInvitationsProcedure } from "../routers/dashboard/members/invitations";
+import { createChannelProcedure } from "../routers/dashboard/alerts/create-channel";
+import { createRuleProcedure } from "../routers/dashboard/alerts/create-rule";
+import { deleteChannelProcedure } from "../routers/dashboard/alerts/delete-channel";
+import { deleteRuleProcedure } from "../routers/dashboard/alerts/delete-rule";
+import { listChannelsProcedure } from "../routers/dashboard/alerts/list-channels";
+import { listDeliveriesProcedure } from "../routers/dashboard/alerts/list-deliveries";
+import { listRulesProcedure } from "../routers/dashboard/alerts/list-rules";
+import { openAlertsProcedure } from "../routers/dashboard/alerts/open-alerts";
+import { testChannelProcedure } from "../routers/dashboard/alerts/test-channel";
 import { createDashboardCallerFactory, createDashboardRouter } from "./trpc";
 
 /** The dashboard's internal procedures (served at /api/trpc, never under /api/v1). */
@@ -81,6 +90,17 @@ export const dashboardRouter = createDashboardRouter({
     uploadCsv: uploadCsvProcedure,
     create: createSourceProcedure,
     testConnection: testConnectionProcedure,
+  }),
+  alerts: createDashboardRouter({
+    channels: listChannelsProcedure,
+    createChannel: createChannelProcedure,
+    deleteChannel: deleteChannelProcedure,
+    testChannel: testChannelProcedure,
+    rules: listRulesProcedure,
+    createRule: createRuleProcedure,
+    deleteRule: deleteRuleProcedure,
+    deliveries: listDeliveriesProcedure,
+    open: openAlertsProcedure,
   }),
 });
 
