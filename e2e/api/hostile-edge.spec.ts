@@ -134,7 +134,7 @@ test("percent-encoded unreserved characters name the same resource", async () =>
 });
 
 test("the sign-in callback and /api/trpc refuse an oversized or unmeasured body before reading it", async () => {
-  const post = (path: string, headers: string) => raw(`POST ${path} HTTP/1.1\r\nHost: 127.0.0.1\r\n${headers}\r\n`);
+  const post = (path: string, headers: string) => raw(`POST ${path} HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n${headers}\r\n`);
   expectEnvelope(await post("/api/auth/callback/credentials", "Content-Type: application/x-www-form-urlencoded\r\nContent-Length: 104857600\r\n"), 413, "payload_too_large");
   expectEnvelope(await post("/api/trpc/organizations.create", "Content-Type: application/json\r\nContent-Length: 104857600\r\n"), 413, "payload_too_large");
   expectEnvelope(await post("/api/trpc/organizations.create", "Content-Type: application/json\r\nTransfer-Encoding: chunked\r\n"), 411, "bad_request");

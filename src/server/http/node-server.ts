@@ -99,12 +99,17 @@ export function createNodeServer(handle: NodeHandler, log: Logger, options: Node
 }
 
 /**
- * A body refused before it is read: answered, then the connection closes rather than reading
- * (and discarding) up to a hostile client's 100 MB; a client still sending gets a reset.
+ * A body refused before it is read. NOTE: not `Connection: close`: Node would then close the
+ * socket with the rest of the body unread, and the client would see a reset instead of this
+ * answer. Node discards what follows (nothing is kept), and a connection whose body has not
+ * ended half a second after the answer is cut, so a hostile 100 MB is never read to its end.
  */
 function refuseBody(res: ServerResponse, status: number, error: AppError, log: Logger, req: IncomingMessage): void {
-  res.setHeader("Connection", "close");
-  res.on("finish", () => setTimeout(() => req.socket.destroy(), 250).unref());
+  res.on("finish", () =>
+    setTimeout(() => {
+      if (!req.complete) req.socket.destroy();
+    }, 500).unref(),
+  );
   answer(res, status, error, log, req);
 }
 
