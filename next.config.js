@@ -23,7 +23,9 @@ const nextConfig = {
   // of the idle process (docs/decisions.md, D125). Each loads on its first request instead.
   experimental: { preloadEntriesOnStart: false },
   // The custom server (src/server/http/node-server.ts) sends these on every response; stated
-  // here too so a plain `next start` is not less safe (docs/decisions.md, D48).
+  // here too so a plain `next start` is not less safe (docs/decisions.md, D48). The content
+  // security policy is not: it carries a per-request nonce, which only the custom server mints
+  // (D175); a static one here would replace it on every page.
   async headers() {
     return [
       {
@@ -31,7 +33,6 @@ const nextConfig = {
         headers: [
           { key: "X-Content-Type-Options", value: "nosniff" },
           { key: "X-Frame-Options", value: "DENY" },
-          { key: "Content-Security-Policy", value: "frame-ancestors 'none'" },
           { key: "Referrer-Policy", value: "strict-origin-when-cross-origin" },
         ],
       },

@@ -1,4 +1,5 @@
 import { readFileSync } from "node:fs";
+import { request as httpRequest } from "node:http";
 import path from "node:path";
 import { performance } from "node:perf_hooks";
 import { createDatabase, databaseUrl, dropDatabase, randomDatabaseName } from "@/server/db/admin";
@@ -28,6 +29,70 @@ export interface HostileBodiesResult {
   redact96KbMs: number;
   /** The same message through the former backtracking pattern, for comparison. */
   redact96KbFormerMs: number;
+  /** Issue 22: 100 MB posts to the sign-in callback and to /api/trpc, each refused before reading. */
+  bigPosts: BigPostResult[];
+}
+
+export interface BigPostResult {
+  path: string;
+  status: number | string;
+  answeredMs: number;
+  /** Bytes the client got onto the socket before the server closed it. */
+  sentMb: number;
+  rssGrowthMb: number;
+}
+
+const BIG_POST_BYTES = 100 * 1024 * 1024;
+
+/**
+ * One 100 MB post streamed as fast as the socket takes it (Content-Length announced, as a
+ * browser or curl would): how long until the server answers, how much it let through before
+ * closing, and how much the server's RSS grew meanwhile.
+ */
+function bigPost(origin: string, pathName: string, pid: number, headers: Record<string, string>): Promise<BigPostResult> {
+  return new Promise((resolve) => {
+    const baseline = rssMb(pid);
+    let peak = baseline;
+    const sampler = setInterval(() => (peak = Math.max(peak, rssMb(pid))), 10);
+    const started = performance.now();
+    let sent = 0;
+    let status: number | string = "no answer";
+    let answeredMs = Number.NaN;
+    const chunk = Buffer.alloc(64 * 1024, "a");
+    const req = httpRequest(`${origin}${pathName}`, {
+      method: "POST",
+      headers: { "Content-Type": "application/x-www-form-urlencoded", "Content-Length": String(BIG_POST_BYTES), ...headers },
+    });
+    const finish = () => {
+      clearInterval(sampler);
+      peak = Math.max(peak, rssMb(pid));
+      resolve({ path: pathName, status, answeredMs: Math.round(answeredMs), sentMb: Math.round((sent / 1024 / 1024) * 10) / 10, rssGrowthMb: Math.round((peak - baseline) * 10) / 10 });
+    };
+    req.on("response", (res) => {
+      status = res.statusCode ?? 0;
+      answeredMs = performance.now() - started;
+      res.resume();
+      res.on("end", () => {
+        req.destroy();
+        finish();
+      });
+    });
+    req.on("error", (error: NodeJS.ErrnoException) => {
+      if (Number.isNaN(answeredMs)) {
+        status = error.code ?? "error";
+        answeredMs = performance.now() - started;
+        finish();
+      }
+    });
+    const pump = () => {
+      while (sent < BIG_POST_BYTES && !req.destroyed) {
+        sent += chunk.length;
+        if (!req.write(chunk)) return void req.once("drain", pump);
+      }
+      if (!req.destroyed) req.end();
+    };
+    pump();
+  });
 }
 
 const CONCURRENT = 20;
@@ -119,6 +184,14 @@ export async function runHostileBodiesBench(log: (line: string) => void = (line)
     };
   }
   try {
+    const origin = new URL(target.baseUrl).origin;
+    // Any cookie stands in for a member's session in the default target (the edge refuses by
+    // length before any session is read); against `npm start`, BENCH_MEMBER_COOKIE sends a real one.
+    const cookie = process.env.BENCH_MEMBER_COOKIE ?? "next-auth.session-token=member";
+    const bigPosts = [
+      await bigPost(origin, "/api/auth/callback/credentials", target.pid, {}),
+      await bigPost(origin, "/api/trpc/organizations.create", target.pid, { Cookie: cookie, Origin: origin, "Content-Type": "application/json" }),
+    ];
     const run = await burst(target.baseUrl, target.pid);
     const result: HostileBodiesResult = {
       requests: CONCURRENT,
@@ -130,9 +203,14 @@ export async function runHostileBodiesBench(log: (line: string) => void = (line)
       slowestHealthMs: Math.round(Math.max(0, ...run.health)),
       redact96KbMs: timeRedaction((text) => redactSecrets(text, ["hunter22"]), 10),
       redact96KbFormerMs: timeRedaction((text) => text.replace(FORMER_PATTERN, "$1$2:***@"), 1),
+      bigPosts,
     };
     log(`hostile bodies: ${JSON.stringify(result)}`);
     log(`  RSS growth < 100 MB: ${result.peakRssGrowthMb < 100 ? "yes" : "NO"}; /health within 1 s: ${result.slowestHealthMs < 1000 ? "yes" : "NO"}`);
+    for (const post of bigPosts) {
+      const ok = typeof post.status === "number" && post.status >= 400 && post.answeredMs < 1000 && post.rssGrowthMb < 20;
+      log(`  100 MB POST ${post.path}: ${post.status} in ${post.answeredMs} ms, ${post.sentMb} MB sent, RSS +${post.rssGrowthMb} MB: ${ok ? "refused within 1 s, < 20 MB" : "NO"}`);
+    }
     return result;
   } finally {
     await target.stop();

@@ -45,6 +45,20 @@ const schema = z.object({
   NEXTAUTH_SECRET: optionalString,
   /** The dashboard's public origin (next-auth builds its redirects from it). */
   NEXTAUTH_URL: optionalString.pipe(z.url().optional()),
+  /**
+   * Proxies whose X-Forwarded-For is believed (D174): comma-separated addresses or CIDR ranges.
+   * Unset: the socket's peer is the client, and X-Forwarded-For is ignored.
+   */
+  GROUNDWORK_TRUSTED_PROXIES: optionalString.pipe(
+    z
+      .string()
+      .regex(/^[0-9a-fA-F:.\/, ]+$/, "must be comma-separated IP addresses or CIDR ranges")
+      .optional(),
+  ),
+  /** How long a stopping server lets in-flight requests finish, in ms (D178). */
+  GROUNDWORK_SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().min(0).max(600_000).default(20_000),
+  /** `npm run worker` answers GET /health on this port when set (200 running, 503 stopping). */
+  GROUNDWORK_WORKER_HEALTH_PORT: z.coerce.number().int().min(1).max(65_535).optional(),
   /** Bearer token of GET /metrics; unset turns the endpoint off (404). */
   GROUNDWORK_METRICS_TOKEN: optionalString.pipe(z.string().min(16, "must be at least 16 characters").optional()),
   /**

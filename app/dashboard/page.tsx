@@ -2,6 +2,7 @@ import { ArrowRight, Building2, KeyRound, Users } from "lucide-react";
 import Link from "next/link";
 import { roleLabel } from "@/components/dashboard/app-shell";
 import { LoadError } from "@/components/dashboard/load-error";
+import { MyInvitations } from "@/components/dashboard/invitations";
 import { Card, EmptyState, PageHeader } from "@/components/ui/card";
 import { load } from "@/server/api/dashboard/load";
 
@@ -13,9 +14,10 @@ export default async function OverviewPage({ searchParams }: { searchParams: Pro
   const loaded = await load(async (caller) => ({
     me: await caller.viewer.me(),
     grid: await caller.organizations.grid({ search: search || undefined, cursor: cursor || undefined }),
+    invitations: await caller.viewer.invitations(),
   }));
   if (!loaded.ok) return <LoadError {...loaded} />;
-  const { me, grid } = loaded.data;
+  const { me, grid, invitations } = loaded.data;
   const organizations = grid.items;
   const activeKeys = grid.totals.activeKeys;
   const pageLink = (next?: string) => {
@@ -28,6 +30,7 @@ export default async function OverviewPage({ searchParams }: { searchParams: Pro
   return (
     <div>
       <PageHeader title="Overview" description={`Signed in as ${me.name ?? me.email} · ${roleLabel(me)}`} />
+      <MyInvitations invitations={invitations} />
       <div className="mb-6 grid grid-cols-3 gap-2 sm:gap-3">
         <Card>
           <p className="flex items-center gap-2 text-xs text-slate-600 sm:text-sm">

@@ -112,3 +112,48 @@ test("two Authorization headers are a 400; the Bearer scheme is case-insensitive
   expectEnvelope(lower, 401, "unauthorized");
   expect(JSON.parse(lower.body).error.message).toContain("Unknown API key");
 });
+
+test("a missing, doubled or malformed Host is an enveloped 400 with a request id", async () => {
+  expectEnvelope(await raw("GET /api/v1/health HTTP/1.1\r\nConnection: close\r\n\r\n"), 400, "bad_request");
+  expectEnvelope(await raw("GET /dashboard HTTP/1.0\r\n\r\n"), 400, "bad_request");
+  expectEnvelope(await raw("GET / HTTP/1.1\r\nHost: a\r\nHost: b\r\nConnection: close\r\n\r\n"), 400, "bad_request");
+  for (const host of ["exa mple.com", "x:port", "x:99999", "[::1", "a/b", "a@b", "-x", "é.test", "x..y"]) {
+    for (const path of ["/", "/dashboard", "/api/v1/health", "/api/trpc/viewer.me", "/api/auth/session"]) {
+      expectEnvelope(await raw(`GET ${path} HTTP/1.1\r\nHost: ${host}\r\nConnection: close\r\n\r\n`), 400, "bad_request");
+    }
+  }
+});
+
+test("percent-encoded unreserved characters name the same resource", async () => {
+  const health = await request("GET /api/v1/he%61lth");
+  expect(health.status).toBe(200);
+  expect((JSON.parse(health.body) as { data: { status: string } }).data.status).toBe("ok");
+  expect((await request("GET /docs/device%2Dsync")).status).toBe(200);
+  expect((await request("GET /sign%2Din")).status).toBe(200);
+  expectEnvelope(await request("GET /docs/assets/%2E%2E/%2E%2E/package.json"), 400, "bad_request");
+});
+
+test("the sign-in callback and /api/trpc refuse an oversized or unmeasured body before reading it", async () => {
+  const post = (path: string, headers: string) => raw(`POST ${path} HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n${headers}\r\n`);
+  expectEnvelope(await post("/api/auth/callback/credentials", "Content-Type: application/x-www-form-urlencoded\r\nContent-Length: 104857600\r\n"), 413, "payload_too_large");
+  expectEnvelope(await post("/api/trpc/organizations.create", "Content-Type: application/json\r\nContent-Length: 104857600\r\n"), 413, "payload_too_large");
+  expectEnvelope(await post("/api/trpc/organizations.create", "Content-Type: application/json\r\nTransfer-Encoding: chunked\r\n"), 411, "bad_request");
+  // A signed-out mutation is refused before its (small) body is read.
+  const signedOut = await raw(`POST /api/trpc/organizations.create HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nOrigin: http://127.0.0.1:${port}\r\nContent-Type: application/json\r\nContent-Length: 2\r\nConnection: close\r\n\r\n{}`);
+  expect(signedOut.status).toBe(401);
+});
+
+test("pages carry a nonce script policy that loads nothing from elsewhere", async () => {
+  for (const path of ["/", "/docs", "/sign-in", "/dashboard"]) {
+    const policy = (await request(`GET ${path}`)).headers["content-security-policy"] ?? "";
+    expect(policy, path).toMatch(/script-src 'self' 'nonce-[A-Za-z0-9+/=]+'/);
+    expect(policy, path).not.toMatch(/https?:|\*|unsafe-eval|script-src[^;]*unsafe-inline/);
+    expect(policy, path).toContain("default-src 'self'");
+  }
+  const page = await request("GET /sign-in");
+  const nonce = /'nonce-([^']+)'/.exec(page.headers["content-security-policy"] ?? "")![1]!;
+  // Every inline script Next writes carries this response's nonce.
+  const scripts = [...page.body.matchAll(/<script(?![^>]*\bsrc=)([^>]*)>/g)].map((m) => m[1]!);
+  expect(scripts.length).toBeGreaterThan(0);
+  for (const attributes of scripts) expect(attributes).toContain(`nonce="${nonce}"`);
+});

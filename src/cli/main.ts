@@ -10,6 +10,7 @@ import { keyCommands } from "./commands/key";
 import { orgCommands } from "./commands/org";
 import { ownerCommands } from "./commands/owner";
 import { sourceCommands } from "./commands/source";
+import { userCommands } from "./commands/user";
 import { alertCommands } from "./commands/alert";
 
 const groups: Record<string, CommandGroup> = {
@@ -18,6 +19,7 @@ const groups: Record<string, CommandGroup> = {
   key: keyCommands,
   form: formCommands,
   source: sourceCommands,
+  user: userCommands,
   alert: alertCommands,
 };
 

@@ -9,15 +9,18 @@ import { createPrismaClient } from "@/server/db/client";
 import { apiHandler } from "@/server/http/api-handler";
 import { isDirectApiPath } from "@/server/http/direct-api";
 import { fromFetchHandler } from "@/server/http/node-fetch-bridge";
+import { stopServer } from "@/server/http/graceful-stop";
 import { createNodeServer } from "@/server/http/node-server";
 import { logger } from "@/server/logger";
 import { seedDemoInstance } from "@/server/seed/seed-demo";
 import { startWorker, type RunningWorker } from "@/worker/start-worker";
 import { ensureBuild } from "./ensure-build";
+import { onStopSignals } from "./stop-signals";
 
 /**
  * `npm start`: build when needed → database (embedded unless DATABASE_URL) → migrations →
- * first-run seed → Next on PORT, in this one process so Ctrl-C stops everything cleanly.
+ * first-run seed → Next on PORT, in this one process so Ctrl-C stops everything cleanly: a
+ * signal drains requests and the worker before exiting (D178).
  */
 async function main(): Promise<void> {
   const root = process.cwd();
@@ -35,20 +38,17 @@ async function main(): Promise<void> {
   await loadEncryptionKey(dataDir);
   // Filled in once listening; the signal handlers are installed before that.
   const running: { server?: Server; worker?: RunningWorker } = {};
-  let stopping = false;
-  const shutdown = async (signal: string) => {
-    if (stopping) return;
-    stopping = true;
-    say(`\n${signal} received: stopping...`);
-    const force = setTimeout(() => process.exit(1), 10_000);
-    force.unref();
-    running.server?.close();
-    await running.worker?.stop().catch((error: unknown) => say(`Worker stop failed: ${String(error)}`));
+  onStopSignals(async () => {
+    const deadlineMs = config.GROUNDWORK_SHUTDOWN_TIMEOUT_MS;
+    // The HTTP server drains (health 503, no new connections, in-flight requests finish) while
+    // the in-process worker takes no new job and finishes or releases its running pass.
+    await Promise.all([
+      running.server && stopServer(running.server, { timeoutMs: deadlineMs, log: say }),
+      running.worker?.stop({ deadlineMs }).catch((error: unknown) => say(`worker stop failed: ${String(error)}`)),
+    ]);
+    say("closing the database");
     await database.stop().catch((error: unknown) => say(`Database stop failed: ${String(error)}`));
-    process.exit(0);
-  };
-  process.on("SIGINT", () => void shutdown("SIGINT"));
-  process.on("SIGTERM", () => void shutdown("SIGTERM"));
+  }, say);
 
   process.env.DATABASE_URL = database.url;
   // Dashboard sessions: a secret generated once into the data dir (or NEXTAUTH_SECRET), and the
@@ -81,7 +81,7 @@ async function main(): Promise<void> {
   const httpServer = createNodeServer(
     (req, res) => (serveApi && isDirectApiPath(req.url) ? serveApi(req, res) : handle(req, res)),
     logger,
-    { allowUpgrade: dev },
+    { allowUpgrade: dev, dev },
   );
   running.server = httpServer;
   await new Promise<void>((resolve, reject) => {

@@ -11,6 +11,10 @@ export interface ApiProcess {
   /** The server process itself (tsx runs it as a child of its own). */
   readonly pid: number;
   stop(): Promise<void>;
+  /** Everything the process wrote to stdout so far. */
+  output(): string;
+  /** Resolves with the exit code once the process has exited. */
+  readonly exited: Promise<number | null>;
 }
 
 /**
@@ -24,7 +28,10 @@ export async function startApiProcess(env: { DATABASE_URL: string; REDIS_URL?: s
     stdio: ["ignore", "pipe", "pipe"],
   });
   let stderr = "";
+  let stdoutAll = "";
   child.stderr?.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
+  child.stdout?.on("data", (chunk: Buffer) => (stdoutAll += chunk.toString()));
+  const exited = new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)));
   const [port, storeKind, pid] = await new Promise<[string, string, string]>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`serve-api did not start within 30 s: ${stderr}`)), 30_000);
     let stdout = "";
@@ -41,7 +48,7 @@ export async function startApiProcess(env: { DATABASE_URL: string; REDIS_URL?: s
       reject(new Error(`serve-api exited with ${code}: ${stderr}`));
     });
   });
-  return { baseUrl: `http://127.0.0.1:${port}/api/v1`, storeKind, pid: Number(pid), stop: () => stop(child) };
+  return { baseUrl: `http://127.0.0.1:${port}/api/v1`, storeKind, pid: Number(pid), stop: () => stop(child), output: () => stdoutAll, exited };
 }
 
 function stop(child: ChildProcess): Promise<void> {

@@ -6,13 +6,15 @@ import { apiPoolOptions, createPrismaClient } from "@/server/db/client";
 import { createApiHandler } from "@/server/http/handle-api-request";
 import { handleHealthRequest } from "@/server/http/health-route";
 import { sendFetchResponse, toFetchRequest } from "@/server/http/node-fetch-bridge";
+import { onStopSignals } from "@/cli/stop-signals";
+import { stopServer } from "@/server/http/graceful-stop";
 import { createNodeServer } from "@/server/http/node-server";
 import { createRateLimitStore } from "@/server/modules/rate-limit/rate-limit-store";
 
 // A second (third…) app instance for tests and benchmarks that need separate OS processes: the
 // real /api/v1 handler (and /health) in the same node:http server factory `npm start` uses, on a free port,
 // against DATABASE_URL, with the Redis rate-limit store when REDIS_URL is set. Prints
-// `listening <port> <store kind> <pid>` once ready; SIGTERM stops it.
+// `listening <port> <store kind> <pid>` once ready; SIGTERM drains and stops it.
 // Started by ./api-process.ts: `tsx src/test/serve-api.ts`.
 
 const { DATABASE_URL, REDIS_URL, DATABASE_POOL_SIZE } = env();
@@ -29,6 +31,7 @@ const handler = createApiHandler({
   maxInFlightPerKey: Math.max(1, Math.ceil(DATABASE_POOL_SIZE / 2)),
 });
 
+const say = (message: string) => process.stdout.write(`${message}\n`);
 const server = createNodeServer(async (req, res) => {
   const isHealth = req.method === "GET" && req.url?.split("?")[0] === "/api/v1/health";
   await sendFetchResponse(res, await (isHealth ? handleHealthRequest() : handler(toFetchRequest(req))));
@@ -39,7 +42,8 @@ server.listen(0, "127.0.0.1", () => {
   process.stdout.write(`listening ${port} ${rateLimiter.kind} ${process.pid}\n`);
 });
 
-process.on("SIGTERM", () => {
-  server.close();
-  void Promise.allSettled([prisma.$disconnect(), rateLimiter.close()]).then(() => process.exit(0));
-});
+// The same stop as `npm start` (D178): drain, then close; a second signal exits at once.
+onStopSignals(async () => {
+  await stopServer(server, { timeoutMs: env().GROUNDWORK_SHUTDOWN_TIMEOUT_MS, log: say });
+  await Promise.allSettled([prisma.$disconnect(), rateLimiter.close()]);
+}, say);

@@ -1,7 +1,9 @@
 import path from "node:path";
 import { env } from "@/env";
 import { prepareDatabase } from "@/server/db/bootstrap";
+import { onStopSignals } from "@/cli/stop-signals";
 import { startWorker } from "./start-worker";
+import { serveWorkerHealth } from "./worker-health";
 
 /**
  * `npm run worker`: sync workers alone, on DATABASE_URL or the embedded database, for
@@ -20,19 +22,14 @@ async function main(): Promise<void> {
   }
   say(`Sync worker running (${database.embedded ? "embedded Postgres" : "DATABASE_URL"}); Ctrl-C stops it.`);
 
-  let stopping = false;
-  const shutdown = async (signal: string) => {
-    if (stopping) return;
-    stopping = true;
-    say(`${signal} received: finishing running passes...`);
-    const force = setTimeout(() => process.exit(1), 30_000);
-    force.unref();
-    await worker.stop().catch((error: unknown) => say(`Worker stop failed: ${String(error)}`));
+  const health = await serveWorkerHealth(env().GROUNDWORK_WORKER_HEALTH_PORT, say);
+  onStopSignals(async () => {
+    health?.stopping();
+    await worker.stop({ deadlineMs: env().GROUNDWORK_SHUTDOWN_TIMEOUT_MS }).catch((error: unknown) => say(`Worker stop failed: ${String(error)}`));
+    await health?.close();
+    say("closing the database");
     await database.stop().catch((error: unknown) => say(`Database stop failed: ${String(error)}`));
-    process.exit(0);
-  };
-  process.on("SIGINT", () => void shutdown("SIGINT"));
-  process.on("SIGTERM", () => void shutdown("SIGTERM"));
+  }, say);
 }
 
 /** `npm run worker -- --concurrency 4`; the default suits a small machine. */

@@ -1,5 +1,6 @@
 import path from "node:path";
-import { Logger, parseCronItems, run, type LogFunctionFactory, type TaskList } from "graphile-worker";
+import { EventEmitter } from "node:events";
+import { Logger, makeWorkerUtils, parseCronItems, run, type LogFunctionFactory, type TaskList, type WorkerEvents } from "graphile-worker";
 import { env } from "@/env";
 import { createPrismaClient } from "@/server/db/client";
 import { loadEncryptionKey } from "@/server/modules/data-sources/credentials/encryption-key";
@@ -34,8 +35,12 @@ export interface StartWorkerOptions {
 }
 
 export interface RunningWorker {
-  /** Lets running passes finish, then closes every connection. */
-  stop(): Promise<void>;
+  /**
+   * Takes no new job and lets running passes finish, then closes every connection (D179). With
+   * a deadline, a pass still running then is released: its job is failed back to the queue
+   * (retried by any worker), and the source lock ends with this process's connection.
+   */
+  stop(options?: { deadlineMs?: number }): Promise<void>;
 }
 
 /**
@@ -93,9 +98,15 @@ export async function startWorker(options: StartWorkerOptions): Promise<RunningW
     },
   };
 
+  // Which graphile workers hold a job right now: the ones a stop past its deadline releases.
+  const busyWorkers = new Set<string>();
+  const events: WorkerEvents = new EventEmitter();
+  events.on("job:start", ({ worker }) => busyWorkers.add(worker.workerId));
+  events.on("job:complete", ({ worker }) => busyWorkers.delete(worker.workerId));
   let runner;
   try {
     runner = await run({
+      events,
       connectionString: options.databaseUrl,
       concurrency,
       maxPoolSize: concurrency + 2,
@@ -120,7 +131,7 @@ export async function startWorker(options: StartWorkerOptions): Promise<RunningW
   // GROUNDWORK_SYNC_TICK_SECONDS below a minute (tests, demos): cron ticks once a minute at best,
   // so the same tick job is also queued from a timer (its job key keeps one waiting at a time).
   const tickSeconds = env().GROUNDWORK_SYNC_TICK_SECONDS;
-  const timer =
+  const tickTimer =
     tickSeconds < 60
       ? setInterval(() => {
           started.addJob(SYNC_TICK_TASK, {}, { jobKey: SYNC_TICK_TASK, maxAttempts: 1 }).catch(() => undefined);
@@ -128,10 +139,34 @@ export async function startWorker(options: StartWorkerOptions): Promise<RunningW
       : undefined;
   let stopping: Promise<void> | undefined;
   return {
-    stop() {
+    stop({ deadlineMs }: { deadlineMs?: number } = {}) {
       stopping ??= (async () => {
-        clearInterval(timer);
-        await started.stop();
+        clearInterval(tickTimer);
+        options.log("stopping: taking no new jobs, letting running passes finish");
+        const graceful = started.stop().then(() => "finished" as const);
+        let timer: NodeJS.Timeout | undefined;
+        const deadline = new Promise<"deadline">((resolve) => {
+          if (deadlineMs !== undefined) timer = setTimeout(() => resolve("deadline"), deadlineMs);
+        });
+        const outcome = await Promise.race([graceful, deadline]);
+        clearTimeout(timer);
+        if (outcome === "deadline") {
+          // NOTE: graphile-worker's own forceful shutdown waits for the running task first. The
+          // jobs are unlocked instead (what it does for crashed workers): any worker takes them
+          // again at once, and this process's exit ends the pass (its source lock with it).
+          options.log(`deadline of ${deadlineMs} ms reached: releasing running passes to another worker`);
+          graceful.catch(() => undefined);
+          const utils = await makeWorkerUtils({ connectionString: options.databaseUrl, logger: new Logger(graphileLog(options.log)) });
+          try {
+            await utils.forceUnlockWorkers([...busyWorkers]);
+          } finally {
+            await utils.release();
+          }
+          options.log(`released the jobs of ${busyWorkers.size} busy worker(s)`);
+          return;
+        } else {
+          options.log("running passes finished");
+        }
         await db.$disconnect();
       })();
       return stopping;

@@ -66,6 +66,8 @@ describe("scheduling on graphile-worker", () => {
     const sourceId = await source();
     for (let i = 0; i < 5; i += 1) await requestSourceSync(db.prisma, CLI_OPERATOR, sourceId);
     expect(await queuedJobs(sourceId)).toEqual([{ key: syncJobKey(sourceId, "manual"), locked: false }]);
+    // Each request is audited (D182), even when it joins the pass already queued.
+    expect(await db.prisma.auditEvent.count({ where: { action: "data_source.sync_requested", targetId: sourceId, actorType: "cli" } })).toBe(5);
 
     const worker = await startWorker({ databaseUrl: db.url, log: quiet, dataDir, pollInterval: 100 });
     try {

@@ -15,8 +15,8 @@ export default async function UsersPage() {
   const { me, users, organizations } = loaded.data;
   return (
     <div>
-      <PageHeader title="Users" description="Everyone who can sign in to this dashboard. Organization admins add existing accounts to their organizations." />
-      <UsersView users={users} organizations={organizations.map((o) => ({ id: o.id, name: o.name }))} isOwner={me.isInstanceOwner} />
+      <PageHeader title="Users" description="Everyone who can sign in to this dashboard. Owners disable and enable accounts, reset passwords (the new one is shown once) and lift sign-in locks." />
+      <UsersView users={users} organizations={organizations.map((o) => ({ id: o.id, name: o.name }))} isOwner={me.isInstanceOwner} viewerId={me.userId} />
     </div>
   );
 }

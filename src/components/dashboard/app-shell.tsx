@@ -1,4 +1,4 @@
-import { Bell, Building2, KeyRound, LayoutDashboard, LifeBuoy, Users } from "lucide-react";
+import { Bell, Building2, KeyRound, LayoutDashboard, LifeBuoy, UserCog, Users } from "lucide-react";
 import Link from "next/link";
 import type { ReactNode } from "react";
 import { NavLink } from "./nav-link";
@@ -75,6 +75,9 @@ export function AppShell({ viewer, children, alerts }: { viewer: ShellViewer; ch
               Users
             </NavLink>
           ) : null}
+          <NavLink href="/dashboard/account" icon={<UserCog aria-hidden />}>
+            Your account
+          </NavLink>
         </nav>
         {viewer.memberships.length > 0 ? (
           <div className="hidden px-4 pt-5 md:block">

@@ -11,6 +11,7 @@ import { Input, Label, Select } from "@/components/ui/input";
 import { RelativeTime } from "@/components/ui/relative-time";
 import { Table, TBody, TD, TH, THead, TR } from "@/components/ui/table";
 import { describeError, trpc, type ShownError } from "@/lib/trpc-client";
+import { PendingInvitations, type PendingInvitation } from "./invitations";
 
 interface MemberRow {
   userId: string;
@@ -20,7 +21,19 @@ interface MemberRow {
   since: string;
 }
 
-export function MembersView({ organizationId, members, canAdmin }: { organizationId: string; members: MemberRow[]; canAdmin: boolean }) {
+export function MembersView({
+  organizationId,
+  members,
+  canAdmin,
+  isOwner,
+  invitations,
+}: {
+  organizationId: string;
+  members: MemberRow[];
+  canAdmin: boolean;
+  isOwner: boolean;
+  invitations: PendingInvitation[];
+}) {
   const router = useRouter();
   const [error, setError] = useState<ShownError | null>(null);
   const [removing, setRemoving] = useState<MemberRow | null>(null);
@@ -41,7 +54,8 @@ export function MembersView({ organizationId, members, canAdmin }: { organizatio
         Admins manage this organization&apos;s keys and members; members have read-only access. Changes apply on the person&apos;s next
         request.
       </p>
-      {canAdmin ? <AddMemberForm organizationId={organizationId} onAdded={() => router.refresh()} /> : null}
+      {canAdmin ? <AddMemberForm organizationId={organizationId} isOwner={isOwner} onAdded={() => router.refresh()} /> : null}
+      {canAdmin ? <PendingInvitations organizationId={organizationId} invitations={invitations} /> : null}
       {error ? (
         <Alert title="That did not work" requestId={error.requestId}>
           {error.message}
@@ -49,7 +63,11 @@ export function MembersView({ organizationId, members, canAdmin }: { organizatio
       ) : null}
       {members.length === 0 ? (
         <EmptyState title="No members yet">
-          {canAdmin ? "Add an existing account by its email above. Instance owners create accounts on the Users page." : "Nobody belongs to this organization yet."}
+          {canAdmin
+            ? isOwner
+              ? "Add an existing account by its email above. Instance owners create accounts on the Users page."
+              : "Invite people by email above; they become members when they accept."
+            : "Nobody belongs to this organization yet."}
         </EmptyState>
       ) : (
         <Table aria-label="Members">
@@ -130,8 +148,13 @@ export function MembersView({ organizationId, members, canAdmin }: { organizatio
   );
 }
 
-function AddMemberForm({ organizationId, onAdded }: { organizationId: string; onAdded: () => void }) {
+/**
+ * Instance owners attach an existing account; an organization admin invites an email, and the
+ * answer is the same whether an account has it or not (D181).
+ */
+function AddMemberForm({ organizationId, isOwner, onAdded }: { organizationId: string; isOwner: boolean; onAdded: () => void }) {
   const [error, setError] = useState<ShownError | null>(null);
+  const [invited, setInvited] = useState<string | null>(null);
   const [pending, setPending] = useState(false);
   async function onSubmit(event: React.FormEvent<HTMLFormElement>) {
     event.preventDefault();
@@ -139,8 +162,10 @@ function AddMemberForm({ organizationId, onAdded }: { organizationId: string; on
     const form = new FormData(formElement);
     setPending(true);
     setError(null);
+    setInvited(null);
     try {
-      await trpc.members.add.mutate({ organizationId, email: String(form.get("email") ?? ""), role: form.get("role") === "admin" ? "admin" : "member" });
+      const result = await trpc.members.add.mutate({ organizationId, email: String(form.get("email") ?? ""), role: form.get("role") === "admin" ? "admin" : "member" });
+      setInvited(result.kind === "invited" ? result.invitation.email : null);
       formElement.reset();
       onAdded();
     } catch (caught) {
@@ -153,7 +178,7 @@ function AddMemberForm({ organizationId, onAdded }: { organizationId: string; on
     <form onSubmit={onSubmit} className="rounded-lg border border-slate-200 bg-white p-4" aria-label="Add a member">
       <div className="flex flex-col gap-3 sm:flex-row sm:items-end">
         <div className="flex-1 space-y-1.5">
-          <Label htmlFor="member-email">Email of an existing account</Label>
+          <Label htmlFor="member-email">{isOwner ? "Email of an existing account" : "Email to invite"}</Label>
           <Input id="member-email" name="email" type="email" required placeholder="person@example.com" />
         </div>
         <div className="space-y-1.5 sm:w-36">
@@ -164,9 +189,14 @@ function AddMemberForm({ organizationId, onAdded }: { organizationId: string; on
           </Select>
         </div>
         <Button type="submit" disabled={pending}>
-          <UserPlus aria-hidden /> Add member
+          <UserPlus aria-hidden /> {isOwner ? "Add member" : "Invite"}
         </Button>
       </div>
+      {invited ? (
+        <Alert className="mt-3" tone="success" title="Invitation recorded">
+          If {invited} has an account here, its holder sees the invitation on their overview and joins when they accept it.
+        </Alert>
+      ) : null}
       {error ? (
         <Alert className="mt-3" title="Not added" requestId={error.requestId}>
           {error.message}

@@ -11,6 +11,7 @@ import { Dialog, DialogContent, DialogFormFooter } from "@/components/ui/dialog"
 import { Input, Label, Select } from "@/components/ui/input";
 import { Table, TBody, TD, TH, THead, TR } from "@/components/ui/table";
 import { describeError, trpc, type ShownError } from "@/lib/trpc-client";
+import { UserActions } from "./user-actions";
 
 interface UserRow {
   id: string;
@@ -18,12 +19,24 @@ interface UserRow {
   name: string | null;
   instanceRole: "none" | "support" | "owner";
   disabled: boolean;
+  lockedAddresses: number;
+  openSessions: number;
   memberships: { organizationId: string; organizationName: string; role: "admin" | "member" }[];
 }
 
 const roleNames = { owner: "Instance owner", support: "Support", none: "—" };
 
-export function UsersView({ users, organizations, isOwner }: { users: UserRow[]; organizations: { id: string; name: string }[]; isOwner: boolean }) {
+export function UsersView({
+  users,
+  organizations,
+  isOwner,
+  viewerId,
+}: {
+  users: UserRow[];
+  organizations: { id: string; name: string }[];
+  isOwner: boolean;
+  viewerId: string;
+}) {
   const router = useRouter();
   const [open, setOpen] = useState(false);
   return (
@@ -35,36 +48,56 @@ export function UsersView({ users, organizations, isOwner }: { users: UserRow[];
           </Button>
         </div>
       ) : null}
-      <Table aria-label="Users">
+      {/* Phones get one card per account (the table would hide its actions off-screen). */}
+      <ul className="space-y-3 md:hidden" aria-label="Users">
+        {users.map((user) => (
+          <li key={user.id} data-testid="user-entry" className="rounded-lg border border-slate-200 bg-white p-4">
+            <p className="font-medium break-all text-slate-900">{user.name ?? user.email}</p>
+            {user.name ? <p className="text-xs break-all text-slate-500">{user.email}</p> : null}
+            <p className="mt-1 text-sm text-slate-600">{user.instanceRole === "none" ? "No instance role" : roleNames[user.instanceRole]}</p>
+            <div className="mt-2 text-sm">
+              <Memberships user={user} />
+            </div>
+            <div className="mt-2">
+              <SignInState user={user} />
+            </div>
+            {isOwner ? (
+              <div className="mt-3 border-t border-slate-100 pt-3">
+                <UserActions user={user} isSelf={user.id === viewerId} />
+              </div>
+            ) : null}
+          </li>
+        ))}
+      </ul>
+      <Table aria-label="Users" wrapperClassName="hidden md:block">
         <THead>
           <TR>
             <TH>User</TH>
             <TH>Instance role</TH>
             <TH>Organizations</TH>
+            <TH>Sign-in</TH>
+            {isOwner ? <TH>Actions</TH> : null}
           </TR>
         </THead>
         <TBody>
           {users.map((user) => (
-            <TR key={user.id}>
+            <TR key={user.id} data-testid="user-entry">
               <TD>
                 <p className="font-medium text-slate-900">{user.name ?? user.email}</p>
                 {user.name ? <p className="text-xs text-slate-500">{user.email}</p> : null}
-                {user.disabled ? <Badge tone="red">disabled</Badge> : null}
               </TD>
               <TD>{roleNames[user.instanceRole]}</TD>
               <TD>
-                {user.memberships.length === 0 ? (
-                  <span className="text-slate-500">none</span>
-                ) : (
-                  <ul className="space-y-0.5">
-                    {user.memberships.map((m) => (
-                      <li key={m.organizationId}>
-                        {m.organizationName} <span className="text-slate-500">({m.role})</span>
-                      </li>
-                    ))}
-                  </ul>
-                )}
+                <Memberships user={user} />
               </TD>
+              <TD>
+                <SignInState user={user} />
+              </TD>
+              {isOwner ? (
+                <TD>
+                  <UserActions user={user} isSelf={user.id === viewerId} />
+                </TD>
+              ) : null}
             </TR>
           ))}
         </TBody>
@@ -79,6 +112,37 @@ export function UsersView({ users, organizations, isOwner }: { users: UserRow[];
         />
       ) : null}
     </div>
+  );
+}
+
+function Memberships({ user }: { user: UserRow }) {
+  if (user.memberships.length === 0) return <span className="text-slate-500">No organizations</span>;
+  return (
+    <ul className="space-y-0.5">
+      {user.memberships.map((m) => (
+        <li key={m.organizationId}>
+          {m.organizationName} <span className="text-slate-500">({m.role})</span>
+        </li>
+      ))}
+    </ul>
+  );
+}
+
+function SignInState({ user }: { user: UserRow }) {
+  return (
+    <>
+      <div className="flex flex-wrap items-center gap-1.5">
+        {user.disabled ? <Badge tone="red">disabled</Badge> : <Badge tone="green">enabled</Badge>}
+        {user.lockedAddresses > 0 ? (
+          <Badge tone="amber">
+            locked from {user.lockedAddresses} address{user.lockedAddresses === 1 ? "" : "es"}
+          </Badge>
+        ) : null}
+      </div>
+      <p className="mt-1 text-xs text-slate-500">
+        {user.openSessions === 0 ? "no open sessions" : `${user.openSessions} open session${user.openSessions === 1 ? "" : "s"}`}
+      </p>
+    </>
   );
 }
 

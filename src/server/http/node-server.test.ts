@@ -2,6 +2,7 @@ import type { Server } from "node:http";
 import { connect, type AddressInfo } from "node:net";
 import pino from "pino";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { parseTrustedProxies } from "./client-address";
 import { createNodeServer } from "./node-server";
 
 let server: Server;
@@ -13,8 +14,17 @@ beforeAll(async () => {
     // As Next does on its first request: a WebSocket hook on the server that never answers.
     (req.socket as unknown as { server: Server }).server.on("upgrade", () => undefined);
     res.setHeader("content-type", "application/json");
-    res.end(JSON.stringify({ reached: true, upgrade: req.headers.upgrade ?? null, connection: req.headers.connection ?? null }));
-  }, pino({ level: "silent" }));
+    res.end(
+      JSON.stringify({
+        reached: true,
+        upgrade: req.headers.upgrade ?? null,
+        connection: req.headers.connection ?? null,
+        url: req.url,
+        address: req.headers["x-groundwork-client-address"] ?? null,
+        policy: req.headers["content-security-policy"] ?? null,
+      }),
+    );
+  }, pino({ level: "silent" }), { trustedProxies: parseTrustedProxies(undefined), https: true });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   port = (server.address() as AddressInfo).port;
 });
@@ -72,9 +82,63 @@ describe("the HTTP server in front of the framework", () => {
     expect(answer.headers).toMatchObject({
       "x-content-type-options": "nosniff",
       "x-frame-options": "DENY",
-      "content-security-policy": "frame-ancestors 'none'",
       "referrer-policy": "strict-origin-when-cross-origin",
+      "strict-transport-security": "max-age=31536000; includeSubDomains",
     });
+  });
+
+  it("sends a script policy with a fresh nonce per response, and hands that nonce to the framework", async () => {
+    const [a, b] = [await get("/"), await get("/")];
+    const nonce = (answer: RawAnswer) => /'nonce-([^']+)'/.exec(answer.headers["content-security-policy"] ?? "")?.[1];
+    expect(nonce(a)).toMatch(/^[A-Za-z0-9+/]{22}==$/);
+    expect(nonce(a)).not.toBe(nonce(b));
+    const policy = a.headers["content-security-policy"]!;
+    for (const directive of ["default-src 'self'", "script-src 'self' 'nonce-", "object-src 'none'", "frame-ancestors 'none'", "form-action 'self'"]) {
+      expect(policy).toContain(directive);
+    }
+    expect(policy).not.toMatch(/unsafe-eval|https?:|\*/);
+    expect(policy).not.toMatch(/script-src[^;]*unsafe-inline/);
+    expect((JSON.parse(a.body) as { policy: string }).policy).toBe(policy);
+  });
+
+  it("answers a missing, doubled or malformed Host 400 in the envelope", async () => {
+    const noHost = await raw("GET / HTTP/1.1\r\nConnection: close\r\n\r\n");
+    expect(expectEnvelope(noHost, 400, "bad_request")).toMatchObject({ error: { details: { header: "Host" } } });
+    expectEnvelope(await raw("GET / HTTP/1.0\r\n\r\n"), 400, "bad_request");
+    expectEnvelope(await raw("GET / HTTP/1.1\r\nHost: a\r\nHost: b\r\nConnection: close\r\n\r\n"), 400, "bad_request");
+    for (const host of ["a b", "x:port", "x:99999", "[::1", "exa mple.com", "a/b", "a@b", "-x", "x..y", "%41", "a\\b", "x:80:80", "é.test", ""]) {
+      const answer = await raw(`GET / HTTP/1.1\r\nHost: ${host}\r\nConnection: close\r\n\r\n`);
+      expect(answer.status, JSON.stringify(host)).toBe(400);
+      expectEnvelope(answer, 400, "bad_request");
+    }
+    for (const host of ["localhost:3000", "example.com", "127.0.0.1", "[::1]:8080", "my_host.internal", "example.com."]) {
+      const answer = await raw(`GET / HTTP/1.1\r\nHost: ${host}\r\nConnection: close\r\n\r\n`);
+      expect(answer.status, host).toBe(200);
+    }
+  });
+
+  it("decodes percent-encoded unreserved characters in the path before routing, and only those", async () => {
+    const echo = async (path: string) => (JSON.parse((await get(path)).body) as { url: string }).url;
+    expect(await echo("/api/v1/organizations/org%2D1%5Fa%7E%2E%41z?q=%2D")).toBe("/api/v1/organizations/org-1_a~.Az?q=%2D");
+    expect(await echo("/a%2Fb/%20%25")).toBe("/a%2Fb/%20%25");
+    expectEnvelope(await get("/docs/assets/%2E%2E/secret"), 400, "bad_request");
+    expectEnvelope(await get("/x/%2e"), 400, "bad_request");
+  });
+
+  it("resolves the client address from the socket and ignores a client's own headers", async () => {
+    const answer = await get("/", "X-Forwarded-For: 203.0.113.1\r\nX-Groundwork-Client-Address: 203.0.113.2\r\n");
+    expect((JSON.parse(answer.body) as { address: string }).address).toBe("127.0.0.1");
+  });
+
+  it("refuses an oversized or unmeasured body to the dashboard and auth endpoints before reading it", async () => {
+    // Connection: close, so the client's end after one answer is not read as a truncated body.
+    const post = (path: string, headers: string) => raw(`POST ${path} HTTP/1.1\r\nHost: x\r\nConnection: close\r\n${headers}\r\n`);
+    expectEnvelope(await post("/api/auth/callback/credentials", "Content-Length: 104857600\r\n"), 413, "payload_too_large");
+    expectEnvelope(await post("/api/trpc/users.create", "Content-Length: 104857600\r\n"), 413, "payload_too_large");
+    expectEnvelope(await post("/api/trpc/sources.uploadCsv", "Content-Length: 104857600\r\n"), 413, "payload_too_large");
+    expectEnvelope(await post("/api/trpc/users.create", "Transfer-Encoding: chunked\r\n"), 411, "bad_request");
+    const small = await raw("POST /api/trpc/users.create HTTP/1.1\r\nHost: x\r\nContent-Length: 2\r\nConnection: close\r\n\r\n{}");
+    expect(small.status).toBe(200);
   });
 
   it("answers TRACE, OPTIONS *, PROPFIND, SEARCH and unknown methods 405 with Allow, in the envelope", async () => {
@@ -104,7 +168,7 @@ describe("the HTTP server in front of the framework", () => {
     for (const extra of ["Upgrade: h2c\r\nHTTP2-Settings: AAMAAABkAARAAAAAAAIAAAAA\r\n", "Upgrade: websocket\r\n"]) {
       const answer = await raw(`GET /api/v1/health HTTP/1.1\r\nHost: x\r\nConnection: Upgrade, close\r\n${extra}\r\n`);
       expect(answer.status).toBe(200);
-      expect(JSON.parse(answer.body)).toEqual({ reached: true, upgrade: null, connection: "close" });
+      expect(JSON.parse(answer.body)).toMatchObject({ reached: true, upgrade: null, connection: "close" });
     }
   });
 

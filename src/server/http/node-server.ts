@@ -1,12 +1,15 @@
 import { createServer, STATUS_CODES, type IncomingMessage, type Server, type ServerResponse } from "node:http";
-import type { Socket } from "node:net";
+import type { BlockList, Socket } from "node:net";
+import { env } from "@/env";
 import { AppError } from "@/server/errors/app-error";
 import { statusForCode } from "@/server/errors/http-status";
 import type { Logger } from "@/server/logger";
-import { edgeRefusal, parserRefusal } from "./edge-checks";
+import { CLIENT_ADDRESS_HEADER, parseTrustedProxies, resolveClientAddress } from "./client-address";
+import { bodyRefusal, edgeRefusal, hostRefusal, normalizeUnreservedEscapes, parserRefusal } from "./edge-checks";
 import { errorBody } from "./envelope";
 import { newRequestId, REQUEST_ID_HEADER } from "./request-id";
-import { SECURITY_HEADERS } from "./security-headers";
+import { contentSecurityPolicy, HSTS_VALUE, newNonce, SECURITY_HEADERS, servedOverHttps } from "./security-headers";
+import { trackConnections, type ServerState } from "./graceful-stop";
 
 /** Server timeouts (D48): headers must arrive within 15 s, a whole request within 60 s. */
 export const HEADERS_TIMEOUT_MS = 15_000;
@@ -15,29 +18,68 @@ export const KEEP_ALIVE_TIMEOUT_MS = 5_000;
 
 export type NodeHandler = (req: IncomingMessage, res: ServerResponse) => void | Promise<void>;
 
+export interface NodeServerOptions {
+  allowUpgrade?: boolean;
+  /** `npm run dev`: the content security policy allows what Next's dev runtime needs. */
+  dev?: boolean;
+  /** Proxies whose X-Forwarded-For is believed (default: GROUNDWORK_TRUSTED_PROXIES). */
+  trustedProxies?: BlockList;
+  /** Send HSTS (default: when PUBLIC_URL or NEXTAUTH_URL is https). */
+  https?: boolean;
+}
+
+const HEALTH_PATHS = new Set(["/api/v1/health", "/health"]);
+
 /**
  * The HTTP server `npm start` runs Next in (and the tests run the API in). Everything a hostile
  * client can send that the framework would answer badly is answered here, in the one error
- * envelope with a request id: unknown methods, `OPTIONS *`, malformed percent-encoding, two
- * Authorization headers, the bare API root, and what Node's own parser rejects. Every response
- * carries the security headers; an `Upgrade:` header is dropped so the request is served as
- * plain HTTP/1.1 (nothing here speaks WebSocket or h2c), instead of vanishing.
+ * envelope with a request id: unknown methods, `OPTIONS *`, a missing or malformed Host,
+ * malformed percent-encoding, two Authorization headers, the bare API root, oversized bodies of
+ * the dashboard and auth endpoints, and what Node's own parser rejects. Every response carries
+ * the security headers (a per-request nonce policy, HSTS over https); percent-encoded unreserved
+ * characters in the path are decoded before routing; the client address is resolved once here;
+ * an `Upgrade:` header is dropped so the request is served as plain HTTP/1.1 (nothing here
+ * speaks WebSocket or h2c), instead of vanishing. While stopping (graceful-stop.ts), health
+ * answers 503 and each connection closes after its current response.
  */
-export function createNodeServer(handle: NodeHandler, log: Logger, options: { allowUpgrade?: boolean } = {}): Server {
-  const server = createServer(
-    { headersTimeout: HEADERS_TIMEOUT_MS, requestTimeout: REQUEST_TIMEOUT_MS, keepAliveTimeout: KEEP_ALIVE_TIMEOUT_MS },
-    (req, res) => {
+export function createNodeServer(handle: NodeHandler, log: Logger, options: NodeServerOptions = {}): Server {
+  const proxies = options.trustedProxies ?? parseTrustedProxies(env().GROUNDWORK_TRUSTED_PROXIES);
+  const https = options.https ?? servedOverHttps(env().PUBLIC_URL ?? env().NEXTAUTH_URL);
+  const server = createServer({
+    headersTimeout: HEADERS_TIMEOUT_MS,
+    requestTimeout: REQUEST_TIMEOUT_MS,
+    keepAliveTimeout: KEEP_ALIVE_TIMEOUT_MS,
+    // NOTE: Node's own answer to a request without Host is a bare 400; ours is the envelope (D176).
+    requireHostHeader: false,
+  });
+  const state: ServerState = trackConnections(server);
+  server.on("request", (req: IncomingMessage, res: ServerResponse) => {
+      state.requestStarted(req, res);
+      const nonce = newNonce();
       for (const [name, value] of Object.entries(SECURITY_HEADERS)) res.setHeader(name, value);
-      const refusal = edgeRefusal(req.method ?? "", req.url ?? "", req.rawHeaders);
+      res.setHeader("Content-Security-Policy", contentSecurityPolicy(nonce, options.dev));
+      if (https) res.setHeader("Strict-Transport-Security", HSTS_VALUE);
+      const refusal = edgeRefusal(req.method ?? "", req.url ?? "", req.rawHeaders) ?? hostRefusal(req.rawHeaders);
       if (refusal) return answer(res, statusForCode(refusal.code), refusal, log, req);
+      const url = normalizeUnreservedEscapes(req.url ?? "/");
+      if (url === null) return answer(res, 400, new AppError("bad_request", "The request path spells a . or .. segment in percent-escapes.", { details: { parameter: "path" } }), log, req);
+      req.url = url;
+      const path = url.split("?", 1)[0]!;
+      if (state.stopping && HEALTH_PATHS.has(path)) {
+        return answer(res, 503, new AppError("service_unavailable", "This server is shutting down; send requests to another instance.", { headers: { "Retry-After": "5" } }), log, req);
+      }
+      const tooLarge = bodyRefusal(req.method ?? "", path, req.headers);
+      if (tooLarge) return refuseBody(res, tooLarge.status, tooLarge.error, log, req);
       if (req.headers.upgrade !== undefined) dropUpgrade(req);
+      // Next reads the nonce for its inline scripts from the request's policy header.
+      req.headers["content-security-policy"] = contentSecurityPolicy(nonce, options.dev);
+      req.headers[CLIENT_ADDRESS_HEADER] = resolveClientAddress(req.socket.remoteAddress, req.headers["x-forwarded-for"], proxies);
       Promise.resolve(handle(req, res)).catch((error: unknown) => {
         log.error({ err: error }, "unhandled error in the HTTP server");
         if (!res.headersSent) answer(res, 500, null, log, req);
         else res.destroy();
       });
-    },
-  );
+  });
   if (!options.allowUpgrade) refuseUpgradeListeners(server);
   server.on("checkExpectation", (req: IncomingMessage, res: ServerResponse) => {
     for (const [name, value] of Object.entries(SECURITY_HEADERS)) res.setHeader(name, value);
@@ -54,6 +96,21 @@ export function createNodeServer(handle: NodeHandler, log: Logger, options: { al
     socket.end(rawResponse(refusal.status, refusal.error, requestId));
   });
   return server;
+}
+
+/**
+ * A body refused before it is read. NOTE: not `Connection: close`: Node would then close the
+ * socket with the rest of the body unread, and the client would see a reset instead of this
+ * answer. Node discards what follows (nothing is kept), and a connection whose body has not
+ * ended half a second after the answer is cut, so a hostile 100 MB is never read to its end.
+ */
+function refuseBody(res: ServerResponse, status: number, error: AppError, log: Logger, req: IncomingMessage): void {
+  res.on("finish", () =>
+    setTimeout(() => {
+      if (!req.complete) req.socket.destroy();
+    }, 500).unref(),
+  );
+  answer(res, status, error, log, req);
 }
 
 function answer(res: ServerResponse, status: number, error: AppError | null, log: Logger, req: IncomingMessage): void {

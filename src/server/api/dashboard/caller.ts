@@ -1,15 +1,24 @@
 import { cookies } from "next/headers";
-import { sessionUserId } from "@/server/auth/session";
+import { sessionClaim, type SessionClaim } from "@/server/auth/session";
 import { getPrisma } from "@/server/db/client";
 import { newRequestId } from "@/server/http/request-id";
 import type { DashboardContext } from "./context";
 import { createDashboardCaller } from "./root";
 
+/** A request's context from its session claim (or none). */
+export function dashboardContext(claim: SessionClaim | null, requestId: string): DashboardContext {
+  return {
+    db: getPrisma(),
+    requestId,
+    sessionUserId: claim?.userId ?? null,
+    ...(claim ? { session: { id: claim.sessionId, version: claim.version } } : {}),
+  };
+}
+
 /** The context of a server component's calls: the request's session cookie, a fresh request id. */
 export async function serverComponentContext(): Promise<DashboardContext> {
   const store = await cookies();
-  const userId = await sessionUserId((name) => store.get(name)?.value);
-  return { db: getPrisma(), requestId: newRequestId(), sessionUserId: userId };
+  return dashboardContext(await sessionClaim((name) => store.get(name)?.value), newRequestId());
 }
 
 /** Server components call the same procedures as the browser, as the signed-in user. */

@@ -6,4 +6,9 @@ export interface DashboardContext {
   requestId: string;
   /** From the signed session cookie; null when signed out or expired. */
   sessionUserId: string | null;
+  /**
+   * The cookie's session row and version (D170), checked against the database on every call.
+   * Requests always carry it (dashboardContext); only tests building a caller by hand leave it out.
+   */
+  session?: { id: string; version: number };
 }

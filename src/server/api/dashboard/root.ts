@@ -31,6 +31,14 @@ import { uploadCsvProcedure } from "../routers/dashboard/sources/upload-csv";
 import { createUserProcedure } from "../routers/dashboard/users/create-user";
 import { listUsersProcedure } from "../routers/dashboard/users/list-users";
 import { meProcedure } from "../routers/dashboard/viewer/me";
+import { disableUserProcedure } from "../routers/dashboard/users/disable-user";
+import { enableUserProcedure } from "../routers/dashboard/users/enable-user";
+import { resetPasswordProcedure } from "../routers/dashboard/users/reset-password";
+import { unlockUserProcedure } from "../routers/dashboard/users/unlock-user";
+import { changePasswordProcedure } from "../routers/dashboard/viewer/change-password";
+import { signOutEverywhereProcedure } from "../routers/dashboard/viewer/sign-out-everywhere";
+import { acceptInvitationProcedure, declineInvitationProcedure, myInvitationsProcedure } from "../routers/dashboard/viewer/invitations";
+import { cancelInvitationProcedure, listInvitationsProcedure } from "../routers/dashboard/members/invitations";
 import { createChannelProcedure } from "../routers/dashboard/alerts/create-channel";
 import { createRuleProcedure } from "../routers/dashboard/alerts/create-rule";
 import { deleteChannelProcedure } from "../routers/dashboard/alerts/delete-channel";
@@ -44,7 +52,14 @@ import { createDashboardCallerFactory, createDashboardRouter } from "./trpc";
 
 /** The dashboard's internal procedures (served at /api/trpc, never under /api/v1). */
 export const dashboardRouter = createDashboardRouter({
-  viewer: createDashboardRouter({ me: meProcedure }),
+  viewer: createDashboardRouter({
+    me: meProcedure,
+    changePassword: changePasswordProcedure,
+    signOutEverywhere: signOutEverywhereProcedure,
+    invitations: myInvitationsProcedure,
+    acceptInvitation: acceptInvitationProcedure,
+    declineInvitation: declineInvitationProcedure,
+  }),
   organizations: createDashboardRouter({
     list: listOrganizationsProcedure,
     get: getOrganizationProcedure,
@@ -58,8 +73,17 @@ export const dashboardRouter = createDashboardRouter({
     add: addMemberProcedure,
     setRole: setMemberRoleProcedure,
     remove: removeMemberProcedure,
+    invitations: listInvitationsProcedure,
+    cancelInvitation: cancelInvitationProcedure,
   }),
-  users: createDashboardRouter({ list: listUsersProcedure, create: createUserProcedure }),
+  users: createDashboardRouter({
+    list: listUsersProcedure,
+    create: createUserProcedure,
+    disable: disableUserProcedure,
+    enable: enableUserProcedure,
+    resetPassword: resetPasswordProcedure,
+    unlock: unlockUserProcedure,
+  }),
   sources: createDashboardRouter({
     list: listSourcesProcedure,
     board: supportBoardProcedure,

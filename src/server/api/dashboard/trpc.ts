@@ -56,7 +56,7 @@ const publicProcedure = t.procedure.use(appErrorStatus);
  * (load the row, compare the organization, refuse before acting).
  */
 export const sessionProcedure = publicProcedure.use(async ({ ctx, next }) => {
-  const viewer = ctx.sessionUserId ? await loadViewer(ctx.db, ctx.sessionUserId) : null;
+  const viewer = ctx.sessionUserId ? await loadViewer(ctx.db, ctx.sessionUserId, ctx.session) : null;
   if (!viewer) throw new TRPCError({ code: "UNAUTHORIZED", message: "Sign in to continue." });
   return next({ ctx: { ...ctx, viewer } });
 });

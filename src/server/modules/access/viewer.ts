@@ -21,8 +21,12 @@ export function toOrganizationRole(stored: "owner" | "admin" | "member"): Organi
   return stored === "member" ? "member" : "admin";
 }
 
-/** null for an unknown or disabled user: the session no longer stands for anyone. */
-export async function loadViewer(db: Db, userId: string): Promise<Viewer | null> {
+/**
+ * null for an unknown or disabled user, or (given the session the request's cookie names) for a
+ * session that was signed out, has expired or is behind the user's session version (D170): the
+ * session no longer stands for anyone.
+ */
+export async function loadViewer(db: Db, userId: string, session?: { id: string; version: number }, now = new Date()): Promise<Viewer | null> {
   const user = await db.user.findUnique({
     where: { id: userId },
     select: {
@@ -32,10 +36,16 @@ export async function loadViewer(db: Db, userId: string): Promise<Viewer | null>
       isInstanceOwner: true,
       isSupport: true,
       disabledAt: true,
+      sessionVersion: true,
       memberships: { select: { organizationId: true, role: true, organization: { select: { name: true } } } },
+      ...(session ? { sessions: { where: { id: session.id }, select: { version: true, endedAt: true, expiresAt: true } } } : {}),
     },
   });
   if (!user || user.disabledAt) return null;
+  if (session) {
+    const row = (user as { sessions?: { version: number; endedAt: Date | null; expiresAt: Date }[] }).sessions?.[0];
+    if (!row || row.endedAt || row.expiresAt <= now || row.version !== session.version || user.sessionVersion !== session.version) return null;
+  }
   return {
     userId: user.id,
     email: user.email,

@@ -1,6 +1,6 @@
 import type { Db, Prisma } from "@/server/db/types";
 
-export type ActorType = "user" | "cli" | "api_key" | "system";
+export type ActorType = "user" | "cli" | "api_key" | "system" | "anonymous";
 
 export interface AuditEventInput {
   action: string;

@@ -2,6 +2,8 @@ import { z } from "zod";
 import type { Db } from "@/server/db/types";
 import { AppError } from "@/server/errors/app-error";
 import { withinReach, type ActingPrincipal } from "@/server/modules/access/acting-principal";
+import { recordAuditEvent } from "@/server/modules/audit/record-audit-event";
+import { inTransaction } from "@/server/db/transaction";
 
 /**
  * The contract between whoever asks for a pass (dashboard, API, CLI) and the sync workers
@@ -41,13 +43,23 @@ export async function requestSourceSync(
 ): Promise<{ requestedAt: Date }> {
   const source = await db.dataSource.findFirst({
     where: { id: sourceId, ...withinReach(principal), deletingAt: null },
-    select: { kind: true, pausedAt: true },
+    select: { kind: true, name: true, pausedAt: true, organizationId: true },
   });
   if (!source) throw new AppError("not_found", `No data source ${sourceId}.`);
   if (source.kind === "csv") throw new AppError("bad_request", `Data source ${sourceId} is a CSV source; it changes only by upload.`);
   if (source.pausedAt) throw new AppError("conflict", `Data source ${sourceId} is paused; resume it first, then sync.`);
   const requestedAt = new Date();
-  await addQueueJob(db, SYNC_SOURCE_TASK, { sourceId, trigger } satisfies SyncSourcePayload, syncJobKey(sourceId, trigger), SYNC_MAX_ATTEMPTS);
+  await inTransaction(db, async (tx) => {
+    await addQueueJob(tx, SYNC_SOURCE_TASK, { sourceId, trigger } satisfies SyncSourcePayload, syncJobKey(sourceId, trigger), SYNC_MAX_ATTEMPTS);
+    // Who asked for a pass, and when (D182); the pass itself is recorded as a sync run.
+    await recordAuditEvent(tx, {
+      action: trigger === "resync" ? "data_source.resync_requested" : "data_source.sync_requested",
+      actor: principal.actor,
+      organizationId: source.organizationId,
+      target: { type: "data_source", id: sourceId },
+      metadata: { name: source.name, kind: source.kind, requested_at: requestedAt.toISOString() },
+    });
+  });
   return { requestedAt };
 }
 

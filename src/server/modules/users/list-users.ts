@@ -1,6 +1,7 @@
 import type { Db } from "@/server/db/types";
 import { toOrganizationRole, type OrganizationRole } from "@/server/modules/access/viewer";
 import type { InstanceRole } from "./create-user";
+import { openSessionCounts } from "./sessions";
 
 export interface UserSummary {
   id: string;
@@ -8,6 +9,10 @@ export interface UserSummary {
   name: string | null;
   instanceRole: InstanceRole;
   disabled: boolean;
+  /** Addresses this account is locked for right now (D171); an owner can unlock them all. */
+  lockedAddresses: number;
+  /** Open, unexpired dashboard sessions. */
+  openSessions: number;
   createdAt: Date;
   memberships: { organizationId: string; organizationName: string; role: OrganizationRole }[];
 }
@@ -27,12 +32,22 @@ export async function listUsers(db: Db): Promise<UserSummary[]> {
       memberships: { select: { organizationId: true, role: true, organization: { select: { name: true } } } },
     },
   });
+  const now = new Date();
+  const locks = await db.signInBudget.findMany({ where: { scope: "account_address", lockedUntil: { gt: now } }, select: { key: true } });
+  const lockedByEmail = new Map<string, number>();
+  for (const lock of locks) {
+    const email = lock.key.slice(0, lock.key.lastIndexOf("|"));
+    lockedByEmail.set(email, (lockedByEmail.get(email) ?? 0) + 1);
+  }
+  const sessions = await openSessionCounts(db, users.map((user) => user.id));
   return users.map((user) => ({
     id: user.id,
     email: user.email,
     name: user.name,
     instanceRole: user.isInstanceOwner ? "owner" : user.isSupport ? "support" : "none",
     disabled: user.disabledAt !== null,
+    lockedAddresses: lockedByEmail.get(user.email) ?? 0,
+    openSessions: sessions.get(user.id) ?? 0,
     createdAt: user.createdAt,
     memberships: user.memberships.map((m) => ({
       organizationId: m.organizationId,

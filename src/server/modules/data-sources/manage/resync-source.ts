@@ -1,7 +1,5 @@
 import type { Db } from "@/server/db/types";
 import type { ActingPrincipal } from "../../access/acting-principal";
-import { recordAuditEvent } from "../../audit/record-audit-event";
-import { requireSource } from "../require-source";
 import { requestSourceSync } from "../sync-queue";
 
 /**
@@ -10,14 +8,6 @@ import { requestSourceSync } from "../sync-queue";
  * tombstones (under the delete guardrail) and never moves data_version (spec 2.3).
  */
 export async function requestResync(db: Db, principal: ActingPrincipal, sourceId: string): Promise<{ requestedAt: Date }> {
-  const source = await requireSource(db, principal, sourceId);
-  const requested = await requestSourceSync(db, principal, sourceId, "resync");
-  await recordAuditEvent(db, {
-    action: "data_source.resync_requested",
-    actor: principal.actor,
-    organizationId: source.organizationId,
-    target: { type: "data_source", id: sourceId },
-    metadata: { name: source.name, kind: source.kind },
-  });
-  return requested;
+  // requestSourceSync writes the one audit event (data_source.resync_requested).
+  return requestSourceSync(db, principal, sourceId, "resync");
 }

@@ -8,6 +8,8 @@ export const listUsersOutput = z.array(
     name: z.string().nullable(),
     instanceRole: z.enum(["none", "support", "owner"]),
     disabled: z.boolean(),
+    lockedAddresses: z.number().int(),
+    openSessions: z.number().int(),
     createdAt: isoString,
     memberships: z.array(z.object({ organizationId: z.string(), organizationName: z.string(), role: z.enum(["admin", "member"]) })),
   }),

@@ -1,0 +1,63 @@
+import type { Db } from "@/server/db/types";
+import { AppError } from "@/server/errors/app-error";
+import { disableUser, enableUser, resetPassword, signOutEverywhere, unlockUser, type LifecycleActor } from "@/server/modules/users/lifecycle";
+import { requirePositional, type CliArgs, type CommandGroup } from "../command";
+
+const CLI: LifecycleActor = { type: "cli", id: null };
+
+/** An account by id or email. */
+async function resolveUser(db: Db, args: CliArgs): Promise<{ id: string; email: string }> {
+  const ref = requirePositional(args, 0, "USER (id or email)");
+  const user = await db.user.findFirst({ where: ref.includes("@") ? { email: ref.trim().toLowerCase() } : { id: ref }, select: { id: true, email: true } });
+  if (!user) throw new AppError("not_found", `No user ${ref}.`);
+  return user;
+}
+
+/** The CLI twins of the owner's account actions on the Users page (D172); same domain functions. */
+export const userCommands: CommandGroup = {
+  disable: {
+    usage: "user disable USER",
+    summary: "Disable an account (id or email): no sign-in, its sessions end",
+    async run(ctx, args) {
+      const user = await resolveUser(ctx.db, args);
+      const { sessionsEnded } = await disableUser(ctx.db, CLI, user.id);
+      ctx.print({ id: user.id, email: user.email, disabled: true, sessions_ended: sessionsEnded }, `Disabled ${user.email}; ended ${sessionsEnded} session(s)`);
+    },
+  },
+  enable: {
+    usage: "user enable USER",
+    summary: "Enable a disabled account",
+    async run(ctx, args) {
+      const user = await resolveUser(ctx.db, args);
+      await enableUser(ctx.db, CLI, user.id);
+      ctx.print({ id: user.id, email: user.email, disabled: false }, `Enabled ${user.email}`);
+    },
+  },
+  "reset-password": {
+    usage: "user reset-password USER",
+    summary: "Generate a new password (printed once); sessions end, locks lift",
+    async run(ctx, args) {
+      const user = await resolveUser(ctx.db, args);
+      const reset = await resetPassword(ctx.db, CLI, user.id);
+      ctx.print({ id: user.id, email: reset.email, password: reset.password }, `New password for ${reset.email} (shown once):\n  ${reset.password}`);
+    },
+  },
+  unlock: {
+    usage: "user unlock USER",
+    summary: "Lift an account's sign-in locks from every address",
+    async run(ctx, args) {
+      const user = await resolveUser(ctx.db, args);
+      const { locksCleared } = await unlockUser(ctx.db, CLI, user.id);
+      ctx.print({ id: user.id, email: user.email, budgets_cleared: locksCleared }, `Unlocked ${user.email} (${locksCleared} budget(s) cleared)`);
+    },
+  },
+  "sign-out-everywhere": {
+    usage: "user sign-out-everywhere USER",
+    summary: "End every dashboard session of an account",
+    async run(ctx, args) {
+      const user = await resolveUser(ctx.db, args);
+      const { sessionsEnded } = await signOutEverywhere(ctx.db, user.id, CLI);
+      ctx.print({ id: user.id, email: user.email, sessions_ended: sessionsEnded }, `Ended ${sessionsEnded} session(s) of ${user.email}`);
+    },
+  },
+};

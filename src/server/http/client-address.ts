@@ -1,0 +1,60 @@
+import { BlockList, isIP } from "node:net";
+
+/**
+ * The request header the edge sets to the client's address (D174) for the sign-in budgets. Any
+ * value a client sends under this name is replaced at the edge, never trusted.
+ */
+export const CLIENT_ADDRESS_HEADER = "x-groundwork-client-address";
+
+/** `::ffff:127.0.0.1` (an IPv4 peer on a dual-stack socket) is 127.0.0.1. */
+export function normalizeAddress(address: string): string {
+  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(address);
+  return (mapped ? mapped[1]! : address).toLowerCase();
+}
+
+/**
+ * GROUNDWORK_TRUSTED_PROXIES: comma-separated addresses or CIDR ranges of the proxies in front
+ * of this server (a load balancer). Throws on a malformed entry (env parsing reports it).
+ */
+export function parseTrustedProxies(value: string | undefined): BlockList {
+  const list = new BlockList();
+  for (const raw of (value ?? "").split(",").map((entry) => entry.trim()).filter(Boolean)) {
+    const [network, prefix] = raw.split("/") as [string, string | undefined];
+    const version = isIP(network);
+    if (version === 0) throw new Error(`"${raw}" is not an IP address or CIDR range`);
+    const type = version === 6 ? "ipv6" : "ipv4";
+    if (prefix === undefined) list.addAddress(network, type);
+    else {
+      const bits = Number(prefix);
+      if (!/^\d+$/.test(prefix) || bits > (version === 6 ? 128 : 32)) throw new Error(`"${raw}" has an invalid prefix length`);
+      list.addSubnet(network, bits, type);
+    }
+  }
+  return list;
+}
+
+function trusted(list: BlockList, address: string): boolean {
+  const version = isIP(address);
+  return version !== 0 && list.check(address, version === 6 ? "ipv6" : "ipv4");
+}
+
+/**
+ * The client's address: the socket's peer, unless that peer is a trusted proxy, in which case
+ * X-Forwarded-For is read from the right, skipping further trusted proxies; the first address a
+ * trusted proxy vouches for is the client. Entries that are not addresses end the walk there.
+ * Without trusted proxies X-Forwarded-For is ignored entirely (anyone can send it).
+ */
+export function resolveClientAddress(peer: string | undefined, forwardedFor: string | string[] | undefined, proxies: BlockList): string {
+  let address = normalizeAddress(peer ?? "");
+  if (address === "") return "unknown";
+  const hops = (Array.isArray(forwardedFor) ? forwardedFor.join(",") : (forwardedFor ?? ""))
+    .split(",")
+    .map((hop) => normalizeAddress(hop.trim()))
+    .filter(Boolean);
+  while (trusted(proxies, address) && hops.length > 0) {
+    const next = hops.pop()!;
+    if (isIP(next) === 0) break;
+    address = next;
+  }
+  return address;
+}

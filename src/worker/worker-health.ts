@@ -1,0 +1,35 @@
+import { createServer } from "node:http";
+
+export interface WorkerHealth {
+  /** From now on /health answers 503, so a supervisor or balancer stops counting on this worker. */
+  stopping(): void;
+  close(): Promise<void>;
+}
+
+/**
+ * `npm run worker`'s health endpoint (D179), only when GROUNDWORK_WORKER_HEALTH_PORT is set:
+ * GET /health is 200 while the worker takes jobs and 503 once it is stopping.
+ */
+export async function serveWorkerHealth(port: number | undefined, say: (message: string) => void): Promise<WorkerHealth | null> {
+  if (port === undefined) return null;
+  let stopping = false;
+  const server = createServer({ requireHostHeader: false }, (req, res) => {
+    const ok = req.url?.split("?", 1)[0] === "/health";
+    const status = !ok ? 404 : stopping ? 503 : 200;
+    const body = JSON.stringify(!ok ? { error: { code: "not_found", message: "Only GET /health is served here." } } : { data: { status: stopping ? "stopping" : "ok" } });
+    res.writeHead(status, { "Content-Type": "application/json; charset=utf-8", "Cache-Control": "no-store", Connection: "close" });
+    res.end(body);
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(port, resolve);
+  });
+  say(`worker health on :${port}/health`);
+  return {
+    stopping() {
+      stopping = true;
+      say("worker health answers 503 (stopping)");
+    },
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}
