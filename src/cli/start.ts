@@ -10,6 +10,8 @@ import { apiHandler } from "@/server/http/api-handler";
 import { isDirectApiPath } from "@/server/http/direct-api";
 import { fromFetchHandler } from "@/server/http/node-fetch-bridge";
 import { createNodeServer } from "@/server/http/node-server";
+import { recordEdgeRefusal } from "@/server/http/record-edge-refusal";
+import { closeRequestLogWriter, requestLogWriter } from "@/server/http/request-log-writer";
 import { logger } from "@/server/logger";
 import { seedDemoInstance } from "@/server/seed/seed-demo";
 import { startWorker, type RunningWorker } from "@/worker/start-worker";
@@ -43,6 +45,8 @@ async function main(): Promise<void> {
     const force = setTimeout(() => process.exit(1), 10_000);
     force.unref();
     running.server?.close();
+    // What the request log still holds is written before the database stops.
+    await closeRequestLogWriter().catch((error: unknown) => say(`Request log flush failed: ${String(error)}`));
     await running.worker?.stop().catch((error: unknown) => say(`Worker stop failed: ${String(error)}`));
     await database.stop().catch((error: unknown) => say(`Database stop failed: ${String(error)}`));
     process.exit(0);
@@ -81,7 +85,7 @@ async function main(): Promise<void> {
   const httpServer = createNodeServer(
     (req, res) => (serveApi && isDirectApiPath(req.url) ? serveApi(req, res) : handle(req, res)),
     logger,
-    { allowUpgrade: dev },
+    { allowUpgrade: dev, onRefused: (refusal) => recordEdgeRefusal(requestLogWriter(), refusal) },
   );
   running.server = httpServer;
   await new Promise<void>((resolve, reject) => {

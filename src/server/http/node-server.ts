@@ -23,17 +23,29 @@ export type NodeHandler = (req: IncomingMessage, res: ServerResponse) => void | 
  * carries the security headers; an `Upgrade:` header is dropped so the request is served as
  * plain HTTP/1.1 (nothing here speaks WebSocket or h2c), instead of vanishing.
  */
-export function createNodeServer(handle: NodeHandler, log: Logger, options: { allowUpgrade?: boolean } = {}): Server {
+/** A request the server answered itself, before any handler (for the request log, D190). */
+export interface EdgeRefusal {
+  requestId: string;
+  req: IncomingMessage | null;
+  status: number;
+  error: { code: string; message: string };
+}
+
+export function createNodeServer(
+  handle: NodeHandler,
+  log: Logger,
+  options: { allowUpgrade?: boolean; onRefused?: (refusal: EdgeRefusal) => void } = {},
+): Server {
   const server = createServer(
     { headersTimeout: HEADERS_TIMEOUT_MS, requestTimeout: REQUEST_TIMEOUT_MS, keepAliveTimeout: KEEP_ALIVE_TIMEOUT_MS },
     (req, res) => {
       for (const [name, value] of Object.entries(SECURITY_HEADERS)) res.setHeader(name, value);
       const refusal = edgeRefusal(req.method ?? "", req.url ?? "", req.rawHeaders);
-      if (refusal) return answer(res, statusForCode(refusal.code), refusal, log, req);
+      if (refusal) return answer(res, statusForCode(refusal.code), refusal, log, req, options.onRefused);
       if (req.headers.upgrade !== undefined) dropUpgrade(req);
       Promise.resolve(handle(req, res)).catch((error: unknown) => {
         log.error({ err: error }, "unhandled error in the HTTP server");
-        if (!res.headersSent) answer(res, 500, null, log, req);
+        if (!res.headersSent) answer(res, 500, null, log, req, options.onRefused);
         else res.destroy();
       });
     },
@@ -41,7 +53,8 @@ export function createNodeServer(handle: NodeHandler, log: Logger, options: { al
   if (!options.allowUpgrade) refuseUpgradeListeners(server);
   server.on("checkExpectation", (req: IncomingMessage, res: ServerResponse) => {
     for (const [name, value] of Object.entries(SECURITY_HEADERS)) res.setHeader(name, value);
-    answer(res, 417, new AppError("bad_request", "Only Expect: 100-continue is supported.", { details: { header: "Expect" } }), log, req);
+    const error = new AppError("bad_request", "Only Expect: 100-continue is supported.", { details: { header: "Expect" } });
+    answer(res, 417, error, log, req, options.onRefused);
   });
   server.on("clientError", (error: NodeJS.ErrnoException, socket: Socket) => {
     const refusal = parserRefusal(error.code);
@@ -51,17 +64,26 @@ export function createNodeServer(handle: NodeHandler, log: Logger, options: { al
     }
     const requestId = newRequestId();
     log.info({ request_id: requestId, code: error.code, status: refusal.status }, "request refused by the HTTP parser");
+    options.onRefused?.({ requestId, req: null, status: refusal.status, error: { code: refusal.error.code, message: refusal.error.message } });
     socket.end(rawResponse(refusal.status, refusal.error, requestId));
   });
   return server;
 }
 
-function answer(res: ServerResponse, status: number, error: AppError | null, log: Logger, req: IncomingMessage): void {
+function answer(
+  res: ServerResponse,
+  status: number,
+  error: AppError | null,
+  log: Logger,
+  req: IncomingMessage,
+  onRefused?: (refusal: EdgeRefusal) => void,
+): void {
   const requestId = newRequestId();
   const body = error
     ? errorBody(error, requestId)
     : { error: { code: "internal_error", message: "An internal error occurred. Quote the request_id to support." }, request_id: requestId };
   log.info({ request_id: requestId, method: req.method, status }, "request refused at the edge");
+  onRefused?.({ requestId, req, status, error: body.error });
   const text = JSON.stringify(body);
   res.writeHead(status, {
     ...(error?.headers ?? {}),
