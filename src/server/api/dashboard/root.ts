@@ -25,6 +25,10 @@ import { uploadCsvProcedure } from "../routers/dashboard/sources/upload-csv";
 import { createUserProcedure } from "../routers/dashboard/users/create-user";
 import { listUsersProcedure } from "../routers/dashboard/users/list-users";
 import { meProcedure } from "../routers/dashboard/viewer/me";
+import { listAuditProcedure } from "../routers/dashboard/audit/list-audit";
+import { keyRequestsProcedure } from "../routers/dashboard/keys/key-requests";
+import { keyUsageProcedure } from "../routers/dashboard/keys/key-usage";
+import { getRequestProcedure } from "../routers/dashboard/requests/get-request";
 import { createDashboardCallerFactory, createDashboardRouter } from "./trpc";
 
 /** The dashboard's internal procedures (served at /api/trpc, never under /api/v1). */
@@ -58,6 +62,9 @@ export const dashboardRouter = createDashboardRouter({
     create: createSourceProcedure,
     testConnection: testConnectionProcedure,
   }),
+  requests: createDashboardRouter({ get: getRequestProcedure }),
+  usage: createDashboardRouter({ key: keyUsageProcedure, keyRequests: keyRequestsProcedure }),
+  audit: createDashboardRouter({ list: listAuditProcedure }),
 });
 
 export type DashboardRouter = typeof dashboardRouter;

@@ -1,3 +1,5 @@
+import { inTransaction } from "@/server/db/transaction";
+import { recordAuditEvent } from "@/server/modules/audit/record-audit-event";
 import { z } from "zod";
 import type { Db } from "@/server/db/types";
 import { AppError } from "@/server/errors/app-error";
@@ -34,19 +36,28 @@ export function syncJobKey(sourceId: string, trigger: SyncSourcePayload["trigger
  * getSyncActivity(since: requestedAt) for the pass's progress and outcome.
  */
 export async function requestSourceSync(db: Db, principal: ActingPrincipal, sourceId: string): Promise<{ requestedAt: Date }> {
-  const source = await db.dataSource.findFirst({ where: { id: sourceId, ...withinReach(principal) }, select: { kind: true } });
+  const source = await db.dataSource.findFirst({ where: { id: sourceId, ...withinReach(principal) }, select: { kind: true, organizationId: true } });
   if (!source) throw new AppError("not_found", `No data source ${sourceId}.`);
   if (source.kind === "csv") throw new AppError("bad_request", `Data source ${sourceId} is a CSV source; it changes only by upload.`);
   const payload = JSON.stringify({ sourceId, trigger: "manual" } satisfies SyncSourcePayload);
   const requestedAt = new Date();
   try {
-    await db.$executeRaw`SELECT graphile_worker.add_job(
-      ${SYNC_SOURCE_TASK}::text,
-      payload := ${payload}::json,
-      max_attempts := ${SYNC_MAX_ATTEMPTS}::int,
-      job_key := ${syncJobKey(sourceId, "manual")}::text,
-      job_key_mode := 'replace'
-    )`;
+    // The job and its audit event commit together (one event per request, D203).
+    await inTransaction(db, async (tx) => {
+      await tx.$executeRaw`SELECT graphile_worker.add_job(
+        ${SYNC_SOURCE_TASK}::text,
+        payload := ${payload}::json,
+        max_attempts := ${SYNC_MAX_ATTEMPTS}::int,
+        job_key := ${syncJobKey(sourceId, "manual")}::text,
+        job_key_mode := 'replace'
+      )`;
+      await recordAuditEvent(tx, {
+        action: "data_source.sync_requested",
+        actor: principal.actor,
+        organizationId: source.organizationId,
+        target: { type: "data_source", id: sourceId },
+      });
+    });
     return { requestedAt };
   } catch (error) {
     // 3F000 / 42883: the queue's schema or function is missing, i.e. no worker ever started here.
