@@ -10,6 +10,8 @@ import { keyCommands } from "./commands/key";
 import { orgCommands } from "./commands/org";
 import { ownerCommands } from "./commands/owner";
 import { sourceCommands } from "./commands/source";
+import { auditCommands } from "./commands/audit";
+import { requestCommands } from "./commands/request";
 
 const groups: Record<string, CommandGroup> = {
   owner: ownerCommands,
@@ -17,6 +19,8 @@ const groups: Record<string, CommandGroup> = {
   key: keyCommands,
   form: formCommands,
   source: sourceCommands,
+  request: requestCommands,
+  audit: auditCommands,
 };
 
 function usage(): string {
