@@ -15,7 +15,7 @@ export default async function RequestsPage({ searchParams }: { searchParams: Pro
         title="Find a request"
         description="Every answer of the Customer API carries a request_id (also in the X-Request-Id header). Paste one to see what happened: the key, the route, the status, the error, and what changed in that organization around it."
       />
-      <RequestSearch className="max-w-md" />
+      <RequestSearch id="request-search-page" className="max-w-md" />
     </div>
   );
 }

@@ -73,7 +73,7 @@ export function AppShell({ viewer, children }: { viewer: ShellViewer; children: 
             </NavLink>
           ) : null}
         </nav>
-        {instanceLevel || viewer.memberships.some((m) => m.role === "admin") ? <RequestSearch className="px-3 pb-3 md:hidden" /> : null}
+        {instanceLevel || viewer.memberships.some((m) => m.role === "admin") ? <RequestSearch id="request-search-compact" className="px-3 pb-3 md:hidden" /> : null}
         {viewer.memberships.length > 0 ? (
           <div className="hidden px-4 pt-5 md:block">
             <p className="text-xs font-semibold tracking-wide text-slate-500 uppercase">Your organizations</p>
@@ -91,7 +91,7 @@ export function AppShell({ viewer, children }: { viewer: ShellViewer; children: 
       </aside>
       <div className="min-w-0 flex-1">
         <header className="hidden items-center justify-end gap-3 border-b border-slate-200 bg-white px-6 py-3 md:flex">
-          {instanceLevel || viewer.memberships.some((m) => m.role === "admin") ? <RequestSearch className="mr-auto" /> : null}
+          {instanceLevel || viewer.memberships.some((m) => m.role === "admin") ? <RequestSearch id="request-search" className="mr-auto" /> : null}
           <div className="text-right text-sm">
             <p className="font-medium text-slate-900" data-testid="viewer-email">{viewer.email}</p>
             <p className="text-xs text-slate-500">{roleLabel(viewer)}</p>

@@ -3,7 +3,8 @@ import Link from "next/link";
 import { Card, EmptyState, PageHeader } from "@/components/ui/card";
 import { Input, Select } from "@/components/ui/input";
 import { Table, TBody, TD, TH, THead, TR } from "@/components/ui/table";
-import { exactTime } from "@/components/ui/relative-time";
+
+import { utcTime } from "../requests/format";
 import type { AuditPage } from "../requests/types";
 import { auditQueryString, type AuditFilterValues } from "./audit-params";
 
@@ -78,7 +79,7 @@ export function AuditView({ page, filters, scopeNote }: { page: AuditPage; filte
             {page.items.map((e) => (
               <li key={e.id} className="rounded-lg border border-slate-200 bg-white p-3 text-sm" data-testid="audit-card">
                 <p className="font-medium text-slate-900">{e.action}</p>
-                <p className="text-xs text-slate-600">{exactTime(e.createdAt)}</p>
+                <p className="text-xs text-slate-600">{utcTime(e.createdAt)}</p>
                 <p className="mt-1 break-all">
                   by {e.actorLabel ?? e.actorType} · {e.targetType} <code className="text-xs">{e.targetId}</code>
                 </p>
@@ -99,7 +100,7 @@ export function AuditView({ page, filters, scopeNote }: { page: AuditPage; filte
             <TBody>
               {page.items.map((e) => (
                 <TR key={e.id} data-testid="audit-row">
-                  <TD className="whitespace-nowrap">{exactTime(e.createdAt).replace(" UTC", "")}</TD>
+                  <TD className="whitespace-nowrap">{utcTime(e.createdAt).replace(" UTC", "")}</TD>
                   <TD className="font-medium">{e.action}</TD>
                   <TD className="break-all">
                     {e.actorLabel ?? e.actorId ?? "—"}

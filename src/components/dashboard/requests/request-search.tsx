@@ -4,16 +4,16 @@ import { Search } from "lucide-react";
  * The top bar's "paste a request id" field. A plain GET form: it works before any script has
  * loaded, and /dashboard/requests?id=… sends the viewer on to that request's page.
  */
-export function RequestSearch({ className }: { className?: string }) {
+export function RequestSearch({ className, id }: { className?: string; id: string }) {
   return (
     <form action="/dashboard/requests" method="get" role="search" aria-label="Find a request" className={className}>
-      <label htmlFor="request-search" className="sr-only">
+      <label htmlFor={id} className="sr-only">
         Request id
       </label>
       <div className="relative">
         <Search className="pointer-events-none absolute top-1/2 left-2.5 size-4 -translate-y-1/2 text-slate-400" aria-hidden />
         <input
-          id="request-search"
+          id={id}
           name="id"
           type="search"
           required

@@ -2,7 +2,8 @@ import Link from "next/link";
 import { Badge } from "@/components/ui/badge";
 import { Card, PageHeader } from "@/components/ui/card";
 import { CopyButton } from "@/components/ui/copy-button";
-import { exactTime } from "@/components/ui/relative-time";
+
+import { utcTime } from "./format";
 import type { RequestDetail } from "./types";
 
 const statusTone = (status: number) => (status >= 500 ? "red" : status === 429 ? "amber" : status >= 400 ? "amber" : "green");
@@ -14,7 +15,7 @@ export function RequestView({ detail }: { detail: RequestDetail }) {
   const keyHref = key ? (r.organizationId ? `/dashboard/organizations/${r.organizationId}/keys/${key.id}` : `/dashboard/instance/keys/${key.id}`) : null;
   return (
     <div className="space-y-5">
-      <PageHeader title="Request" description={`Answered ${exactTime(r.occurredAt)}. The request log keeps the last days only.`} />
+      <PageHeader title="Request" description={`Answered ${utcTime(r.occurredAt)}. The request log keeps the last days only.`} />
       <Card aria-labelledby="request-summary" data-testid="request-summary">
         <h2 id="request-summary" className="sr-only">
           Summary
@@ -107,7 +108,7 @@ function Around({ detail }: { detail: RequestDetail }) {
             {detail.auditEvents.map((e) => (
               <li key={e.id} className="py-2">
                 <span className="font-medium">{e.action}</span> <span className="text-slate-600">on {e.targetType}</span>
-                <span className="block text-xs text-slate-500">{exactTime(e.createdAt)} · by {e.actorType}</span>
+                <span className="block text-xs text-slate-500">{utcTime(e.createdAt)} · by {e.actorType}</span>
               </li>
             ))}
           </ul>
@@ -131,8 +132,8 @@ function Around({ detail }: { detail: RequestDetail }) {
                 </Link>{" "}
                 <Badge tone={s.status === "error" ? "red" : s.status === "ok" ? "green" : "neutral"}>{s.status}</Badge>
                 <span className="block text-xs text-slate-500">
-                  {s.trigger}, started {exactTime(s.startedAt)}
-                  {s.finishedAt ? `, finished ${exactTime(s.finishedAt)}` : ", still running"}
+                  {s.trigger}, started {utcTime(s.startedAt)}
+                  {s.finishedAt ? `, finished ${utcTime(s.finishedAt)}` : ", still running"}
                 </span>
               </li>
             ))}

@@ -3,8 +3,9 @@ import { Badge } from "@/components/ui/badge";
 import { Card, EmptyState, PageHeader } from "@/components/ui/card";
 import { Select } from "@/components/ui/input";
 import { Table, TBody, TD, TH, THead, TR } from "@/components/ui/table";
-import { exactTime } from "@/components/ui/relative-time";
+
 import type { KeyRow } from "../keys/types";
+import { utcTime } from "../requests/format";
 import type { KeyRequestsPage, KeyUsage } from "../requests/types";
 import { UsageChart } from "./usage-chart";
 
@@ -130,7 +131,7 @@ export function KeyUsageView({
             <TBody>
               {requests.items.map((r) => (
                 <TR key={r.requestId}>
-                  <TD className="whitespace-nowrap">{exactTime(r.occurredAt).replace(" UTC", "")}</TD>
+                  <TD className="whitespace-nowrap">{utcTime(r.occurredAt).replace(" UTC", "")}</TD>
                   <TD>
                     <Badge tone={statusTone(r.status)}>{r.status}</Badge>
                   </TD>
