@@ -79,6 +79,7 @@ test("after a rotation the chart shows the traffic moving from the old key to th
   await logged(last);
   await expect(page.getByTestId("rotation-new-last-hour")).toHaveText("5", { timeout: 20_000 });
   await expect(page.getByTestId("rotation-old-last-hour")).toHaveText("3");
+  await page.mouse.move(0, 0);
   await screen(page, "rotation-traffic-desktop");
   await page.setViewportSize(phone);
   await screen(page, "rotation-traffic-phone");
@@ -96,6 +97,7 @@ test("after a rotation the chart shows the traffic moving from the old key to th
   await page.setViewportSize(phone);
   await page.goto(`/dashboard/organizations/${org.id}/keys/${newKey.id}?range=7d`);
   await expect(page.getByTestId("key-usage-chart")).toHaveAttribute("data-total", "5");
+  await expect(page.getByTestId("key-request-card")).toHaveCount(5);
   await screen(page, "key-usage-phone");
 });
 

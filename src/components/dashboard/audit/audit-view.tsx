@@ -31,7 +31,7 @@ export function AuditView({ page, filters, scopeNote }: { page: AuditPage; filte
         }
       />
       <Card aria-label="Filters">
-        <form method="get" action="/dashboard/audit" className="grid grid-cols-1 gap-2 sm:grid-cols-3 lg:grid-cols-7 lg:items-end" aria-label="Filter the audit log">
+        <form method="get" action="/dashboard/audit" className="grid grid-cols-1 gap-2 sm:grid-cols-2 sm:items-end lg:grid-cols-4" aria-label="Filter the audit log">
           <Field label="Actor (email or id)">
             <Input name="actor" defaultValue={filters.actor ?? ""} placeholder="ops@example.com" />
           </Field>

@@ -119,7 +119,24 @@ export function KeyUsageView({
             </EmptyState>
           </div>
         ) : (
-          <Table wrapperClassName="mt-3" data-testid="key-requests">
+          <>
+          <ul className="mt-3 divide-y divide-slate-100 rounded-lg border border-slate-200 md:hidden" aria-label="Recent requests (compact)">
+            {requests.items.map((r) => (
+              <li key={r.requestId} className="p-3 text-sm" data-testid="key-request-card">
+                <p className="flex items-center justify-between gap-2">
+                  <span className="text-xs text-slate-600">{utcTime(r.occurredAt)}</span>
+                  <Badge tone={statusTone(r.status)}>{r.status}</Badge>
+                </p>
+                <Link href={`/dashboard/requests/${r.requestId}`} className="mt-1 block font-mono text-xs break-all text-blue-700 underline">
+                  {r.method} {r.route.replace("/api/v1", "")}
+                </Link>
+                <p className="mt-0.5 text-xs text-slate-500">
+                  {r.durationMs} ms{r.errorCode ? ` · ${r.errorCode}` : ""}
+                </p>
+              </li>
+            ))}
+          </ul>
+          <Table wrapperClassName="mt-3 hidden md:block" data-testid="key-requests">
             <THead>
               <TR>
                 <TH>Time (UTC)</TH>
@@ -146,6 +163,7 @@ export function KeyUsageView({
               ))}
             </TBody>
           </Table>
+          </>
         )}
         {requests.nextCursor ? (
           <Link href={link({ cursor: requests.nextCursor })} className="mt-3 inline-block text-sm text-blue-700 underline">
