@@ -8,6 +8,8 @@ import { handleHealthRequest } from "@/server/http/health-route";
 import { sendFetchResponse, toFetchRequest } from "@/server/http/node-fetch-bridge";
 import { createNodeServer } from "@/server/http/node-server";
 import { createRateLimitStore } from "@/server/modules/rate-limit/rate-limit-store";
+import { createPostgresSink } from "@/server/modules/request-log/postgres-sink";
+import { createBufferedWriter } from "@/server/modules/request-log/writer";
 
 // A second (third…) app instance for tests and benchmarks that need separate OS processes: the
 // real /api/v1 handler (and /health) in the same node:http server factory `npm start` uses, on a free port,
@@ -21,7 +23,10 @@ if (!DATABASE_URL) throw new Error("serve-api: DATABASE_URL is required");
 const prisma = createPrismaClient(DATABASE_URL, apiPoolOptions());
 const rateLimiter = createRateLimitStore(REDIS_URL);
 const log = pino({ level: "silent" });
+// `--request-log`: this instance writes the request log too (the bench's handler mode).
+const requestLog = process.argv.includes("--request-log") ? createBufferedWriter(createPostgresSink(() => prisma)) : null;
 const handler = createApiHandler({
+  requestLog,
   router: appRouter,
   db: () => prisma,
   log,
@@ -41,5 +46,7 @@ server.listen(0, "127.0.0.1", () => {
 
 process.on("SIGTERM", () => {
   server.close();
-  void Promise.allSettled([prisma.$disconnect(), rateLimiter.close()]).then(() => process.exit(0));
+  void Promise.allSettled([requestLog?.close()])
+    .then(() => Promise.allSettled([prisma.$disconnect(), rateLimiter.close()]))
+    .then(() => process.exit(0));
 });

@@ -1,0 +1,89 @@
+import http from "node:http";
+import pg from "pg";
+import { get, type Target } from "./load";
+
+/**
+ * The request log under load (issue 23): requests are sent at a fixed rate (open loop, not "as
+ * fast as answers come back") for `seconds`, then the log is read until every answered request
+ * is in it. Served = responses received (any status: 429s are logged too); written = new rows
+ * in request_log; dropped = the app's own overflow counter on /metrics.
+ */
+export async function paceRequestLog(options: {
+  target: Target;
+  appUrl: string;
+  rate: number;
+  seconds: number;
+  metrics: () => Promise<number | null>;
+}): Promise<{ sent: number; served: number; failed: number; achieved: number; written: number; dropped: number | null; settleSeconds: number }> {
+  const { target, rate, seconds } = options;
+  const client = new pg.Client({ connectionString: options.appUrl });
+  await client.connect();
+  const count = async () => Number((await client.query<{ n: string }>("SELECT count(*) AS n FROM request_log")).rows[0]!.n);
+  try {
+    const before = await count();
+    const droppedBefore = await options.metrics();
+    const agent = new http.Agent({ keepAlive: true, maxSockets: 128 });
+    let sent = 0;
+    let served = 0;
+    let failed = 0;
+    const inFlight = new Set<Promise<void>>();
+    const started = performance.now();
+    const tickMs = 10;
+    await new Promise<void>((resolve) => {
+      const timer = setInterval(() => {
+        const elapsed = performance.now() - started;
+        if (elapsed >= seconds * 1000) {
+          clearInterval(timer);
+          resolve();
+          return;
+        }
+        // Catch up to the schedule: the number due by now, minus what was sent.
+        const due = Math.floor((elapsed / 1000) * rate) - sent;
+        for (let i = 0; i < due; i++) {
+          sent++;
+          const request = get(agent, target, "limit=1")
+            .then(() => void served++)
+            .catch(() => void failed++)
+            .finally(() => inFlight.delete(request));
+          inFlight.add(request);
+        }
+      }, tickMs);
+    });
+    await Promise.allSettled([...inFlight]);
+    const sendSeconds = (performance.now() - started) / 1000;
+    agent.destroy();
+    // The writer flushes about once a second; give it up to 30 s to catch up.
+    const settleStarted = performance.now();
+    let written = (await count()) - before;
+    while (written < served && performance.now() - settleStarted < 30_000) {
+      await new Promise((r) => setTimeout(r, 250));
+      written = (await count()) - before;
+    }
+    const droppedAfter = await options.metrics();
+    return {
+      sent,
+      served,
+      failed,
+      achieved: served / sendSeconds,
+      written,
+      dropped: droppedAfter === null || droppedBefore === null ? null : droppedAfter - droppedBefore,
+      settleSeconds: (performance.now() - settleStarted) / 1000,
+    };
+  } finally {
+    await client.end();
+  }
+}
+
+/** groundwork_request_log_dropped_total summed over reasons, from the app's /metrics. */
+export async function droppedFromMetrics(port: number, token: string): Promise<number | null> {
+  const agent = new http.Agent();
+  try {
+    const { status, body } = await get(agent, { port, path: "/metrics", token }, "");
+    if (status !== 200) return null;
+    let total = 0;
+    for (const match of body.matchAll(/^groundwork_request_log_dropped_total\{[^}]*\} ([0-9.e+]+)$/gm)) total += Number(match[1]);
+    return total;
+  } finally {
+    agent.destroy();
+  }
+}
