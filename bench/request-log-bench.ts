@@ -87,3 +87,57 @@ export async function droppedFromMetrics(port: number, token: string): Promise<n
     agent.destroy();
   }
 }
+
+/**
+ * The writer alone, in this process, against the bench's Postgres: `rate` entries a second for
+ * `seconds` into the same buffered writer and Postgres sink the app uses. It separates "the
+ * writer keeps up" from "the app can serve that rate on this machine".
+ */
+export async function writerAtRate(appUrl: string, rate: number, seconds: number) {
+  const { createPrismaClient } = await import("@/server/db/client");
+  const { createPostgresSink } = await import("@/server/modules/request-log/postgres-sink");
+  const { createBufferedWriter } = await import("@/server/modules/request-log/writer");
+  const db = createPrismaClient(appUrl);
+  const writer = createBufferedWriter(createPostgresSink(() => db));
+  const before = Number((await db.$queryRawUnsafe<{ n: bigint }[]>("SELECT count(*) AS n FROM request_log"))[0]!.n);
+  let recorded = 0;
+  let maxBuffered = 0;
+  const started = performance.now();
+  await new Promise<void>((resolve) => {
+    const timer = setInterval(() => {
+      const elapsed = performance.now() - started;
+      const due = Math.min(Math.floor((elapsed / 1000) * rate), rate * seconds) - recorded;
+      for (let i = 0; i < due; i++) {
+        recorded++;
+        writer.record({
+          requestId: `req_bench${String(recorded).padStart(19, "0")}`,
+          occurredAt: new Date(),
+          organizationId: "bench-org",
+          apiKeyId: `bench-key-${recorded % 20}`,
+          apiKeyPrefix: "gw_live_BENCH",
+          method: "GET",
+          route: "/api/v1/organizations/{organization_id}/data-sources/{data_source_id}/rows",
+          status: recorded % 50 === 0 ? 429 : 200,
+          errorCode: null,
+          errorMessage: null,
+          durationMs: 3.2,
+          responseBytes: 412,
+          clientAddress: "127.0.0.1",
+          userAgent: "bench",
+          query: { limit: "1" },
+        });
+      }
+      maxBuffered = Math.max(maxBuffered, writer.stats().buffered);
+      if (recorded >= rate * seconds) {
+        clearInterval(timer);
+        resolve();
+      }
+    }, 10);
+  });
+  const lagStarted = performance.now();
+  await writer.close();
+  const lagSeconds = (performance.now() - lagStarted) / 1000;
+  const written = Number((await db.$queryRawUnsafe<{ n: bigint }[]>("SELECT count(*) AS n FROM request_log"))[0]!.n) - before;
+  await db.$disconnect();
+  return { recorded, written, dropped: writer.stats().dropped, maxBuffered, lagSeconds };
+}
