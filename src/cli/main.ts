@@ -12,6 +12,7 @@ import { ownerCommands } from "./commands/owner";
 import { sourceCommands } from "./commands/source";
 import { auditCommands } from "./commands/audit";
 import { requestCommands } from "./commands/request";
+import { alertCommands } from "./commands/alert";
 
 const groups: Record<string, CommandGroup> = {
   owner: ownerCommands,
@@ -21,6 +22,7 @@ const groups: Record<string, CommandGroup> = {
   source: sourceCommands,
   request: requestCommands,
   audit: auditCommands,
+  alert: alertCommands,
 };
 
 function usage(): string {
@@ -33,7 +35,11 @@ function usage(): string {
 
 /** The admin command line: one line of error and a non-zero exit on any failure. */
 async function main(argv: string[]): Promise<number> {
-  const [groupName, commandName, ...rest] = argv;
+  const [groupName, firstName, ...remaining] = argv;
+  // Two-word commands ("alert channel create") are keyed by both words.
+  const twoWords = firstName !== undefined && remaining[0] !== undefined && groups[groupName ?? ""]?.[`${firstName} ${remaining[0]}`] !== undefined;
+  const commandName = twoWords ? `${firstName} ${remaining[0]}` : firstName;
+  const rest = twoWords ? remaining.slice(1) : remaining;
   if (!groupName || groupName === "help" || groupName === "--help") {
     process.stdout.write(`${usage()}\n`);
     return groupName ? 0 : 2;

@@ -1,4 +1,4 @@
-import { Building2, KeyRound, LayoutDashboard, LifeBuoy, ScrollText, Users } from "lucide-react";
+import { Bell, Building2, KeyRound, LayoutDashboard, LifeBuoy, ScrollText, Users } from "lucide-react";
 import Link from "next/link";
 import type { ReactNode } from "react";
 import { NavLink } from "./nav-link";
@@ -24,7 +24,7 @@ export function roleLabel(viewer: ShellViewer): string {
  * The dashboard frame. Navigation: Overview, Organizations (each → Keys / Sources / Members),
  * and for owners and support the Support board, Instance keys and Users. Entries a viewer cannot use are not shown; the server refuses them anyway.
  */
-export function AppShell({ viewer, children }: { viewer: ShellViewer; children: ReactNode }) {
+export function AppShell({ viewer, children, alerts }: { viewer: ShellViewer; children: ReactNode; alerts?: ReactNode }) {
   const instanceLevel = viewer.isInstanceOwner || viewer.isSupport;
   return (
     <div className="min-h-screen bg-slate-50 md:flex">
@@ -37,6 +37,7 @@ export function AppShell({ viewer, children }: { viewer: ShellViewer; children: 
             Groundwork
           </Link>
           <div className="flex min-w-0 items-center gap-2 md:hidden">
+            {alerts}
             <p className="truncate text-right text-xs text-slate-600">
               {viewer.email}
               <br />
@@ -60,6 +61,11 @@ export function AppShell({ viewer, children }: { viewer: ShellViewer; children: 
           {instanceLevel ? (
             <NavLink href="/dashboard/instance/keys" icon={<KeyRound aria-hidden />}>
               Instance keys
+            </NavLink>
+          ) : null}
+          {instanceLevel ? (
+            <NavLink href="/dashboard/instance/alerts" icon={<Bell aria-hidden />}>
+              Instance alerts
             </NavLink>
           ) : null}
           {instanceLevel ? (
@@ -92,6 +98,7 @@ export function AppShell({ viewer, children }: { viewer: ShellViewer; children: 
       <div className="min-w-0 flex-1">
         <header className="hidden items-center justify-end gap-3 border-b border-slate-200 bg-white px-6 py-3 md:flex">
           {instanceLevel || viewer.memberships.some((m) => m.role === "admin") ? <RequestSearch id="request-search" className="mr-auto" /> : null}
+          {alerts}
           <div className="text-right text-sm">
             <p className="font-medium text-slate-900" data-testid="viewer-email">{viewer.email}</p>
             <p className="text-xs text-slate-500">{roleLabel(viewer)}</p>

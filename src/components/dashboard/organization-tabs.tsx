@@ -9,6 +9,7 @@ const TABS = [
   { segment: "keys", label: "API keys" },
   { segment: "sources", label: "Sources" },
   { segment: "members", label: "Members" },
+  { segment: "alerts", label: "Alerts" },
 ];
 
 export function OrganizationTabs({ organizationId }: { organizationId: string }) {

@@ -29,6 +29,15 @@ import { listAuditProcedure } from "../routers/dashboard/audit/list-audit";
 import { keyRequestsProcedure } from "../routers/dashboard/keys/key-requests";
 import { keyUsageProcedure } from "../routers/dashboard/keys/key-usage";
 import { getRequestProcedure } from "../routers/dashboard/requests/get-request";
+import { createChannelProcedure } from "../routers/dashboard/alerts/create-channel";
+import { createRuleProcedure } from "../routers/dashboard/alerts/create-rule";
+import { deleteChannelProcedure } from "../routers/dashboard/alerts/delete-channel";
+import { deleteRuleProcedure } from "../routers/dashboard/alerts/delete-rule";
+import { listChannelsProcedure } from "../routers/dashboard/alerts/list-channels";
+import { listDeliveriesProcedure } from "../routers/dashboard/alerts/list-deliveries";
+import { listRulesProcedure } from "../routers/dashboard/alerts/list-rules";
+import { openAlertsProcedure } from "../routers/dashboard/alerts/open-alerts";
+import { testChannelProcedure } from "../routers/dashboard/alerts/test-channel";
 import { createDashboardCallerFactory, createDashboardRouter } from "./trpc";
 
 /** The dashboard's internal procedures (served at /api/trpc, never under /api/v1). */
@@ -65,6 +74,17 @@ export const dashboardRouter = createDashboardRouter({
   requests: createDashboardRouter({ get: getRequestProcedure }),
   usage: createDashboardRouter({ key: keyUsageProcedure, keyRequests: keyRequestsProcedure }),
   audit: createDashboardRouter({ list: listAuditProcedure }),
+  alerts: createDashboardRouter({
+    channels: listChannelsProcedure,
+    createChannel: createChannelProcedure,
+    deleteChannel: deleteChannelProcedure,
+    testChannel: testChannelProcedure,
+    rules: listRulesProcedure,
+    createRule: createRuleProcedure,
+    deleteRule: deleteRuleProcedure,
+    deliveries: listDeliveriesProcedure,
+    open: openAlertsProcedure,
+  }),
 });
 
 export type DashboardRouter = typeof dashboardRouter;
