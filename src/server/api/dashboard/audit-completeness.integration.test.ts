@@ -50,7 +50,23 @@ const fixtures: Record<string, (w: World) => Promise<unknown>> = {
     await database.prisma.dataSource.update({ where: { id: sourceId }, data: { kind: "postgres_table" } });
     return { organizationId: w.orgId, sourceId };
   },
+  "alerts.createChannel": async (w) => channelInput(w),
+  "alerts.deleteChannel": async (w) => ({ channelId: (await w.owner.alerts.createChannel(channelInput(w))).id }),
+  "alerts.testChannel": async (w) => ({ channelId: (await w.owner.alerts.createChannel(channelInput(w))).id }),
+  "alerts.createRule": async (w) => ruleInput(w, (await w.owner.alerts.createChannel(channelInput(w))).id),
+  "alerts.deleteRule": async (w) => {
+    const channel = await w.owner.alerts.createChannel(channelInput(w));
+    return { ruleId: (await w.owner.alerts.createRule(ruleInput(w, channel.id))).id };
+  },
 };
+
+function channelInput(w: World) {
+  return { organizationId: w.orgId, kind: "email" as const, name: `Ops ${Math.random()}`, to: ["ops@example.com"] };
+}
+
+function ruleInput(w: World, channelId: string) {
+  return { organizationId: w.orgId, sourceId: null, channelId, remindAfterMinutes: null };
+}
 
 /** Mutations that change nothing in this service's state, each with the reason. */
 const changesNothing: Record<string, string> = {
