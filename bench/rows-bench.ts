@@ -1,7 +1,7 @@
 import type { ChildProcess } from "node:child_process";
 import http from "node:http";
 import { get, latency, runLoad, walk, type Target } from "./load";
-import { droppedFromMetrics, paceRequestLog, writerAtRate } from "./request-log-bench";
+import { droppedFromMetrics, hookCostMicros, paceRequestLog, writerAtRate } from "./request-log-bench";
 import { memoryOf, startNode, stop, waitForLine } from "./proc";
 import type { Fixture } from "./seed";
 import { ms, ratio, type Table } from "./table";
@@ -137,6 +137,7 @@ async function requestLogParts(options: RowsBenchOptions, gw: Target, port: numb
     table.add("pipeline cost p50, request log on (median of 5 rounds)", ms(onCost), "–", "–");
     table.add("pipeline cost p50, request log off (median of 5 rounds)", ms(offCost), "–", "–");
     table.add("request log's added cost (on − off within a round), p50, median", ms(added), "–", "–", "≤ 0.1 ms");
+    table.add("request log's hook alone on the request path (recordRequest)", `${(await hookCostMicros()).toFixed(2)} µs`, "–", "–", "≤ 100 µs");
   } finally {
     await stop(off.child);
   }

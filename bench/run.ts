@@ -6,7 +6,7 @@ import { prepareDatabase } from "@/server/db/bootstrap";
 import { createPrismaClient } from "@/server/db/client";
 import { applyMigrations } from "@/server/db/migrations";
 import { runHostileBodiesBench } from "./hostile-bodies";
-import { writerAtRate } from "./request-log-bench";
+import { hookCostMicros, writerAtRate } from "./request-log-bench";
 import { runRowsBench } from "./rows-bench";
 import { seed } from "./seed";
 import { runSyncBench } from "./sync-bench";
@@ -55,6 +55,7 @@ async function main(): Promise<void> {
       const rate = Number(process.env.BENCH_LOG_RATE ?? 2_000);
       const seconds = Number(process.env.BENCH_LOG_SECONDS ?? 30);
       const alone = await writerAtRate(appUrl, rate, seconds);
+      log(`request log hook on the request path: ${(await hookCostMicros()).toFixed(2)} µs per request`);
       log(`request log writer alone at ${rate}/s for ${seconds} s: recorded ${alone.recorded}, written ${alone.written}, dropped ${alone.dropped}, buffer peak ${alone.maxBuffered}, ${alone.lagSeconds.toFixed(2)} s to drain`);
       return;
     }
