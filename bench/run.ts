@@ -8,6 +8,7 @@ import { applyMigrations } from "@/server/db/migrations";
 import { runCsvUploadBench } from "./csv-upload";
 import { runHostileBodiesBench } from "./hostile-bodies";
 import { runDeleteBench } from "./delete-bench";
+import { hookCostMicros, writerAtRate } from "./request-log-bench";
 import { runRowsBench } from "./rows-bench";
 import { seed } from "./seed";
 import { runSyncBench } from "./sync-bench";
@@ -22,7 +23,9 @@ import { Table } from "./table";
  *   BENCH_APP       next (default: the production server, src/cli/start.ts) | handler (the same
  *                   /api/v1 handler over node:http, src/test/serve-api.ts: no Next build needed)
  *   BENCH_WALK_MAX  seconds a full walk may take before it is stopped and extrapolated (default 300)
- *   BENCH_ONLY      rows | sync | delete | hostile | csv: run one part (while working on it)
+ *   BENCH_ONLY      rows | sync | delete | hostile | csv | requestlog: run one part (while working on it);
+ *                   requestlog: the request log writer alone at BENCH_LOG_RATE (2000/s) for
+ *                   BENCH_LOG_SECONDS (30), no seeding (the rows part also runs it, with the app)
  * Then, on their own databases, the hostile-bodies check of issue 10 (bench/hostile-bodies.ts)
  * and /health during a 20 MB CSV upload (bench/csv-upload.ts).
  */
@@ -55,6 +58,14 @@ async function main(): Promise<void> {
   const table = new Table();
   try {
     await applyMigrations(appUrl, { migrationsDir: path.resolve("prisma/migrations") });
+    if (ONLY === "requestlog") {
+      const rate = Number(process.env.BENCH_LOG_RATE ?? 2_000);
+      const seconds = Number(process.env.BENCH_LOG_SECONDS ?? 30);
+      const alone = await writerAtRate(appUrl, rate, seconds);
+      log(`request log hook on the request path: ${(await hookCostMicros()).toFixed(2)} µs per request`);
+      log(`request log writer alone at ${rate}/s for ${seconds} s: recorded ${alone.recorded}, written ${alone.written}, dropped ${alone.dropped}, buffer peak ${alone.maxBuffered}, ${alone.lagSeconds.toFixed(2)} s to drain`);
+      return;
+    }
     log(`seeding ${ROWS} rows...`);
     const fixture = await seed(db, appUrl, customerUrl, ROWS);
     await db.$disconnect();

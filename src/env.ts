@@ -61,6 +61,10 @@ const schema = z.object({
   GROUNDWORK_WORKER_HEALTH_PORT: z.coerce.number().int().min(1).max(65_535).optional(),
   /** Bearer token of GET /metrics; unset turns the endpoint off (404). */
   GROUNDWORK_METRICS_TOKEN: optionalString.pipe(z.string().min(16, "must be at least 16 characters").optional()),
+  /** The request log behind every request_id (D190); `off` records nothing. */
+  GROUNDWORK_REQUEST_LOG: z.enum(["on", "off"]).default("on"),
+  /** Days of raw request log kept; older daily partitions are dropped (D195). */
+  GROUNDWORK_REQUEST_LOG_RETENTION_DAYS: z.coerce.number().int().min(1).max(3650).default(30),
   /**
    * `npm run simulate:devices` only: drive a running app over HTTP instead of in-process.
    * NOTE: Vite (vitest) sets BASE_URL to a bare path ("/"); only an absolute URL counts.

@@ -11,6 +11,8 @@ import { orgCommands } from "./commands/org";
 import { ownerCommands } from "./commands/owner";
 import { sourceCommands } from "./commands/source";
 import { userCommands } from "./commands/user";
+import { auditCommands } from "./commands/audit";
+import { requestCommands } from "./commands/request";
 import { alertCommands } from "./commands/alert";
 
 const groups: Record<string, CommandGroup> = {
@@ -20,6 +22,8 @@ const groups: Record<string, CommandGroup> = {
   form: formCommands,
   source: sourceCommands,
   user: userCommands,
+  request: requestCommands,
+  audit: auditCommands,
   alert: alertCommands,
 };
 

@@ -11,6 +11,8 @@ import { isDirectApiPath } from "@/server/http/direct-api";
 import { fromFetchHandler } from "@/server/http/node-fetch-bridge";
 import { stopServer } from "@/server/http/graceful-stop";
 import { createNodeServer } from "@/server/http/node-server";
+import { recordEdgeRefusal } from "@/server/http/record-edge-refusal";
+import { closeRequestLogWriter, requestLogWriter } from "@/server/http/request-log-writer";
 import { logger } from "@/server/logger";
 import { seedDemoInstance } from "@/server/seed/seed-demo";
 import { startWorker, type RunningWorker } from "@/worker/start-worker";
@@ -46,6 +48,8 @@ async function main(): Promise<void> {
       running.server && stopServer(running.server, { timeoutMs: deadlineMs, log: say }),
       running.worker?.stop({ deadlineMs }).catch((error: unknown) => say(`worker stop failed: ${String(error)}`)),
     ]);
+    // What the request log still holds is written before the database stops.
+    await closeRequestLogWriter().catch((error: unknown) => say(`request log flush failed: ${String(error)}`));
     say("closing the database");
     await database.stop().catch((error: unknown) => say(`Database stop failed: ${String(error)}`));
   }, say);
@@ -81,7 +85,7 @@ async function main(): Promise<void> {
   const httpServer = createNodeServer(
     (req, res) => (serveApi && isDirectApiPath(req.url) ? serveApi(req, res) : handle(req, res)),
     logger,
-    { allowUpgrade: dev, dev },
+    { allowUpgrade: dev, dev, onRefused: (refusal) => recordEdgeRefusal(requestLogWriter(), refusal) },
   );
   running.server = httpServer;
   await new Promise<void>((resolve, reject) => {

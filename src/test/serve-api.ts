@@ -10,6 +10,8 @@ import { onStopSignals } from "@/cli/stop-signals";
 import { stopServer } from "@/server/http/graceful-stop";
 import { createNodeServer } from "@/server/http/node-server";
 import { createRateLimitStore } from "@/server/modules/rate-limit/rate-limit-store";
+import { createPostgresSink } from "@/server/modules/request-log/postgres-sink";
+import { createBufferedWriter } from "@/server/modules/request-log/writer";
 
 // A second (third…) app instance for tests and benchmarks that need separate OS processes: the
 // real /api/v1 handler (and /health) in the same node:http server factory `npm start` uses, on a free port,
@@ -23,7 +25,10 @@ if (!DATABASE_URL) throw new Error("serve-api: DATABASE_URL is required");
 const prisma = createPrismaClient(DATABASE_URL, apiPoolOptions());
 const rateLimiter = createRateLimitStore(REDIS_URL);
 const log = pino({ level: "silent" });
+// `--request-log`: this instance writes the request log too (the bench's handler mode).
+const requestLog = process.argv.includes("--request-log") ? createBufferedWriter(createPostgresSink(() => prisma)) : null;
 const handler = createApiHandler({
+  requestLog,
   router: appRouter,
   db: () => prisma,
   log,
@@ -45,5 +50,6 @@ server.listen(0, "127.0.0.1", () => {
 // The same stop as `npm start` (D178): drain, then close; a second signal exits at once.
 onStopSignals(async () => {
   await stopServer(server, { timeoutMs: env().GROUNDWORK_SHUTDOWN_TIMEOUT_MS, log: say });
+  await Promise.allSettled([requestLog?.close()]);
   await Promise.allSettled([prisma.$disconnect(), rateLimiter.close()]);
 }, say);

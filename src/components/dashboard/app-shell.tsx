@@ -1,7 +1,8 @@
-import { Bell, Building2, KeyRound, LayoutDashboard, LifeBuoy, UserCog, Users } from "lucide-react";
+import { Bell, Building2, KeyRound, LayoutDashboard, LifeBuoy, ScrollText, UserCog, Users } from "lucide-react";
 import Link from "next/link";
 import type { ReactNode } from "react";
 import { NavLink } from "./nav-link";
+import { RequestSearch } from "./requests/request-search";
 import { SignOutButton } from "./sign-out-button";
 
 export interface ShellViewer {
@@ -75,10 +76,16 @@ export function AppShell({ viewer, children, alerts }: { viewer: ShellViewer; ch
               Users
             </NavLink>
           ) : null}
+          {instanceLevel || viewer.memberships.some((m) => m.role === "admin") ? (
+            <NavLink href="/dashboard/audit" icon={<ScrollText aria-hidden />}>
+              Audit log
+            </NavLink>
+          ) : null}
           <NavLink href="/dashboard/account" icon={<UserCog aria-hidden />}>
             Your account
           </NavLink>
         </nav>
+        {instanceLevel || viewer.memberships.some((m) => m.role === "admin") ? <RequestSearch id="request-search-compact" className="px-3 pb-3 md:hidden" /> : null}
         {viewer.memberships.length > 0 ? (
           <div className="hidden px-4 pt-5 md:block">
             <p className="text-xs font-semibold tracking-wide text-slate-500 uppercase">Your organizations</p>
@@ -97,6 +104,7 @@ export function AppShell({ viewer, children, alerts }: { viewer: ShellViewer; ch
       </aside>
       <div className="min-w-0 flex-1">
         <header className="hidden items-center justify-end gap-3 border-b border-slate-200 bg-white px-6 py-3 md:flex">
+          {instanceLevel || viewer.memberships.some((m) => m.role === "admin") ? <RequestSearch id="request-search" className="mr-auto" /> : null}
           {alerts}
           <div className="text-right text-sm">
             <p className="font-medium text-slate-900" data-testid="viewer-email">{viewer.email}</p>

@@ -13,8 +13,11 @@ export async function authenticateRequest(deps: {
   db: Db;
   rateLimiter: RateLimitStore;
   headers: Headers;
+  /** Told the key as soon as it is known, so a 429 is still logged against it (D190). */
+  onIdentified?: (principal: ApiKeyPrincipal) => void;
 }): Promise<ApiKeyPrincipal> {
   const principal = await authenticateApiKey(deps.db, deps.headers.get("authorization"));
+  deps.onIdentified?.(principal);
   const decision = await deps.rateLimiter.consume(principal.keyId, {
     points: principal.rateLimit,
     windowSeconds: principal.rateLimitWindowSeconds,

@@ -4,6 +4,7 @@ import { env } from "@/env";
 import { logger } from "@/server/logger";
 import { createRateLimitStore } from "@/server/modules/rate-limit/rate-limit-store";
 import { createApiHandler } from "./handle-api-request";
+import { requestLogWriter } from "./request-log-writer";
 
 let handler: ((req: Request) => Promise<Response>) | undefined;
 
@@ -15,6 +16,7 @@ export function apiHandler(req: Request): Promise<Response> {
     log: logger,
     // Half the pool per key: one key's slow queries leave the other half to everyone else (D45).
     maxInFlightPerKey: Math.max(1, Math.ceil(env().DATABASE_POOL_SIZE / 2)),
+    requestLog: requestLogWriter(),
     rateLimiter: createRateLimitStore(env().REDIS_URL, (error) => logger.warn({ err: error.message }, "rate-limit store error")),
   });
   return handler(req);

@@ -6,6 +6,7 @@ import { databaseUnavailable, isDatabaseUnavailable } from "@/server/db/errors";
 import type { PrismaClient } from "@/server/db/generated/client";
 import { AppError, isAppError } from "@/server/errors/app-error";
 import { observeApiRequest } from "@/server/metrics/http-metrics";
+import type { RequestLogWriter } from "@/server/modules/request-log/writer";
 import { statusForCode } from "@/server/errors/http-status";
 import type { Logger } from "@/server/logger";
 import type { RateLimitStore } from "@/server/modules/rate-limit/rate-limit-store";
@@ -17,6 +18,7 @@ import { assertKnownQueryParameters } from "./query-parameters";
 import { isInstanceSurface, refuseInstanceSurface } from "./instance-surfaces";
 import { createProcedureCaller, type ProcedureAnswer, type ProcedureCaller } from "./openapi-caller";
 import { isClientAbort, readRawBody } from "./read-body";
+import { recordRequest, type RequestTrace } from "./record-request";
 import { newRequestId } from "./request-id";
 import { listApiRoutes, matchRoute, routeForProcedure, type ApiRoute } from "./routes";
 
@@ -29,6 +31,8 @@ export interface ApiHandlerDeps {
   rateLimiter: RateLimitStore;
   /** Requests of one key that may run at once in this process (D45); default 5, half of pg's default pool. */
   maxInFlightPerKey?: number;
+  /** Where every answered request is recorded (D190); none: not recorded. */
+  requestLog?: RequestLogWriter | null;
 }
 
 /**
@@ -65,21 +69,27 @@ export function createApiHandler(deps: ApiHandlerDeps): (req: Request) => Promis
     const pathname = url.pathname;
     let response: Response;
     let clientAborted = false;
+    const trace: RequestTrace = {};
     try {
-      response = await dispatch(req, url, requestId, log, pipeline);
+      response = await dispatch(req, url, requestId, log, pipeline, trace);
     } catch (error) {
       if (isAppError(error)) {
         clientAborted = isClientAbort(error);
+        trace.error = { code: error.code, message: error.message };
         response = errorResponse(error, requestId);
       } else if (isDatabaseUnavailable(error)) {
         log.warn({ err: error }, "database unavailable");
-        response = errorResponse(databaseUnavailable(error), requestId);
+        const unavailable = databaseUnavailable(error);
+        trace.error = { code: unavailable.code, message: unavailable.message };
+        response = errorResponse(unavailable, requestId);
       } else {
         log.error({ err: error }, "unhandled error in the API pipeline");
+        trace.error = { code: "internal_error", message: "An internal error occurred." };
         response = internalErrorResponse(requestId);
       }
     }
-    observeApiRequest(routes, req.method, pathname, response.status, performance.now() - started);
+    const route = observeApiRequest(routes, req.method, pathname, response.status, performance.now() - started);
+    if (deps.requestLog) recordRequest(deps.requestLog, { req, url, requestId, route, status: response.status, started, trace });
     // NOTE: only the path is logged; a query string may carry a token someone pasted there.
     log.info(
       {
@@ -102,7 +112,7 @@ interface Pipeline {
   callProcedure: ProcedureCaller;
 }
 
-async function dispatch(req: Request, url: URL, requestId: string, log: Logger, pipeline: Pipeline): Promise<Response> {
+async function dispatch(req: Request, url: URL, requestId: string, log: Logger, pipeline: Pipeline, trace: RequestTrace): Promise<Response> {
   const { routes, deps, keySlot } = pipeline;
   const relativePath = url.pathname.startsWith(API_PREFIX) ? url.pathname.slice(API_PREFIX.length) : url.pathname;
   const match = matchRoute(routes, req.method, relativePath);
@@ -122,11 +132,18 @@ async function dispatch(req: Request, url: URL, requestId: string, log: Logger, 
   assertNoNulInQuery(url);
   assertNoPrototypeKeysInQuery(url);
   const db = deps.db();
-  const call = { req, path: `${relativePath}${url.search}`, requestId, log, db, pipeline };
+  const call = { req, path: `${relativePath}${url.search}`, requestId, log, db, pipeline, trace };
   // NOTE: the caller is identified and charged before a byte of the body is read or parsed: an
   // unauthenticated or spent caller costs no buffering (docs/decisions.md, D40).
   const principal =
-    match.route.meta.access === "public" ? undefined : await authenticateRequest({ db, rateLimiter: deps.rateLimiter, headers: req.headers });
+    match.route.meta.access === "public"
+      ? undefined
+      : await authenticateRequest({
+          db,
+          rateLimiter: deps.rateLimiter,
+          headers: req.headers,
+          onIdentified: (identified) => (trace.principal = identified),
+        });
   // After the key (401, 429): a caller without one learns nothing of the operation's parameters.
   assertKnownQueryParameters(url, match.route.queryParameters);
   if (!principal) return run(call, undefined);
@@ -150,6 +167,7 @@ interface Call {
   log: Logger;
   db: PrismaClient;
   pipeline: Pipeline;
+  trace: RequestTrace;
 }
 
 /** Body (413/415/400) → the procedure through the OpenAPI adapter → one envelope. */
@@ -168,18 +186,20 @@ async function run(call: Call, principal: ApiKeyPrincipal | undefined, enterKeyS
     enterKeySlot,
   };
   const answer = await pipeline.callProcedure({ req, path: call.path, body: rawBody.json ?? {}, context });
-  return finalize(answer, requestId);
+  return finalize(answer, requestId, call.trace);
 }
 
-function finalize(answer: ProcedureAnswer, requestId: string): Response {
+function finalize(answer: ProcedureAnswer, requestId: string, trace: RequestTrace): Response {
   const { "content-type": _, "content-length": __, ...headers } = answer.headers;
   if (answer.status < 400) {
+    trace.responseBytes = Buffer.byteLength(answer.text);
     return new Response(answer.text, {
       status: answer.status,
       headers: { ...headers, "Content-Type": "application/json; charset=utf-8", "Cache-Control": "no-store", "X-Request-Id": requestId },
     });
   }
   const error = parseAdapterError(answer.text);
+  trace.error = error;
   return jsonResponse({ error, request_id: requestId }, answer.status, requestId, headers);
 }
 

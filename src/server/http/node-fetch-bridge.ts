@@ -5,6 +5,13 @@ import { Readable } from "node:stream";
  * A Node request as a Fetch Request, its body streamed, never buffered here: the API pipeline
  * decides whether to read it (after authentication) and how much (the 1 MiB limit).
  */
+const CLIENT_ADDRESS = Symbol.for("groundwork.clientAddress");
+
+/** The peer address of a request that came through toFetchRequest (null otherwise). */
+export function clientAddressOf(request: Request): string | null {
+  return (request as { [CLIENT_ADDRESS]?: string })[CLIENT_ADDRESS] ?? null;
+}
+
 export function toFetchRequest(req: IncomingMessage): Request {
   const headers = new Headers();
   for (const [name, value] of Object.entries(req.headers)) {
@@ -12,12 +19,15 @@ export function toFetchRequest(req: IncomingMessage): Request {
     else if (Array.isArray(value)) for (const v of value) headers.append(name, v);
   }
   const hasBody = req.method !== "GET" && req.method !== "HEAD";
-  return new Request(`http://${req.headers.host ?? "localhost"}${req.url ?? "/"}`, {
+  const request = new Request(`http://${req.headers.host ?? "localhost"}${req.url ?? "/"}`, {
     method: req.method,
     headers,
     body: hasBody ? (Readable.toWeb(req) as ReadableStream<Uint8Array>) : undefined,
     duplex: "half",
   } as RequestInit);
+  // NOTE: the socket's address, not X-Forwarded-For, which any client can write.
+  if (req.socket.remoteAddress) (request as { [CLIENT_ADDRESS]?: string })[CLIENT_ADDRESS] = req.socket.remoteAddress;
+  return request;
 }
 
 export async function sendFetchResponse(res: ServerResponse, response: Response): Promise<void> {

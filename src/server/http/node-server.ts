@@ -18,8 +18,20 @@ export const KEEP_ALIVE_TIMEOUT_MS = 5_000;
 
 export type NodeHandler = (req: IncomingMessage, res: ServerResponse) => void | Promise<void>;
 
+/** A request the server answered itself, before any handler (for the request log, D190). */
+export interface EdgeRefusal {
+  requestId: string;
+  req: IncomingMessage | null;
+  status: number;
+  error: { code: string; message: string };
+}
+
+type OnRefused = (refusal: EdgeRefusal) => void;
+
 export interface NodeServerOptions {
   allowUpgrade?: boolean;
+  /** Told of every request the server answers itself (the request log, D190). */
+  onRefused?: OnRefused;
   /** `npm run dev`: the content security policy allows what Next's dev runtime needs. */
   dev?: boolean;
   /** Proxies whose X-Forwarded-For is believed (default: GROUNDWORK_TRUSTED_PROXIES). */
@@ -60,30 +72,30 @@ export function createNodeServer(handle: NodeHandler, log: Logger, options: Node
       res.setHeader("Content-Security-Policy", contentSecurityPolicy(nonce, options.dev));
       if (https) res.setHeader("Strict-Transport-Security", HSTS_VALUE);
       const refusal = edgeRefusal(req.method ?? "", req.url ?? "", req.rawHeaders) ?? hostRefusal(req.rawHeaders);
-      if (refusal) return answer(res, statusForCode(refusal.code), refusal, log, req);
+      if (refusal) return answer(res, statusForCode(refusal.code), refusal, log, req, options.onRefused);
       const url = normalizeUnreservedEscapes(req.url ?? "/");
-      if (url === null) return answer(res, 400, new AppError("bad_request", "The request path spells a . or .. segment in percent-escapes.", { details: { parameter: "path" } }), log, req);
+      if (url === null) return answer(res, 400, new AppError("bad_request", "The request path spells a . or .. segment in percent-escapes.", { details: { parameter: "path" } }), log, req, options.onRefused);
       req.url = url;
       const path = url.split("?", 1)[0]!;
       if (state.stopping && HEALTH_PATHS.has(path)) {
-        return answer(res, 503, new AppError("service_unavailable", "This server is shutting down; send requests to another instance.", { headers: { "Retry-After": "5" } }), log, req);
+        return answer(res, 503, new AppError("service_unavailable", "This server is shutting down; send requests to another instance.", { headers: { "Retry-After": "5" } }), log, req, options.onRefused);
       }
       const tooLarge = bodyRefusal(req.method ?? "", path, req.headers);
-      if (tooLarge) return refuseBody(res, tooLarge.status, tooLarge.error, log, req);
+      if (tooLarge) return refuseBody(res, tooLarge.status, tooLarge.error, log, req, options.onRefused);
       if (req.headers.upgrade !== undefined) dropUpgrade(req);
       // Next reads the nonce for its inline scripts from the request's policy header.
       req.headers["content-security-policy"] = contentSecurityPolicy(nonce, options.dev);
       req.headers[CLIENT_ADDRESS_HEADER] = resolveClientAddress(req.socket.remoteAddress, req.headers["x-forwarded-for"], proxies);
       Promise.resolve(handle(req, res)).catch((error: unknown) => {
         log.error({ err: error }, "unhandled error in the HTTP server");
-        if (!res.headersSent) answer(res, 500, null, log, req);
+        if (!res.headersSent) answer(res, 500, null, log, req, options.onRefused);
         else res.destroy();
       });
   });
   if (!options.allowUpgrade) refuseUpgradeListeners(server);
   server.on("checkExpectation", (req: IncomingMessage, res: ServerResponse) => {
     for (const [name, value] of Object.entries(SECURITY_HEADERS)) res.setHeader(name, value);
-    answer(res, 417, new AppError("bad_request", "Only Expect: 100-continue is supported.", { details: { header: "Expect" } }), log, req);
+    answer(res, 417, new AppError("bad_request", "Only Expect: 100-continue is supported.", { details: { header: "Expect" } }), log, req, options.onRefused);
   });
   server.on("clientError", (error: NodeJS.ErrnoException, socket: Socket) => {
     const refusal = parserRefusal(error.code);
@@ -93,6 +105,7 @@ export function createNodeServer(handle: NodeHandler, log: Logger, options: Node
     }
     const requestId = newRequestId();
     log.info({ request_id: requestId, code: error.code, status: refusal.status }, "request refused by the HTTP parser");
+    options.onRefused?.({ requestId, req: null, status: refusal.status, error: { code: refusal.error.code, message: refusal.error.message } });
     socket.end(rawResponse(refusal.status, refusal.error, requestId));
   });
   return server;
@@ -104,21 +117,22 @@ export function createNodeServer(handle: NodeHandler, log: Logger, options: Node
  * answer. Node discards what follows (nothing is kept), and a connection whose body has not
  * ended half a second after the answer is cut, so a hostile 100 MB is never read to its end.
  */
-function refuseBody(res: ServerResponse, status: number, error: AppError, log: Logger, req: IncomingMessage): void {
+function refuseBody(res: ServerResponse, status: number, error: AppError, log: Logger, req: IncomingMessage, onRefused?: OnRefused): void {
   res.on("finish", () =>
     setTimeout(() => {
       if (!req.complete) req.socket.destroy();
     }, 500).unref(),
   );
-  answer(res, status, error, log, req);
+  answer(res, status, error, log, req, onRefused);
 }
 
-function answer(res: ServerResponse, status: number, error: AppError | null, log: Logger, req: IncomingMessage): void {
+function answer(res: ServerResponse, status: number, error: AppError | null, log: Logger, req: IncomingMessage, onRefused?: OnRefused): void {
   const requestId = newRequestId();
   const body = error
     ? errorBody(error, requestId)
     : { error: { code: "internal_error", message: "An internal error occurred. Quote the request_id to support." }, request_id: requestId };
   log.info({ request_id: requestId, method: req.method, status }, "request refused at the edge");
+  onRefused?.({ requestId, req, status, error: body.error });
   const text = JSON.stringify(body);
   res.writeHead(status, {
     ...(error?.headers ?? {}),

@@ -9,6 +9,7 @@ export interface Metrics {
   syncDuration: Histogram<"outcome">;
   dataSources: Gauge<"status">;
   staleDataSources: Gauge;
+  requestLogDropped: Counter<"reason">;
 }
 
 const GLOBAL_KEY = Symbol.for("groundwork.metrics");
@@ -71,6 +72,12 @@ function createMetrics(): Metrics {
     staleDataSources: new Gauge({
       name: "groundwork_data_sources_stale",
       help: "Scheduled data sources with no completed pass for more than 3 of their intervals, read at scrape time.",
+      registers,
+    }),
+    requestLogDropped: new Counter({
+      name: "groundwork_request_log_dropped_total",
+      help: "Request log entries dropped instead of written, by reason (overflow: buffer full; write_failed; closed).",
+      labelNames: ["reason"],
       registers,
     }),
   };

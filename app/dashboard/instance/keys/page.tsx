@@ -5,8 +5,8 @@ import { load } from "@/server/api/dashboard/load";
 
 export const dynamic = "force-dynamic";
 
-export default async function InstanceKeysPage({ searchParams }: { searchParams: Promise<{ rotate?: string }> }) {
-  const { rotate } = await searchParams;
+export default async function InstanceKeysPage({ searchParams }: { searchParams: Promise<{ rotate?: string; with?: string }> }) {
+  const { rotate, with: replacement } = await searchParams;
   const loaded = await load(async (caller) => ({ me: await caller.viewer.me(), keys: await caller.keys.list({ organizationId: null }) }));
   if (!loaded.ok) return <LoadError {...loaded} />;
   const { me, keys } = loaded.data;
@@ -23,6 +23,7 @@ export default async function InstanceKeysPage({ searchParams }: { searchParams:
         canManage={me.isInstanceOwner}
         canMintInstance={me.isInstanceOwner}
         rotatingKeyId={typeof rotate === "string" ? rotate : null}
+        newKeyId={typeof replacement === "string" ? replacement : null}
       />
     </div>
   );

@@ -1,5 +1,6 @@
 "use client";
 
+import Link from "next/link";
 import { Ban, KeyRound, Plus, RefreshCw } from "lucide-react";
 import { usePathname, useRouter } from "next/navigation";
 import { useState } from "react";
@@ -25,6 +26,11 @@ const rotationDefaults = (key: KeyRow): MintDefaults => ({
   rotatingKeyId: key.id,
 });
 
+/** A key's own page: its traffic and recent requests (D199). */
+export function keyPage(organizationId: string | null, keyId: string): string {
+  return organizationId ? `/dashboard/organizations/${organizationId}/keys/${keyId}` : `/dashboard/instance/keys/${keyId}`;
+}
+
 interface Props {
   organizationId: string | null;
   organizationName: string | null;
@@ -32,20 +38,22 @@ interface Props {
   canManage: boolean;
   canMintInstance: boolean;
   rotatingKeyId: string | null;
+  /** The rotation's replacement key (?with=), for the side-by-side traffic. */
+  newKeyId?: string | null;
 }
 
-export function KeysView({ organizationId, organizationName, keys, canManage, canMintInstance, rotatingKeyId }: Props) {
+export function KeysView({ organizationId, organizationName, keys, canManage, canMintInstance, rotatingKeyId, newKeyId = null }: Props) {
   const router = useRouter();
   const pathname = usePathname();
   const [mintOpen, setMintOpen] = useState(false);
   const [defaults, setDefaults] = useState<MintDefaults>(FRESH);
   const [revoking, setRevoking] = useState<KeyRow | null>(null);
-  const [minted, setMinted] = useState(false);
+  const [minted, setMinted] = useState<KeyRow | null>(null);
   const rotating = rotatingKeyId ? keys.find((key) => key.id === rotatingKeyId) ?? null : null;
 
   const openMint = (next: MintDefaults) => {
     setDefaults(next);
-    setMinted(false);
+    setMinted(null);
     setMintOpen(true);
   };
   const binding = (key: KeyRow) =>
@@ -72,6 +80,7 @@ export function KeysView({ organizationId, organizationName, keys, canManage, ca
         <RotationPanel
           key={rotating.id}
           oldKey={rotating}
+          newKeyId={newKeyId}
           organizationId={organizationId}
           onRevoke={setRevoking}
           onDone={() => router.replace(pathname)}
@@ -92,7 +101,11 @@ export function KeysView({ organizationId, organizationName, keys, canManage, ca
             <li key={key.id} data-testid="key-card" className="rounded-lg border border-slate-200 bg-white p-3">
               <div className="flex items-start justify-between gap-2">
                 <div className="min-w-0">
-                  <p className="font-medium break-words text-slate-900">{key.name}</p>
+                  <p className="font-medium break-words text-slate-900">
+                    <Link href={keyPage(organizationId, key.id)} className="hover:underline focus-visible:ring-2 focus-visible:ring-blue-600 focus-visible:outline-none" data-testid="key-page-link">
+                      {key.name}
+                    </Link>
+                  </p>
                   <p className="mt-0.5 flex items-center gap-1.5">
                     <code className="text-xs text-slate-600">{key.prefix}…</code>
                     <Badge tone={key.environment === "live" ? "neutral" : "amber"}>{key.environment}</Badge>
@@ -153,7 +166,11 @@ export function KeysView({ organizationId, organizationName, keys, canManage, ca
             {keys.map((key) => (
               <TR key={key.id} data-key-id={key.id} data-testid="key-row" className={key.state === "active" ? undefined : "text-slate-500"}>
                 <TD>
-                  <p className="font-medium break-words text-slate-900">{key.name}</p>
+                  <p className="font-medium break-words text-slate-900">
+                    <Link href={keyPage(organizationId, key.id)} className="hover:underline focus-visible:ring-2 focus-visible:ring-blue-600 focus-visible:outline-none" data-testid="key-page-link">
+                      {key.name}
+                    </Link>
+                  </p>
                   <p className="mt-0.5 flex items-center gap-1.5">
                     <code className="text-xs whitespace-nowrap text-slate-600">{key.prefix}…</code>
                     <Badge tone={key.environment === "live" ? "neutral" : "amber"}>{key.environment}</Badge>
@@ -226,14 +243,14 @@ export function KeysView({ organizationId, organizationName, keys, canManage, ca
           onOpenChange={(open) => {
             setMintOpen(open);
             // After a rotation's mint, the page watches the old key (?rotate= survives a reload).
-            if (!open && minted && defaults.rotatingKeyId) router.replace(`${pathname}?rotate=${defaults.rotatingKeyId}`);
+            if (!open && minted && defaults.rotatingKeyId) router.replace(`${pathname}?rotate=${defaults.rotatingKeyId}&with=${minted.id}`);
             if (!open) router.refresh();
           }}
           organizationId={organizationId}
           organizationName={organizationName}
           canMintInstance={canMintInstance}
           defaults={defaults}
-          onMinted={() => setMinted(true)}
+          onMinted={setMinted}
         />
       ) : null}
       {revoking ? (

@@ -6,6 +6,7 @@ import { Alert } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";
 import { exactTime, RelativeTime } from "@/components/ui/relative-time";
 import { describeError, trpc, type ShownError } from "@/lib/trpc-client";
+import { RotationTraffic } from "../usage/rotation-traffic";
 import type { KeyRow } from "./types";
 
 /** How often the old key's last_used_at is re-read while rotating. */
@@ -17,12 +18,15 @@ const POLL_MS = 3_000;
  */
 export function RotationPanel({
   oldKey,
+  newKeyId,
   organizationId,
   onRevoke,
   onDone,
   onChange,
 }: {
   oldKey: KeyRow;
+  /** The replacement, when the page knows it (?with=): its traffic is shown beside the old key's. */
+  newKeyId: string | null;
   organizationId: string | null;
   onRevoke: (key: KeyRow) => void;
   onDone: () => void;
@@ -97,6 +101,7 @@ export function RotationPanel({
           </Button>
         </div>
       </div>
+      {newKeyId ? <RotationTraffic organizationId={organizationId} oldKeyId={oldKey.id} newKeyId={newKeyId} /> : null}
       {error ? (
         <Alert className="mt-3" title="Could not refresh the old key" requestId={error.requestId}>
           {error.message}

@@ -39,6 +39,10 @@ import { changePasswordProcedure } from "../routers/dashboard/viewer/change-pass
 import { signOutEverywhereProcedure } from "../routers/dashboard/viewer/sign-out-everywhere";
 import { acceptInvitationProcedure, declineInvitationProcedure, myInvitationsProcedure } from "../routers/dashboard/viewer/invitations";
 import { cancelInvitationProcedure, listInvitationsProcedure } from "../routers/dashboard/members/invitations";
+import { listAuditProcedure } from "../routers/dashboard/audit/list-audit";
+import { keyRequestsProcedure } from "../routers/dashboard/keys/key-requests";
+import { keyUsageProcedure } from "../routers/dashboard/keys/key-usage";
+import { getRequestProcedure } from "../routers/dashboard/requests/get-request";
 import { createChannelProcedure } from "../routers/dashboard/alerts/create-channel";
 import { createRuleProcedure } from "../routers/dashboard/alerts/create-rule";
 import { deleteChannelProcedure } from "../routers/dashboard/alerts/delete-channel";
@@ -104,6 +108,9 @@ export const dashboardRouter = createDashboardRouter({
     resync: resyncSourceProcedure,
     delete: deleteSourceProcedure,
   }),
+  requests: createDashboardRouter({ get: getRequestProcedure }),
+  usage: createDashboardRouter({ key: keyUsageProcedure, keyRequests: keyRequestsProcedure }),
+  audit: createDashboardRouter({ list: listAuditProcedure }),
   alerts: createDashboardRouter({
     channels: listChannelsProcedure,
     createChannel: createChannelProcedure,

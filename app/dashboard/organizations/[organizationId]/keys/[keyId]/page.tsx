@@ -1,0 +1,25 @@
+import { LoadError } from "@/components/dashboard/load-error";
+import { keyPageParams, keyRequestsQuery } from "@/components/dashboard/usage/key-page-params";
+import { KeyUsageView } from "@/components/dashboard/usage/key-usage-view";
+import { load } from "@/server/api/dashboard/load";
+
+export const dynamic = "force-dynamic";
+
+export default async function OrganizationKeyPage({
+  params,
+  searchParams,
+}: {
+  params: Promise<{ organizationId: string; keyId: string }>;
+  searchParams: Promise<Record<string, string | string[] | undefined>>;
+}) {
+  const { organizationId, keyId } = await params;
+  const { filters, cursor } = keyPageParams(await searchParams);
+  const loaded = await load(async (caller) => ({
+    key: await caller.keys.get({ organizationId, keyId }),
+    usage: await caller.usage.key({ organizationId, keyIds: [keyId], range: filters.range }),
+    requests: await caller.usage.keyRequests(keyRequestsQuery(organizationId, keyId, filters, cursor)),
+  }));
+  if (!loaded.ok) return <LoadError {...loaded} />;
+  const base = `/dashboard/organizations/${organizationId}/keys`;
+  return <KeyUsageView apiKey={loaded.data.key} usage={loaded.data.usage} requests={loaded.data.requests} filters={filters} basePath={`${base}/${keyId}`} backHref={base} />;
+}

@@ -1,0 +1,63 @@
+import { auditCsvLine, AUDIT_CSV_HEADER } from "@/server/modules/audit/audit-csv";
+import { listAuditEvents, type AuditFilters } from "@/server/modules/audit/list-audit-events";
+import { CliUsageError, type CliArgs, type CommandGroup } from "../command";
+
+function time(args: CliArgs, name: string): Date | undefined {
+  const value = args.values[name];
+  if (typeof value !== "string") return undefined;
+  const date = new Date(value);
+  if (!/^\d{4}-\d{2}-\d{2}/.test(value) || Number.isNaN(date.getTime())) throw new CliUsageError(`--${name} must be an ISO 8601 timestamp`);
+  return date;
+}
+
+const text = (args: CliArgs, name: string) => (typeof args.values[name] === "string" ? (args.values[name] as string) : undefined);
+
+export const auditCommands: CommandGroup = {
+  list: {
+    usage: "audit list [--org ORG] [--actor EMAIL|ID] [--action A] [--target ID] [--from ISO] [--to ISO] [--limit N] [--cursor C] [--csv]",
+    summary: "The audit trail, newest first, one page (next_cursor for the next)",
+    options: {
+      org: { type: "string" },
+      actor: { type: "string" },
+      action: { type: "string" },
+      target: { type: "string" },
+      from: { type: "string" },
+      to: { type: "string" },
+      limit: { type: "string" },
+      cursor: { type: "string" },
+      csv: { type: "boolean" },
+    },
+    async run(ctx, args) {
+      const limit = Number(text(args, "limit") ?? 50);
+      if (!Number.isInteger(limit) || limit < 1 || limit > 1000) throw new CliUsageError("--limit must be a whole number from 1 to 1000");
+      const filters: AuditFilters = {
+        organizationId: text(args, "org"),
+        actor: text(args, "actor"),
+        action: text(args, "action"),
+        target: text(args, "target"),
+        from: time(args, "from"),
+        to: time(args, "to"),
+      };
+      const page = await listAuditEvents(ctx.db, { kind: "all" }, filters, { limit, cursor: text(args, "cursor") });
+      if (args.values.csv === true) {
+        process.stdout.write(`${[AUDIT_CSV_HEADER.join(","), ...page.items.map(auditCsvLine)].join("\n")}\n`);
+        return;
+      }
+      const items = page.items.map((e) => ({
+        id: e.id,
+        created_at: e.createdAt.toISOString(),
+        action: e.action,
+        actor: { type: e.actorType, id: e.actorId, label: e.actorLabel },
+        organization: e.organizationId ? { id: e.organizationId, name: e.organizationName } : null,
+        target: { type: e.targetType, id: e.targetId },
+        metadata: e.metadata,
+      }));
+      const human = items.length
+        ? items
+            .map((e) => `${e.created_at}  ${e.action.padEnd(28)} ${(e.actor.label ?? e.actor.type).padEnd(24)} ${e.target.type}:${e.target.id}  ${e.organization?.name ?? ""}`)
+            .join("\n") + (page.nextCursor ? `\n(more: --cursor ${page.nextCursor})` : "")
+        : "No audit events match.";
+      ctx.print({ items, next_cursor: page.nextCursor }, human);
+    },
+  },
+};

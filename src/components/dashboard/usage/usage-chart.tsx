@@ -1,0 +1,57 @@
+"use client";
+
+import { Bar, BarChart, CartesianGrid, Legend, ResponsiveContainer, Tooltip, XAxis, YAxis } from "recharts";
+import { exactTime } from "@/components/ui/relative-time";
+
+export const STATUS_SERIES = [
+  { key: "2xx", name: "2xx", color: "#16a34a" },
+  { key: "4xx", name: "4xx", color: "#d97706" },
+  { key: "429", name: "429 rate limited", color: "#7c3aed" },
+  { key: "5xx", name: "5xx", color: "#dc2626" },
+] as const;
+
+export interface UsagePoint {
+  hour: string;
+  counts: Record<"2xx" | "4xx" | "429" | "5xx", number>;
+}
+
+export function totals(points: UsagePoint[]): Record<"2xx" | "4xx" | "429" | "5xx" | "all", number> {
+  const sum = { "2xx": 0, "4xx": 0, "429": 0, "5xx": 0, all: 0 };
+  for (const p of points) {
+    for (const s of STATUS_SERIES) {
+      sum[s.key] += p.counts[s.key];
+      sum.all += p.counts[s.key];
+    }
+  }
+  return sum;
+}
+
+/** Requests per hour, stacked by status class, from the hourly rollups (UTC hours). */
+export function UsageChart({ points, label, testId, compact = false }: { points: UsagePoint[]; label: string; testId?: string; compact?: boolean }) {
+  const sum = totals(points);
+  const long = points.length > 48;
+  const data = points.map((p) => ({ at: long ? p.hour.slice(5, 13).replace("T", " ") + "h" : p.hour.slice(11, 16), hour: p.hour, ...p.counts }));
+  const summary = `${label}: ${sum.all} requests over ${points.length} hours — ${sum["2xx"]} 2xx, ${sum["4xx"]} 4xx, ${sum["429"]} rate limited, ${sum["5xx"]} 5xx.`;
+  return (
+    <figure
+      role="img"
+      aria-label={summary}
+      data-testid={testId}
+      data-total={sum.all}
+      className={`${compact ? "h-44" : "h-64 sm:h-72"} w-full rounded-lg border border-slate-200 bg-white p-2`}
+    >
+      <ResponsiveContainer width="100%" height="100%">
+        <BarChart data={data} margin={{ top: 8, right: 4, bottom: 0, left: -12 }} barCategoryGap={1}>
+          <CartesianGrid stroke="#e2e8f0" vertical={false} />
+          <XAxis dataKey="at" tick={{ fontSize: 11 }} minTickGap={28} label={{ value: "UTC", position: "insideBottomRight", offset: -2, fontSize: 10 }} />
+          <YAxis tick={{ fontSize: 11 }} allowDecimals={false} />
+          <Tooltip labelFormatter={(_, payload) => (payload?.[0] ? exactTime(String(payload[0].payload.hour)) : "")} />
+          {compact ? null : <Legend wrapperStyle={{ fontSize: 12 }} />}
+          {STATUS_SERIES.map((s) => (
+            <Bar key={s.key} dataKey={s.key} name={s.name} stackId="status" fill={s.color} isAnimationActive={false} />
+          ))}
+        </BarChart>
+      </ResponsiveContainer>
+    </figure>
+  );
+}

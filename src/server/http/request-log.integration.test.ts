@@ -1,0 +1,86 @@
+import { execFile } from "node:child_process";
+import { promisify } from "node:util";
+import pino from "pino";
+import { describe, expect, it } from "vitest";
+import { appRouter } from "@/server/api/root";
+import { createMemoryRateLimitStore } from "@/server/modules/rate-limit/rate-limit-store";
+import { createPostgresSink } from "@/server/modules/request-log/postgres-sink";
+import { createBufferedWriter } from "@/server/modules/request-log/writer";
+import { revokeApiKey } from "@/server/modules/api-keys/revoke-key";
+import { createTestApi, mintTestKey } from "@/test/api-client";
+import { useTestDatabase } from "@/test/db";
+import { createApiHandler } from "./handle-api-request";
+
+const database = useTestDatabase();
+const run = promisify(execFile);
+
+async function cliJson<T>(args: string[]): Promise<T> {
+  const { stdout } = await run(process.execPath, ["--import", "tsx", "src/cli/main.ts", ...args, "--json"], {
+    env: { ...process.env, DATABASE_URL: database.url, LOG_LEVEL: "silent" },
+    timeout: 60_000,
+  });
+  return JSON.parse(stdout) as T;
+}
+
+interface Row {
+  request_id: string;
+  api_key_id: string | null;
+  api_key_prefix: string | null;
+  organization_id: string | null;
+  route: string;
+  status: number;
+  error_code: string | null;
+  query: Record<string, string> | null;
+  user_agent: string | null;
+}
+
+describe("the request log behind every /api/v1 answer", () => {
+  it("records successes, auth and rate-limit refusals and unmatched routes; never a token or a cursor", async () => {
+    const db = database.prisma;
+    const writer = createBufferedWriter(createPostgresSink(() => db));
+    const handler = createApiHandler({ router: appRouter, db: () => db, log: pino({ level: "silent" }), rateLimiter: createMemoryRateLimitStore(), requestLog: writer });
+    const call = createTestApi(() => db, handler);
+    const org = await db.organization.create({ data: { name: "Acme" } });
+    const key = await mintTestKey(db, { organizationId: org.id, scopes: ["*:*"], rateLimit: 2 });
+
+    const ok = await call("GET", `/organizations/${org.id}/forms/nope/records?limit=5&cursor=SECRETCURSOR&created_after=2026-01-01T00:00:00Z`, {
+      token: key.token,
+      headers: { "user-agent": `probe/1.0 ${"x".repeat(500)}` },
+    });
+    const limited = await call("GET", `/organizations/${org.id}/forms/nope/records`, { token: key.token });
+    const spent = await call("GET", `/organizations/${org.id}/forms/nope/records`, { token: key.token });
+    const unauthenticated = await call("GET", `/organizations/${org.id}/forms/nope/records?access_token=${key.token}`, { authorization: "Bearer nonsense" });
+    const unmatched = await call("GET", "/no/such/route");
+    await writer.close();
+
+    const rows = await db.$queryRawUnsafe<Row[]>(`SELECT * FROM request_log ORDER BY occurred_at`);
+    expect(rows.map((r) => r.request_id)).toEqual([ok, limited, spent, unauthenticated, unmatched].map((r) => r.body.request_id));
+    const [first, , third, fourth, fifth] = rows as [Row, Row, Row, Row, Row];
+    expect(first).toMatchObject({
+      api_key_id: key.id,
+      api_key_prefix: key.prefix,
+      organization_id: org.id,
+      route: "/api/v1/organizations/{org}/forms/{form}/records",
+      status: ok.status,
+      query: { limit: "5", created_after: "2026-01-01T00:00:00Z" },
+    });
+    expect(first.user_agent).toHaveLength(200);
+    expect(third).toMatchObject({ api_key_id: key.id, status: 429, error_code: "rate_limited" });
+    expect(fourth).toMatchObject({ api_key_id: null, status: 401, error_code: "unauthorized", query: null });
+    expect(fifth).toMatchObject({ route: "unmatched", status: 404, error_code: "not_found" });
+    const everything = JSON.stringify(rows);
+    expect(everything).not.toContain(key.token);
+    expect(everything).not.toContain(key.token.slice(key.prefix.length));
+    expect(everything).not.toContain("SECRETCURSOR");
+
+    // The CLI twins: `request show` and `audit list`.
+    const shown = await cliJson<{ status: number; key: { prefix: string; state: string }; organization: { name: string } }>(["request", "show", ok.body.request_id]);
+    expect(shown).toMatchObject({ status: ok.status, key: { prefix: key.prefix, state: "active" }, organization: { name: "Acme" } });
+    await revokeApiKey(db, key.id, { kind: "operator" }, { type: "cli" });
+    const audit = await cliJson<{ items: { action: string; target: { id: string } }[]; next_cursor: string | null }>([
+      "audit", "list", "--target", key.id, "--action", "api_key.revoked",
+    ]);
+    expect(audit.items).toHaveLength(1);
+    expect(audit.items[0]!.target.id).toBe(key.id);
+  }, 120_000);
+});

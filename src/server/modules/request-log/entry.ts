@@ -1,0 +1,63 @@
+/** One answered /api/v1 request, as the request log keeps it (D190). Never a token or a body. */
+export interface RequestLogEntry {
+  requestId: string;
+  occurredAt: Date;
+  organizationId: string | null;
+  apiKeyId: string | null;
+  apiKeyPrefix: string | null;
+  method: string;
+  /** The matched route template (`/api/v1/organizations/{org}/forms/{form}/records`) or `unmatched`. */
+  route: string;
+  status: number;
+  errorCode: string | null;
+  errorMessage: string | null;
+  durationMs: number;
+  responseBytes: number;
+  clientAddress: string | null;
+  userAgent: string | null;
+  /** The kept query parameters (see keptQuery); null when none. */
+  query: Record<string, string> | null;
+}
+
+export const STATUS_CLASSES = ["2xx", "4xx", "429", "5xx"] as const;
+export type StatusClass = (typeof STATUS_CLASSES)[number];
+
+/** 429 is its own class (a spent budget is not a client bug); anything below 400 counts as 2xx (D193). */
+export function statusClass(status: number): StatusClass {
+  if (status === 429) return "429";
+  if (status >= 500) return "5xx";
+  if (status >= 400) return "4xx";
+  return "2xx";
+}
+
+export const USER_AGENT_MAX = 200;
+export const ERROR_MESSAGE_MAX = 500;
+const QUERY_VALUE_MAX = 64;
+const MAX_KEPT_PARAMS = 10;
+
+/**
+ * Which query parameters the log keeps (D191): `limit`, `sort`, `include_*` switches and time
+ * filters (`*_after`, `*_before`, `*_since`). Everything else — cursors, ids, search values, a
+ * token someone pasted into the URL — is dropped by default, so a new parameter is kept only when
+ * it follows one of these shapes.
+ */
+export function isKeptQueryParameter(name: string): boolean {
+  return name === "limit" || name === "sort" || /^include_[a-z_]{1,40}$/.test(name) || /^[a-z_]{1,40}_(after|before|since)$/.test(name);
+}
+
+export function keptQuery(search: URLSearchParams): Record<string, string> | null {
+  let kept: Record<string, string> | null = null;
+  let count = 0;
+  for (const [name, value] of search) {
+    if (!isKeptQueryParameter(name) || count >= MAX_KEPT_PARAMS) continue;
+    kept ??= {};
+    kept[name] = value.slice(0, QUERY_VALUE_MAX);
+    count++;
+  }
+  return kept;
+}
+
+export function truncate(value: string | null | undefined, max: number): string | null {
+  if (value === null || value === undefined || value === "") return null;
+  return value.length > max ? value.slice(0, max) : value;
+}

@@ -1,0 +1,86 @@
+import type { Db } from "@/server/db/types";
+import { AppError } from "@/server/errors/app-error";
+import { reachIncludes, type LogReach } from "./reach";
+
+export const REQUEST_ID_PATTERN = /^req_[0-9a-z]{24}$/;
+/** The window around a request in which its organization's audit events and sync passes are shown. */
+export const CONTEXT_MINUTES = 10;
+
+export interface LoggedRequest {
+  requestId: string;
+  occurredAt: Date;
+  organizationId: string | null;
+  apiKeyId: string | null;
+  apiKeyPrefix: string | null;
+  method: string;
+  route: string;
+  status: number;
+  statusClass: string;
+  errorCode: string | null;
+  errorMessage: string | null;
+  durationMs: number;
+  responseBytes: number;
+  clientAddress: string | null;
+  userAgent: string | null;
+  query: Record<string, string> | null;
+}
+
+export const REQUEST_COLUMNS = `request_id AS "requestId", occurred_at AS "occurredAt", organization_id AS "organizationId",
+  api_key_id AS "apiKeyId", api_key_prefix AS "apiKeyPrefix", method, route, status::int AS status, status_class AS "statusClass",
+  error_code AS "errorCode", error_message AS "errorMessage", duration_ms::float8 AS "durationMs",
+  response_bytes AS "responseBytes", client_address AS "clientAddress", user_agent AS "userAgent", query`;
+
+export interface RequestDetail {
+  request: LoggedRequest;
+  key: { id: string; name: string; prefix: string; state: "active" | "revoked" | "expired" } | null;
+  organization: { id: string; name: string } | null;
+  auditEvents: { id: string; action: string; actorType: string; actorId: string | null; targetType: string; targetId: string; createdAt: Date }[];
+  syncRuns: { id: string; dataSourceId: string; dataSourceName: string; trigger: string; status: string; startedAt: Date; finishedAt: Date | null }[];
+}
+
+/**
+ * One request by its id, with what happened around it. A request outside the viewer's reach is
+ * "not found", exactly like one that never existed (never "forbidden": D197).
+ */
+export async function getRequestDetail(db: Db, reach: LogReach, requestId: string, now = new Date()): Promise<RequestDetail> {
+  const notFound = new AppError("not_found", `No request ${requestId.slice(0, 40)} in the request log (it keeps the last days only).`);
+  if (!REQUEST_ID_PATTERN.test(requestId)) throw notFound;
+  const rows = await db.$queryRawUnsafe<LoggedRequest[]>(`SELECT ${REQUEST_COLUMNS} FROM request_log WHERE request_id = $1 LIMIT 1`, requestId);
+  const request = rows[0];
+  if (!request || !reachIncludes(reach, request.organizationId)) throw notFound;
+
+  const key = request.apiKeyId
+    ? await db.apiKey.findUnique({ where: { id: request.apiKeyId }, select: { id: true, name: true, prefix: true, revokedAt: true, expiresAt: true } })
+    : null;
+  const organization = request.organizationId
+    ? await db.organization.findUnique({ where: { id: request.organizationId }, select: { id: true, name: true } })
+    : null;
+  const from = new Date(request.occurredAt.getTime() - CONTEXT_MINUTES * 60_000);
+  const to = new Date(request.occurredAt.getTime() + CONTEXT_MINUTES * 60_000);
+  const orgId = request.organizationId;
+  const [auditEvents, syncRuns] = orgId
+    ? await Promise.all([
+        db.auditEvent.findMany({
+          where: { organizationId: orgId, createdAt: { gte: from, lte: to } },
+          orderBy: [{ createdAt: "asc" }, { id: "asc" }],
+          take: 50,
+          select: { id: true, action: true, actorType: true, actorId: true, targetType: true, targetId: true, createdAt: true },
+        }),
+        db.syncRun.findMany({
+          where: { dataSource: { organizationId: orgId }, startedAt: { lte: to }, OR: [{ finishedAt: null }, { finishedAt: { gte: from } }] },
+          orderBy: [{ startedAt: "asc" }, { id: "asc" }],
+          take: 50,
+          select: { id: true, dataSourceId: true, trigger: true, status: true, startedAt: true, finishedAt: true, dataSource: { select: { name: true } } },
+        }),
+      ])
+    : [[], []];
+  return {
+    request,
+    key: key
+      ? { id: key.id, name: key.name, prefix: key.prefix, state: key.revokedAt ? "revoked" : key.expiresAt && key.expiresAt <= now ? "expired" : "active" }
+      : null,
+    organization,
+    auditEvents,
+    syncRuns: syncRuns.map(({ dataSource, ...run }) => ({ ...run, dataSourceName: dataSource.name })),
+  };
+}
