@@ -9,6 +9,7 @@ import { formCommands } from "./commands/form";
 import { keyCommands } from "./commands/key";
 import { orgCommands } from "./commands/org";
 import { ownerCommands } from "./commands/owner";
+import { recordCommands } from "./commands/record";
 import { sourceCommands } from "./commands/source";
 
 const groups: Record<string, CommandGroup> = {
@@ -17,6 +18,7 @@ const groups: Record<string, CommandGroup> = {
   key: keyCommands,
   form: formCommands,
   source: sourceCommands,
+  record: recordCommands,
 };
 
 function usage(): string {

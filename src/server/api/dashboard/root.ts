@@ -25,6 +25,10 @@ import { uploadCsvProcedure } from "../routers/dashboard/sources/upload-csv";
 import { createUserProcedure } from "../routers/dashboard/users/create-user";
 import { listUsersProcedure } from "../routers/dashboard/users/list-users";
 import { meProcedure } from "../routers/dashboard/viewer/me";
+import { createFormProcedure, deleteFormProcedure, renameFormProcedure } from "../routers/dashboard/forms/change-form";
+import { getFormProcedure } from "../routers/dashboard/forms/get-form";
+import { listFormsProcedure } from "../routers/dashboard/forms/list-forms";
+import { listFormRecordsProcedure, recordsPerDayProcedure } from "../routers/dashboard/forms/list-records";
 import { createDashboardCallerFactory, createDashboardRouter } from "./trpc";
 
 /** The dashboard's internal procedures (served at /api/trpc, never under /api/v1). */
@@ -57,6 +61,15 @@ export const dashboardRouter = createDashboardRouter({
     uploadCsv: uploadCsvProcedure,
     create: createSourceProcedure,
     testConnection: testConnectionProcedure,
+  }),
+  forms: createDashboardRouter({
+    list: listFormsProcedure,
+    get: getFormProcedure,
+    create: createFormProcedure,
+    rename: renameFormProcedure,
+    delete: deleteFormProcedure,
+    records: listFormRecordsProcedure,
+    perDay: recordsPerDayProcedure,
   }),
 });
 
