@@ -6,6 +6,7 @@ import { prepareDatabase } from "@/server/db/bootstrap";
 import { createPrismaClient } from "@/server/db/client";
 import { applyMigrations } from "@/server/db/migrations";
 import { runHostileBodiesBench } from "./hostile-bodies";
+import { runRecordsExportBench } from "./records-export";
 import { runRowsBench } from "./rows-bench";
 import { seed } from "./seed";
 import { runSyncBench } from "./sync-bench";
@@ -20,8 +21,9 @@ import { Table } from "./table";
  *   BENCH_APP       next (default: the production server, src/cli/start.ts) | handler (the same
  *                   /api/v1 handler over node:http, src/test/serve-api.ts: no Next build needed)
  *   BENCH_WALK_MAX  seconds a full walk may take before it is stopped and extrapolated (default 300)
- *   BENCH_ONLY      rows | sync | hostile: run one part (while working on it)
- * Then, on its own database, the hostile-bodies check of issue 10 (bench/hostile-bodies.ts).
+ *   BENCH_ONLY      rows | sync | hostile | export: run one part (while working on it)
+ * Then, on its own database, the hostile-bodies check of issue 10 (bench/hostile-bodies.ts) and
+ * the records export's peak memory (bench/records-export.ts).
  */
 const ROWS = Number(process.env.BENCH_ROWS ?? 1_000_000);
 const STEP_SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
@@ -34,6 +36,10 @@ async function main(): Promise<void> {
   const log = (line: string) => process.stdout.write(`${line}\n`);
   if (ONLY === "hostile") {
     await runHostileBodiesBench(log);
+    return;
+  }
+  if (ONLY === "export") {
+    await runRecordsExportBench(log);
     return;
   }
   const server = await prepareDatabase({ dataDir: path.resolve(".data/bench-postgres"), log: () => undefined });
@@ -74,6 +80,7 @@ async function main(): Promise<void> {
   await mkdir(path.resolve("bench/results"), { recursive: true });
   await writeFile(path.resolve("bench/results/latest.md"), text);
   if (!ONLY) await runHostileBodiesBench(log);
+  if (!ONLY) await runRecordsExportBench(log);
 }
 
 main().then(

@@ -25,11 +25,19 @@ export interface RecordsExport {
  * transaction idle; Postgres ends it after 5 minutes.
  *
  * The form is checked first (not_found before any byte is sent). The caller must consume or
- * `return()` the chunks, which closes the connection.
+ * `return()` the chunks, which closes the connection. `connect` gives that connection where the
+ * client's own URL is not known (Next bundles keep their own copy of db/client.ts).
  */
-export async function openRecordsExport(db: PrismaClient, organizationId: string, filters: RecordFilters, batchSize = EXPORT_BATCH_SIZE): Promise<RecordsExport> {
+export async function openRecordsExport(
+  db: PrismaClient,
+  organizationId: string,
+  filters: RecordFilters,
+  options: { batchSize?: number; connect?: () => pg.Client } = {},
+): Promise<RecordsExport> {
+  const batchSize = options.batchSize ?? EXPORT_BATCH_SIZE;
   await requireFormInOrganization(db, organizationId, filters.formId);
-  const connection = newRawConnection(db);
+  // A connection of its own: the cursor lives in its transaction for as long as the download.
+  const connection = options.connect ? options.connect() : newRawConnection(db);
   connection.on("error", () => undefined);
   await connection.connect();
   try {

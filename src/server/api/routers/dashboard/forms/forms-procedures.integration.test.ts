@@ -67,8 +67,9 @@ async function restWalk(filters: Filters, limit: number): Promise<string[]> {
   const ids: string[] = [];
   let cursor: string | null = null;
   do {
-    const query = new URLSearchParams({ ...filters, sort: "-created_at", limit: String(limit), ...(cursor ? { cursor } : {}) });
-    const res = await call<{ data: { id: string }[]; meta: { next_cursor: string | null } }>("GET", `/organizations/${orgA}/forms/${formA}/records?${query}`, { token });
+    const query: URLSearchParams = new URLSearchParams({ ...filters, sort: "-created_at", limit: String(limit), ...(cursor ? { cursor } : {}) });
+    type ListBody = { data: { id: string }[]; meta: { next_cursor: string | null } };
+    const res: Awaited<ReturnType<typeof call<ListBody>>> = await call<ListBody>("GET", `/organizations/${orgA}/forms/${formA}/records?${query}`, { token });
     expect(res.status).toBe(200);
     ids.push(...res.body.data.map((r) => r.id));
     cursor = res.body.meta.next_cursor;
@@ -105,7 +106,7 @@ async function exportCsv(filters: Filters, batchSize = 2): Promise<string[][]> {
       createdBefore: filters.created_before ? new Date(filters.created_before) : undefined,
       submittedBy: filters.submitted_by,
     },
-    batchSize,
+    { batchSize },
   );
   let text = "";
   for await (const chunk of opened.chunks) text += chunk;
