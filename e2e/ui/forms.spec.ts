@@ -132,7 +132,8 @@ test("forms: create in the dashboard, post with a key, browse, filter, export ex
   expect(everything[0]).toContain("gps");
   const phoneOwner = await signedIn(browser, seededOwner(), true);
   await phoneOwner.goto(`/dashboard/organizations/${org.id}/forms/${formId}`);
-  await expect(phoneOwner.getByTestId("record-row")).toHaveCount(5);
+  await expect(phoneOwner.getByTestId("record-card")).toHaveCount(5);
+  await expect(phoneOwner.getByTestId("record-card").first()).toBeVisible();
   await screen(phoneOwner, "records-browser-phone");
 
   // Forms tab: counts and latest record; rename; a form with records cannot be deleted and the dialog says why.
@@ -157,6 +158,7 @@ test("forms: create in the dashboard, post with a key, browse, filter, export ex
   await owner.getByRole("dialog").getByRole("button", { name: "Delete form" }).click();
   await expect(owner.getByTestId("form-row")).toHaveCount(1);
   await phoneOwner.goto(`/dashboard/organizations/${org.id}/forms`);
+  await expect(phoneOwner.getByTestId("form-card").first()).toBeVisible();
   await screen(phoneOwner, "forms-list-phone");
 
   // Support and members read only: no buttons, and the server refuses.

@@ -6,7 +6,6 @@ import { useState } from "react";
 import { Card, EmptyState } from "@/components/ui/card";
 import { CopyButton } from "@/components/ui/copy-button";
 import { Label, Select } from "@/components/ui/input";
-import { Table, TBody, TD, TH, THead, TR } from "@/components/ui/table";
 import { buildCommands, TOKEN_VARIABLE } from "./commands";
 
 interface Item {
@@ -14,19 +13,17 @@ interface Item {
   name: string;
 }
 
-function IdRow({ label, id, testId }: { label: string; id: string; testId: string }) {
+function IdItem({ label, id, testId }: { label: string; id: string; testId: string }) {
   return (
-    <TR data-testid={testId}>
-      <TD className="font-medium">{label}</TD>
-      <TD>
-        <code className="text-xs break-all" data-testid={`${testId}-id`}>
-          {id}
-        </code>
-      </TD>
-      <TD className="text-right">
+    <li data-testid={testId} className="grid gap-1 py-2 sm:grid-cols-[minmax(0,16rem)_1fr_auto] sm:items-center sm:gap-3">
+      <span className="text-sm font-medium text-slate-900">{label}</span>
+      <code className="text-xs break-all text-slate-800" data-testid={`${testId}-id`}>
+        {id}
+      </code>
+      <span>
         <CopyButton value={id} label="Copy id" />
-      </TD>
-    </TR>
+      </span>
+    </li>
   );
 }
 
@@ -43,26 +40,15 @@ export function ConnectView({ base, organization, forms, sources, canAdmin }: { 
           Ids
         </h2>
         <p className="mt-1 text-sm text-slate-600">Every id an integration addresses in this organization.</p>
-        <Table aria-label="Organization, form and data source ids" wrapperClassName="mt-3">
-          <THead>
-            <TR>
-              <TH>What</TH>
-              <TH>Id</TH>
-              <TH className="text-right">
-                <span className="sr-only">Copy</span>
-              </TH>
-            </TR>
-          </THead>
-          <TBody>
-            <IdRow label={`Organization: ${organization.name}`} id={organization.id} testId="org-id" />
-            {forms.map((form) => (
-              <IdRow key={form.id} label={`Form: ${form.name}`} id={form.id} testId="form-id-row" />
-            ))}
-            {sources.map((source) => (
-              <IdRow key={source.id} label={`Data source: ${source.name}`} id={source.id} testId="source-id-row" />
-            ))}
-          </TBody>
-        </Table>
+        <ul aria-label="Organization, form and data source ids" className="mt-3 divide-y divide-slate-100 rounded-lg border border-slate-200 px-3">
+          <IdItem label={`Organization: ${organization.name}`} id={organization.id} testId="org-id" />
+          {forms.map((form) => (
+            <IdItem key={form.id} label={`Form: ${form.name}`} id={form.id} testId="form-id-row" />
+          ))}
+          {sources.map((source) => (
+            <IdItem key={source.id} label={`Data source: ${source.name}`} id={source.id} testId="source-id-row" />
+          ))}
+        </ul>
         {forms.length === 0 ? <p className="mt-2 text-sm text-slate-600">No forms yet: create one on the Forms tab.</p> : null}
         {sources.length === 0 ? <p className="mt-1 text-sm text-slate-600">No data sources yet: add one on the Sources tab.</p> : null}
       </Card>
@@ -72,7 +58,16 @@ export function ConnectView({ base, organization, forms, sources, canAdmin }: { 
           1. An API key with these scopes
         </h2>
         <p className="mt-1 text-sm text-slate-600">
-          The calls below need: {scopes.length ? scopes.map((s) => <code key={s} className="mx-0.5 rounded bg-slate-100 px-1">{s}</code>) : "nothing yet"}.{" "}
+          The calls below need:{" "}
+          {scopes.length
+            ? scopes.map((s, i) => (
+                <span key={s}>
+                  {i > 0 ? ", " : null}
+                  <code className="rounded bg-slate-100 px-1 break-all">{s}</code>
+                </span>
+              ))
+            : "nothing yet"}
+          .{" "}
           {canAdmin ? (
             <Link className="text-blue-700 underline" href={`/dashboard/organizations/${organization.id}/keys`}>
               Mint a key on the API keys tab

@@ -37,7 +37,36 @@ export function FormsView({ organizationId, forms, canManage }: { organizationId
           {canManage ? "Create a form, then post records to it with an API key that has records:write." : "An admin of this organization creates forms."}
         </EmptyState>
       ) : (
-        <Table aria-label="Forms">
+        <>
+        <ul className="space-y-3 md:hidden" aria-label="Forms (compact)">
+          {forms.map((form) => (
+            <li key={form.id} data-testid="form-card" className="rounded-lg border border-slate-200 bg-white p-3">
+              <Link href={`/dashboard/organizations/${organizationId}/forms/${form.id}`} className="font-medium text-blue-800 hover:underline">
+                {form.name}
+              </Link>
+              <p className="mt-1 text-sm text-slate-700">
+                {form.records.toLocaleString("en")} record{form.records === 1 ? "" : "s"}
+                {form.latestRecordAt ? (
+                  <>
+                    , latest <RelativeTime iso={form.latestRecordAt} />
+                  </>
+                ) : null}
+              </p>
+              <code className="mt-1 block text-xs break-all text-slate-600">{form.id}</code>
+              {canManage ? (
+                <div className="mt-2 flex gap-2">
+                  <Button variant="outline" size="sm" aria-label={`Rename ${form.name}`} onClick={() => setRenaming(form)}>
+                    <Pencil aria-hidden /> Rename
+                  </Button>
+                  <Button variant="outline" size="sm" className="text-red-700" aria-label={`Delete ${form.name}`} onClick={() => setDeleting(form)}>
+                    <Trash2 aria-hidden /> Delete
+                  </Button>
+                </div>
+              ) : null}
+            </li>
+          ))}
+        </ul>
+        <Table aria-label="Forms" wrapperClassName="hidden md:block">
           <THead>
             <TR>
               <TH>Name</TH>
@@ -74,6 +103,7 @@ export function FormsView({ organizationId, forms, canManage }: { organizationId
             ))}
           </TBody>
         </Table>
+        </>
       )}
       {!canManage ? <p className="text-xs text-slate-600">Read-only: only this organization&apos;s admins and instance owners change forms.</p> : null}
       {creating ? (

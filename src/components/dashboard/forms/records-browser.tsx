@@ -134,7 +134,24 @@ export function RecordsBrowser({ organizationId, formId }: { organizationId: str
           {filtered ? "Widen the time range or clear submitted_by." : "Records appear here once a device or integration posts them (see Connect an integration)."}
         </EmptyState>
       ) : (
-        <Table aria-labelledby="records-heading">
+        <>
+        <ul className="space-y-2 md:hidden" aria-label="Records (compact)">
+          {page.items.map((record) => (
+            <li key={record.id} data-testid="record-card" className="rounded-lg border border-slate-200 bg-white p-3">
+              <div className="flex items-start justify-between gap-2">
+                <div className="min-w-0">
+                  <p className="font-mono text-xs text-slate-700">{exactTime(record.createdAt)}</p>
+                  <p className="truncate text-sm font-medium text-slate-900">{record.createdBy}</p>
+                </div>
+                <Button variant="outline" size="sm" onClick={() => setOpen(record)} aria-label={`View record ${record.id}`}>
+                  View
+                </Button>
+              </div>
+              <p className="mt-1 line-clamp-2 font-mono text-xs break-all text-slate-700">{JSON.stringify(record.fieldValues)}</p>
+            </li>
+          ))}
+        </ul>
+        <Table aria-labelledby="records-heading" wrapperClassName="hidden md:block">
           <THead>
             <TR>
               <TH>created_at (UTC)</TH>
@@ -162,6 +179,7 @@ export function RecordsBrowser({ organizationId, formId }: { organizationId: str
             ))}
           </TBody>
         </Table>
+        </>
       )}
       <div className="flex justify-end gap-2">
         <Button variant="outline" size="sm" disabled={cursors.length < 2} onClick={() => setCursors((c) => c.slice(0, -1))}>

@@ -208,7 +208,7 @@ export function KeysView({ organizationId, organizationName, keys, canManage, ca
                         </Button>
                       </div>
                     ) : (
-                      <span className="text-xs text-slate-400">{key.state === "revoked" ? "permanent" : "—"}</span>
+                      <span className="text-xs text-slate-600">{key.state === "revoked" ? "permanent" : "—"}</span>
                     )}
                   </TD>
                 ) : null}
