@@ -34,12 +34,8 @@ export async function handleRecordsExport(req: Request, organizationId: string, 
     const parsed = filtersSchema.safeParse(Object.fromEntries(Object.entries(params).filter(([, value]) => value !== "")));
     if (!parsed.success) throw new AppError("bad_request", parsed.error.issues[0]?.message ?? "Invalid filter.");
     const form = await db.form.findFirst({ where: { id: formId, organizationId }, select: { name: true } });
-    const opened = await openRecordsExport(db, organizationId, {
-      formId,
-      createdAfter: parsed.data.created_after,
-      createdBefore: parsed.data.created_before,
-      submittedBy: parsed.data.submitted_by,
-    }, { connect: () => new pg.Client({ connectionString: databaseUrlFromEnv() }) });
+    const filters = { formId, createdAfter: parsed.data.created_after, createdBefore: parsed.data.created_before, submittedBy: parsed.data.submitted_by };
+    const opened = await openRecordsExport(db, organizationId, filters, { connect: () => new pg.Client({ connectionString: databaseUrlFromEnv() }) });
     const encoder = new TextEncoder();
     const chunks = opened.chunks;
     const body = new ReadableStream<Uint8Array>({

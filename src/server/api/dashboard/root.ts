@@ -25,10 +25,13 @@ import { uploadCsvProcedure } from "../routers/dashboard/sources/upload-csv";
 import { createUserProcedure } from "../routers/dashboard/users/create-user";
 import { listUsersProcedure } from "../routers/dashboard/users/list-users";
 import { meProcedure } from "../routers/dashboard/viewer/me";
-import { createFormProcedure, deleteFormProcedure, renameFormProcedure } from "../routers/dashboard/forms/change-form";
+import { createFormProcedure } from "../routers/dashboard/forms/create-form";
+import { deleteFormProcedure } from "../routers/dashboard/forms/delete-form";
 import { getFormProcedure } from "../routers/dashboard/forms/get-form";
 import { listFormsProcedure } from "../routers/dashboard/forms/list-forms";
-import { listFormRecordsProcedure, recordsPerDayProcedure } from "../routers/dashboard/forms/list-records";
+import { listFormRecordsProcedure } from "../routers/dashboard/forms/list-records";
+import { recordsPerDayProcedure } from "../routers/dashboard/forms/records-per-day";
+import { renameFormProcedure } from "../routers/dashboard/forms/rename-form";
 import { createDashboardCallerFactory, createDashboardRouter } from "./trpc";
 
 /** The dashboard's internal procedures (served at /api/trpc, never under /api/v1). */

@@ -1,7 +1,6 @@
 import { z } from "zod";
 import { sessionProcedure } from "@/server/api/dashboard/trpc";
 import { listRecords } from "@/server/modules/records/list-records";
-import { recordsPerDay } from "@/server/modules/records/records-per-day";
 import { iso, isoString } from "../iso";
 import { formInput, formPrincipal, recordFiltersInput } from "./form.types";
 
@@ -37,18 +36,4 @@ export const listFormRecordsProcedure = sessionProcedure
       items: page.items.map((r) => ({ id: r.id, createdBy: r.createdBy, fieldValues: r.fieldValues as Record<string, unknown>, createdAt: iso(r.createdAt) })),
       nextCursor: page.meta.next_cursor,
     };
-  });
-
-/** Records per UTC day of the same filtered set (the chart). */
-export const recordsPerDayProcedure = sessionProcedure
-  .input(formInput.merge(recordFiltersInput))
-  .output(z.array(z.object({ day: z.string(), records: z.number().int() })))
-  .query(async ({ ctx, input }) => {
-    formPrincipal(ctx.viewer, input.organizationId, "read");
-    return recordsPerDay(ctx.db, input.organizationId, {
-      formId: input.formId,
-      createdAfter: input.createdAfter,
-      createdBefore: input.createdBefore,
-      submittedBy: input.submittedBy,
-    });
   });
