@@ -173,6 +173,10 @@ test("forms: create in the dashboard, post with a key, browse, filter, export ex
   ] as const) {
     expect((await callProcedure(member, "mutation", action, input)).status).toBe(403);
   }
+  const outsider = await signedIn(browser, await createAccount({ membership: { organizationId: (await createOrg()).id, role: "admin" } }));
+  const foreignExport = await outsider.request.get(`/dashboard/organizations/${org.id}/forms/${formId}/export`);
+  expect(foreignExport.status()).toBe(403);
+  expect(((await foreignExport.json()) as { request_id: string }).request_id).toMatch(/^req_/);
   const support = await signedIn(browser, await createAccount({ instanceRole: "support" }));
   await support.goto(`/dashboard/organizations/${org.id}/forms/${formId}`);
   await expect(support.getByTestId("record-row")).toHaveCount(5);
