@@ -124,6 +124,9 @@ test("forms: create in the dashboard, post with a key, browse, filter, export ex
   const sites = data.map((row) => row[5]);
   expect(sites).toContain("'+SUM(A1)");
   expect(data.find((row) => row[3])?.[6]).toBe('["turbid","cold"]');
+  const badFilter = await owner.request.get(`/dashboard/organizations/${org.id}/forms/${formId}/export?created_after=yesterday`);
+  expect(badFilter.status()).toBe(400);
+  expect(await badFilter.text()).toContain("created_after must be an ISO 8601 timestamp");
   const all = await request.get(`/dashboard/organizations/${org.id}/forms/${formId}/export`);
   expect(all.status()).toBe(401); // the request context has no session
   const everything = parse(await (await owner.request.get(`/dashboard/organizations/${org.id}/forms/${formId}/export`)).text()) as string[][];
@@ -212,4 +215,11 @@ test("forms: create in the dashboard, post with a key, browse, filter, export ex
   for (const href of ["/docs", "/api/v1/openapi.json", "/docs/device-sync"]) await expect(owner.locator(`a[href="${href}"]`)).toHaveCount(1);
   await phoneOwner.goto(`/dashboard/organizations/${org.id}/connect`);
   await screen(phoneOwner, "connect-phone");
+
+  // "Mint a key with these scopes" opens the mint form on the keys tab with exactly those ticked.
+  await owner.getByRole("link", { name: "Mint a key with these scopes" }).click();
+  const mint = owner.getByRole("dialog");
+  for (const scope of ["records:read", "records:write", "data_sources:read"]) await expect(mint.getByRole("checkbox", { name: scope, exact: true })).toBeChecked();
+  await expect(mint.getByRole("checkbox", { checked: true })).toHaveCount(3);
+  await mint.getByRole("button", { name: "Cancel" }).click();
 });

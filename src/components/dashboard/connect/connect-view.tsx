@@ -69,13 +69,13 @@ export function ConnectView({ base, organization, forms, sources, canAdmin }: { 
             : "nothing yet"}
           .{" "}
           {canAdmin ? (
-            <Link className="text-blue-700 underline" href={`/dashboard/organizations/${organization.id}/keys`}>
-              Mint a key on the API keys tab
+            <Link className="text-blue-700 underline" href={`/dashboard/organizations/${organization.id}/keys?mint=${scopes.join(",")}`}>
+              Mint a key with these scopes
             </Link>
           ) : (
             "An admin of this organization mints keys."
           )}{" "}
-          — its token is shown once there and never on this page. Put it in your shell:
+          (on the API keys tab) — its token is shown once there and never on this page. Put it in your shell:
         </p>
         <pre className="mt-2 overflow-x-auto rounded-md bg-slate-900 p-3 font-mono text-xs text-slate-100" tabIndex={0} aria-label="Setting the token variable">
           {`read -rs ${TOKEN_VARIABLE}   # paste the token, press Enter\nexport ${TOKEN_VARIABLE}`}

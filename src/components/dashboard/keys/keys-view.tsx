@@ -32,13 +32,15 @@ interface Props {
   canManage: boolean;
   canMintInstance: boolean;
   rotatingKeyId: string | null;
+  /** `?mint=a:read,b:write` (the Connect page's link): the mint form opens with these scopes ticked. */
+  mintScopes?: string[] | null;
 }
 
-export function KeysView({ organizationId, organizationName, keys, canManage, canMintInstance, rotatingKeyId }: Props) {
+export function KeysView({ organizationId, organizationName, keys, canManage, canMintInstance, rotatingKeyId, mintScopes = null }: Props) {
   const router = useRouter();
   const pathname = usePathname();
-  const [mintOpen, setMintOpen] = useState(false);
-  const [defaults, setDefaults] = useState<MintDefaults>(FRESH);
+  const [mintOpen, setMintOpen] = useState(canManage && mintScopes !== null);
+  const [defaults, setDefaults] = useState<MintDefaults>(mintScopes ? { ...FRESH, name: "integration", scopes: mintScopes } : FRESH);
   const [revoking, setRevoking] = useState<KeyRow | null>(null);
   const [minted, setMinted] = useState(false);
   const rotating = rotatingKeyId ? keys.find((key) => key.id === rotatingKeyId) ?? null : null;

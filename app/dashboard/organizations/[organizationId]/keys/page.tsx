@@ -9,10 +9,10 @@ export default async function OrganizationKeysPage({
   searchParams,
 }: {
   params: Promise<{ organizationId: string }>;
-  searchParams: Promise<{ rotate?: string }>;
+  searchParams: Promise<{ rotate?: string; mint?: string }>;
 }) {
   const { organizationId } = await params;
-  const { rotate } = await searchParams;
+  const { rotate, mint } = await searchParams;
   const loaded = await load(async (caller) => ({
     me: await caller.viewer.me(),
     organization: await caller.organizations.get({ organizationId }),
@@ -28,6 +28,7 @@ export default async function OrganizationKeysPage({
       canManage={organization.canAdmin}
       canMintInstance={me.isInstanceOwner}
       rotatingKeyId={typeof rotate === "string" ? rotate : null}
+      mintScopes={typeof mint === "string" ? mint.split(",").filter((scope) => /^[a-z_*]+:(read|write|\*)$/.test(scope)).slice(0, 20) : null}
     />
   );
 }
