@@ -32,6 +32,10 @@ const schema = z.object({
   GROUNDWORK_SEED: z.enum(["on", "off"]).default("on"),
   /** Lets connectors reach loopback, private and link-local addresses (self-hosted setups, tests). */
   GROUNDWORK_ALLOW_PRIVATE_TARGETS: z.enum(["on", "off"]).default("off"),
+  /** The operator's SMTP relay for alert emails: smtp://user:pass@relay:587 or smtps://… (D214). */
+  GROUNDWORK_SMTP_URL: optionalString.pipe(z.string().regex(/^smtps?:\/\//, "must be an smtp:// or smtps:// URL").optional()),
+  /** The From address of alert emails (default groundwork@<PUBLIC_URL's host>). */
+  GROUNDWORK_SMTP_FROM: optionalString,
   /** Signs dashboard sessions; `npm start` fills it from `<data dir>/nextauth.secret` when unset. */
   NEXTAUTH_SECRET: optionalString,
   /** The dashboard's public origin (next-auth builds its redirects from it). */

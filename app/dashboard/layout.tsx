@@ -2,6 +2,7 @@ import type { ReactNode } from "react";
 import { AppShell } from "@/components/dashboard/app-shell";
 import { load } from "@/server/api/dashboard/load";
 import { Alert } from "@/components/ui/alert";
+import { AlertsIndicator } from "@/components/dashboard/alerts/alerts-indicator";
 
 export const dynamic = "force-dynamic";
 
@@ -16,5 +17,11 @@ export default async function DashboardLayout({ children }: { children: ReactNod
       </main>
     );
   }
-  return <AppShell viewer={me.data}>{children}</AppShell>;
+  // The open-alerts indicator is a convenience: if it cannot load, the shell still renders.
+  const open = await load((caller) => caller.alerts.open());
+  return (
+    <AppShell viewer={me.data} alerts={open.ok ? <AlertsIndicator open={open.data} /> : null}>
+      {children}
+    </AppShell>
+  );
 }

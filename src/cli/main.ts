@@ -11,6 +11,7 @@ import { orgCommands } from "./commands/org";
 import { ownerCommands } from "./commands/owner";
 import { recordCommands } from "./commands/record";
 import { sourceCommands } from "./commands/source";
+import { alertCommands } from "./commands/alert";
 
 const groups: Record<string, CommandGroup> = {
   owner: ownerCommands,
@@ -19,6 +20,7 @@ const groups: Record<string, CommandGroup> = {
   form: formCommands,
   source: sourceCommands,
   record: recordCommands,
+  alert: alertCommands,
 };
 
 function usage(): string {
@@ -31,7 +33,11 @@ function usage(): string {
 
 /** The admin command line: one line of error and a non-zero exit on any failure. */
 async function main(argv: string[]): Promise<number> {
-  const [groupName, commandName, ...rest] = argv;
+  const [groupName, firstName, ...remaining] = argv;
+  // Two-word commands ("alert channel create") are keyed by both words.
+  const twoWords = firstName !== undefined && remaining[0] !== undefined && groups[groupName ?? ""]?.[`${firstName} ${remaining[0]}`] !== undefined;
+  const commandName = twoWords ? `${firstName} ${remaining[0]}` : firstName;
+  const rest = twoWords ? remaining.slice(1) : remaining;
   if (!groupName || groupName === "help" || groupName === "--help") {
     process.stdout.write(`${usage()}\n`);
     return groupName ? 0 : 2;

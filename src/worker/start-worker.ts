@@ -10,6 +10,8 @@ import { enqueueDueSources } from "./enqueue-due-sources";
 import { deleteExpiredIdempotencyEntries } from "@/server/modules/idempotency/cleanup";
 import { SYNC_SOURCE_TASK, syncSourcePayloadSchema } from "@/server/modules/data-sources/sync-queue";
 import { IDEMPOTENCY_CLEANUP_TASK, SYNC_TICK_TASK } from "./jobs";
+import { ALERT_TICK_TASK } from "@/server/modules/alerts/alert-queue";
+import { alertTasks, type AlertWorkerOptions } from "./alert-tasks";
 
 export interface StartWorkerOptions {
   databaseUrl: string;
@@ -26,6 +28,8 @@ export interface StartWorkerOptions {
   pollInterval?: number;
   /** Progress of each pass, after every batch. */
   onBatch?: (progress: { sourceId: string; rowsRead: number }) => void;
+  /** Alert delivery: senders and tries (default: from the environment). */
+  alerts?: AlertWorkerOptions;
 }
 
 export interface RunningWorker {
@@ -74,6 +78,7 @@ export async function startWorker(options: StartWorkerOptions): Promise<RunningW
     [SYNC_TICK_TASK]: async (_payload, helpers) => {
       await enqueueDueSources(db, (task, payload, spec) => helpers.addJob(task, payload, spec));
     },
+    ...alertTasks(db, secrets, options.log, options.alerts),
     [IDEMPOTENCY_CLEANUP_TASK]: async () => {
       const removed = await deleteExpiredIdempotencyEntries(db);
       if (removed > 0) options.log(`removed ${removed} expired idempotency entries`);
@@ -94,6 +99,7 @@ export async function startWorker(options: StartWorkerOptions): Promise<RunningW
       // finds every source that became due meanwhile.
       parsedCronItems: parseCronItems([
         { task: SYNC_TICK_TASK, match: "* * * * *", identifier: SYNC_TICK_TASK, options: { backfillPeriod: 0, maxAttempts: 1 } },
+        { task: ALERT_TICK_TASK, match: "* * * * *", identifier: ALERT_TICK_TASK, options: { backfillPeriod: 0, maxAttempts: 1 } },
         // Hourly: entries live 24 h, so a key may replay up to ~25 h (spec 8 allows a few hours).
         { task: IDEMPOTENCY_CLEANUP_TASK, match: "17 * * * *", identifier: IDEMPOTENCY_CLEANUP_TASK, options: { backfillPeriod: 0, maxAttempts: 1 } },
       ]),

@@ -1,4 +1,4 @@
-import { Building2, KeyRound, LayoutDashboard, LifeBuoy, Users } from "lucide-react";
+import { Bell, Building2, KeyRound, LayoutDashboard, LifeBuoy, Users } from "lucide-react";
 import Link from "next/link";
 import type { ReactNode } from "react";
 import { NavLink } from "./nav-link";
@@ -23,7 +23,7 @@ export function roleLabel(viewer: ShellViewer): string {
  * The dashboard frame. Navigation: Overview, Organizations (each → Keys / Sources / Members),
  * and for owners and support the Support board, Instance keys and Users. Entries a viewer cannot use are not shown; the server refuses them anyway.
  */
-export function AppShell({ viewer, children }: { viewer: ShellViewer; children: ReactNode }) {
+export function AppShell({ viewer, children, alerts }: { viewer: ShellViewer; children: ReactNode; alerts?: ReactNode }) {
   const instanceLevel = viewer.isInstanceOwner || viewer.isSupport;
   return (
     <div className="min-h-screen bg-slate-50 md:flex">
@@ -36,6 +36,7 @@ export function AppShell({ viewer, children }: { viewer: ShellViewer; children: 
             Groundwork
           </Link>
           <div className="flex min-w-0 items-center gap-2 md:hidden">
+            {alerts}
             <p className="truncate text-right text-xs text-slate-600">
               {viewer.email}
               <br />
@@ -62,6 +63,11 @@ export function AppShell({ viewer, children }: { viewer: ShellViewer; children: 
             </NavLink>
           ) : null}
           {instanceLevel ? (
+            <NavLink href="/dashboard/instance/alerts" icon={<Bell aria-hidden />}>
+              Instance alerts
+            </NavLink>
+          ) : null}
+          {instanceLevel ? (
             <NavLink href="/dashboard/users" icon={<Users aria-hidden />}>
               Users
             </NavLink>
@@ -84,6 +90,7 @@ export function AppShell({ viewer, children }: { viewer: ShellViewer; children: 
       </aside>
       <div className="min-w-0 flex-1">
         <header className="hidden items-center justify-end gap-3 border-b border-slate-200 bg-white px-6 py-3 md:flex">
+          {alerts}
           <div className="text-right text-sm">
             <p className="font-medium text-slate-900" data-testid="viewer-email">{viewer.email}</p>
             <p className="text-xs text-slate-500">{roleLabel(viewer)}</p>

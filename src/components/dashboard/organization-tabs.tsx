@@ -11,6 +11,7 @@ const TABS = [
   { segment: "members", label: "Members" },
   { segment: "forms", label: "Forms" },
   { segment: "connect", label: "Connect an integration" },
+  { segment: "alerts", label: "Alerts" },
 ];
 
 export function OrganizationTabs({ organizationId }: { organizationId: string }) {

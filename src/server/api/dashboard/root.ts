@@ -32,6 +32,15 @@ import { listFormsProcedure } from "../routers/dashboard/forms/list-forms";
 import { listFormRecordsProcedure } from "../routers/dashboard/forms/list-records";
 import { recordsPerDayProcedure } from "../routers/dashboard/forms/records-per-day";
 import { renameFormProcedure } from "../routers/dashboard/forms/rename-form";
+import { createChannelProcedure } from "../routers/dashboard/alerts/create-channel";
+import { createRuleProcedure } from "../routers/dashboard/alerts/create-rule";
+import { deleteChannelProcedure } from "../routers/dashboard/alerts/delete-channel";
+import { deleteRuleProcedure } from "../routers/dashboard/alerts/delete-rule";
+import { listChannelsProcedure } from "../routers/dashboard/alerts/list-channels";
+import { listDeliveriesProcedure } from "../routers/dashboard/alerts/list-deliveries";
+import { listRulesProcedure } from "../routers/dashboard/alerts/list-rules";
+import { openAlertsProcedure } from "../routers/dashboard/alerts/open-alerts";
+import { testChannelProcedure } from "../routers/dashboard/alerts/test-channel";
 import { createDashboardCallerFactory, createDashboardRouter } from "./trpc";
 
 /** The dashboard's internal procedures (served at /api/trpc, never under /api/v1). */
@@ -73,6 +82,17 @@ export const dashboardRouter = createDashboardRouter({
     delete: deleteFormProcedure,
     records: listFormRecordsProcedure,
     perDay: recordsPerDayProcedure,
+  }),
+  alerts: createDashboardRouter({
+    channels: listChannelsProcedure,
+    createChannel: createChannelProcedure,
+    deleteChannel: deleteChannelProcedure,
+    testChannel: testChannelProcedure,
+    rules: listRulesProcedure,
+    createRule: createRuleProcedure,
+    deleteRule: deleteRuleProcedure,
+    deliveries: listDeliveriesProcedure,
+    open: openAlertsProcedure,
   }),
 });
 

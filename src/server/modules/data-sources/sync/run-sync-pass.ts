@@ -9,6 +9,7 @@ import { openPassConnection } from "./pass-connection";
 import { mirrorSource, type MirrorResult } from "./mirror-source";
 import { createProgressWriter } from "./progress-writer";
 import { abortedPassReason, INTERNAL_ERROR, isTransactionTimeout, recordAbortedPass } from "./record-aborted-pass";
+import { noteSourceState } from "../../alerts/note-source-state";
 
 export const DEFAULT_BATCH_SIZE = 1000;
 export const DEFAULT_TIMEOUT_MS = 30_000;
@@ -63,11 +64,15 @@ export async function runSyncPass(deps: SyncPassDeps, sourceId: string, options:
   const maxPassMs = options.maxPassMs ?? SOURCE_TRANSACTION_OPTIONS.timeout;
   let runId: string | null = null;
   try {
-    return await passInTransaction(deps, sourceId, options, maxPassMs, (id) => (runId = id));
+    const outcome = await passInTransaction(deps, sourceId, options, maxPassMs, (id) => (runId = id));
+    // Alerts see the result once it is committed (issue 24); a skipped pass changed nothing.
+    if (outcome.status !== "skipped") await noteSourceState(deps.db, sourceId, deps.log);
+    return outcome;
   } catch (error) {
     if (runId === null) throw error;
     const reason = abortedPassReason(error, maxPassMs);
     await recordAbortedPass(deps.db, sourceId, runId, reason).catch(() => undefined);
+    await noteSourceState(deps.db, sourceId, deps.log);
     // A pass that ran out of time is an expected outcome; anything else is a bug to surface.
     if (!isTransactionTimeout(error)) throw error;
     deps.log?.(`sync of data source ${sourceId} failed: ${reason}`);

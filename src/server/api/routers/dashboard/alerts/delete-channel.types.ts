@@ -1,0 +1,1 @@
+export { channelIdInput as deleteChannelInput, channelSchema as deleteChannelOutput } from "./alert.types";

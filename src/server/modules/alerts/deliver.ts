@@ -1,0 +1,47 @@
+import type { PrismaClient } from "@/server/db/types";
+import { redactSecrets } from "../data-sources/redact";
+import type { SecretBox } from "../data-sources/credentials/secret-box";
+import { chatUrlContext } from "./channels";
+import type { AlertSenders } from "./senders";
+
+export interface DeliverDeps {
+  db: PrismaClient;
+  secrets: SecretBox;
+  senders: AlertSenders;
+  /** Secrets to keep out of recorded reasons (the SMTP URL's password...). */
+  redact?: readonly (string | undefined)[];
+}
+
+export type DeliverOutcome = "sent" | "retry" | "failed" | "skipped";
+
+/**
+ * One try of one delivery (the alert_deliver job). A failure before the last attempt is
+ * recorded (attempts, reason) and answered with "retry": the job throws and graphile-worker
+ * backs off. At the last attempt the delivery is marked failed with its reason (D215).
+ */
+export async function deliverAlert(deps: DeliverDeps, deliveryId: string, attempt: { number: number; max: number }): Promise<DeliverOutcome> {
+  const { db } = deps;
+  const delivery = await db.alertDelivery.findUnique({ where: { id: deliveryId }, include: { channel: true } });
+  if (!delivery || delivery.status !== "pending") return "skipped";
+  const { channel } = delivery;
+  let reason: string | null = null;
+  try {
+    if (channel.deletedAt !== null) reason = "the channel was deleted before the message went out";
+    else if (channel.kind === "email") await deps.senders.email(channel.emailTo, delivery.subject, delivery.body);
+    else if (!channel.urlEncrypted) reason = "the channel has no chat URL";
+    else await deps.senders.chat(deps.secrets.open(channel.urlEncrypted, chatUrlContext(channel.id)), `*${delivery.subject}*\n${delivery.body}`);
+  } catch (error) {
+    reason = error instanceof Error ? error.message : String(error);
+  }
+  if (reason === null) {
+    await db.alertDelivery.update({ where: { id: deliveryId }, data: { status: "sent", sentAt: new Date(), attempts: attempt.number, lastError: null } });
+    return "sent";
+  }
+  const recorded = redactSecrets(reason, deps.redact ?? []).slice(0, 1000);
+  const final = attempt.number >= attempt.max || channel.deletedAt !== null;
+  await db.alertDelivery.update({
+    where: { id: deliveryId },
+    data: { status: final ? "failed" : "pending", attempts: attempt.number, lastError: recorded },
+  });
+  return final ? "failed" : "retry";
+}
