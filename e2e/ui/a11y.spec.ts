@@ -48,6 +48,8 @@ test("every screen passes axe-core (no serious or critical findings) at desktop 
   await scan(page, `${base}/forms`, async (p) => expect(p.getByTestId("form-row")).toHaveCount(1));
   await scan(page, `${base}/forms/${org.formId}`, async (p) => expect(p.getByTestId("record-row")).toHaveCount(1));
   await scan(page, `${base}/connect`, async (p) => expect(p.getByTestId("org-id-id")).toHaveText(org.id));
+  await scan(page, `${base}/alerts`, async (p) => p.waitForLoadState("networkidle"));
+  await scan(page, "/dashboard/instance/alerts", async (p) => p.waitForLoadState("networkidle"));
   await scan(page, "/dashboard/instance/keys", async (p) => expect(p.getByTestId("key-row").filter({ hasText: "revoked" }).first()).toBeVisible());
   await scan(page, "/dashboard/users", heading("Users"));
   await scan(page, "/dashboard/support", heading(/Support/));
