@@ -5,6 +5,7 @@ import { createDatabase, databaseUrl, dropDatabase, randomDatabaseName } from "@
 import { prepareDatabase } from "@/server/db/bootstrap";
 import { createPrismaClient } from "@/server/db/client";
 import { applyMigrations } from "@/server/db/migrations";
+import { runCsvUploadBench } from "./csv-upload";
 import { runHostileBodiesBench } from "./hostile-bodies";
 import { runRecordsExportBench } from "./records-export";
 import { runRowsBench } from "./rows-bench";
@@ -21,9 +22,10 @@ import { Table } from "./table";
  *   BENCH_APP       next (default: the production server, src/cli/start.ts) | handler (the same
  *                   /api/v1 handler over node:http, src/test/serve-api.ts: no Next build needed)
  *   BENCH_WALK_MAX  seconds a full walk may take before it is stopped and extrapolated (default 300)
- *   BENCH_ONLY      rows | sync | hostile | export: run one part (while working on it)
- * Then, on its own database, the hostile-bodies check of issue 10 (bench/hostile-bodies.ts) and
- * the records export's peak memory (bench/records-export.ts).
+ *   BENCH_ONLY      rows | sync | hostile | csv | export: run one part (while working on it)
+ * Then, on their own databases, the hostile-bodies check of issue 10 (bench/hostile-bodies.ts),
+ * /health during a 20 MB CSV upload (bench/csv-upload.ts) and the records export's peak memory
+ * (bench/records-export.ts).
  */
 const ROWS = Number(process.env.BENCH_ROWS ?? 1_000_000);
 const STEP_SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
@@ -40,6 +42,10 @@ async function main(): Promise<void> {
   }
   if (ONLY === "export") {
     await runRecordsExportBench(log);
+    return;
+  }
+  if (ONLY === "csv") {
+    await runCsvUploadBench(log);
     return;
   }
   const server = await prepareDatabase({ dataDir: path.resolve(".data/bench-postgres"), log: () => undefined });
@@ -80,6 +86,7 @@ async function main(): Promise<void> {
   await mkdir(path.resolve("bench/results"), { recursive: true });
   await writeFile(path.resolve("bench/results/latest.md"), text);
   if (!ONLY) await runHostileBodiesBench(log);
+  if (!ONLY) await runCsvUploadBench(log);
   if (!ONLY) await runRecordsExportBench(log);
 }
 

@@ -27,7 +27,7 @@ const seed = values.seed === undefined ? Math.floor(Math.random() * 2 ** 31) : n
 const { DATABASE_URL, BASE_URL } = env();
 const environment = await openEnvironment({ repoRoot: fileURLToPath(new URL("..", import.meta.url)), databaseUrl: DATABASE_URL, baseUrl: BASE_URL });
 const print = (line: string) => process.stdout.write(`${line}\n`);
-print(`Simulating ${devices} documented + ${devices} naive devices per source, ${runs} runs, seed ${seed}; API: ${environment.transport}`);
+print(`Simulating ${devices} key-only + ${devices} documented + ${devices} naive devices per source, ${runs} runs, seed ${seed}; API: ${environment.transport}`);
 let failed = true;
 try {
   const summary = await simulate(environment.deps, { devices, runs, seed, print });

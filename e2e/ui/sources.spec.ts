@@ -161,7 +161,7 @@ test("CSV upload: a bad line is named and changes nothing; a good file bumps dat
   const upload = (name: string, text: string) => page.locator("#csv-file").setInputFiles({ name, mimeType: "text/csv", buffer: Buffer.from(text) });
 
   await upload("good.csv", "sku,price\nA1,10\nB2,12\n");
-  await expect(page.getByText(/2 rows; now data v(\d+)/)).toBeVisible();
+  await expect(page.getByText(/2 rows: 2 added, 0 changed, 0 removed, 0 unchanged; now data v(\d+)/)).toBeVisible();
   const version = Number(/now data v(\d+)/.exec((await page.getByText(/now data v\d+/).textContent()) ?? "")?.[1]);
   await expect(page.getByText(`data v${version} ·`)).toBeVisible();
   await expect(page.getByTestId("live-rows")).toHaveText("2");
@@ -173,7 +173,9 @@ test("CSV upload: a bad line is named and changes nothing; a good file bumps dat
   await expect(page.getByTestId("live-rows")).toHaveText("2");
 
   await upload("next.csv", "sku,price\nA1,11\nB2,12\nC3,5\n");
-  await expect(page.getByText(`3 rows; now data v${version + 1}`)).toBeVisible();
+  // Reconciled on the key: B2 untouched, A1 changed, C3 new.
+  await expect(page.getByText(`3 rows: 1 added, 1 changed, 0 removed, 1 unchanged; now data v${version + 1}`)).toBeVisible();
+  await screen(page, "source-csv-upload-reconciled");
   await expect(page.getByText(`data v${version + 1} ·`)).toBeVisible();
   await expect(page.getByTestId("live-rows")).toHaveText("3");
 });

@@ -7,7 +7,7 @@ import type { Timeline } from "./timeline";
 /**
  * A hand-uploaded CSV source keyed on `code`: each upload keeps most rows, changes some, drops
  * some, adds some, shuffles a few (display order is the position in the file) and now and then
- * adds or drops a column. Every upload replaces the rows wholesale and bumps data_version.
+ * adds or drops a column. Every upload is reconciled on the key (D150) and bumps data_version.
  */
 export class CsvWriter {
   private rows: Array<Record<string, string>> = [];

@@ -3,12 +3,16 @@ import type { ApiRow, RowsApi, RowsQuery } from "./rows-api";
 import type { Timeline } from "./timeline";
 
 /**
- * documented: the protocol of docs/device-sync.md.
- * naive: what an integrator writes without reading it: first walk in the default order (live
- * rows only), high-water mark = the largest updated_at seen. Both pull deltas with
- * updated_after + include_deleted=true and obey data_version / schema_version.
+ * key-only: the protocol of docs/device-sync.md with nothing but an API key: it reads only the
+ * rows endpoint (first walk in updated_at order with tombstones, then deltas with
+ * updated_after + include_deleted=true).
+ * documented: the same, plus the guide's shortcut for platforms that can read the source's
+ * data_version and schema_version: a change of either wipes the copy and walks again.
+ * naive: what an integrator writes without reading the guide: first walk in the default order
+ * (live rows only), mark = the largest updated_at seen, deltas with updated_after +
+ * include_deleted=true, and it obeys data_version / schema_version.
  */
-export type DeviceKind = "documented" | "naive";
+export type DeviceKind = "key-only" | "documented" | "naive";
 
 export interface SourceVersions {
   dataVersion: number;
@@ -19,7 +23,7 @@ export interface DeviceSource {
   organizationId: string;
   dataSourceId: string;
   label: string;
-  /** The internal read a real device makes through the full service (not shown in the spec). */
+  /** The source's versions, read outside the API (the guide's shortcut; key-only devices never call it). */
   versions(): Promise<SourceVersions>;
 }
 
@@ -50,6 +54,16 @@ export class Device {
    * delta. Returns how many rows the delta returned (a full walk counts as "more to do").
    */
   async cycle(): Promise<number> {
+    if (this.kind !== "key-only") await this.checkVersions();
+    if (this.highWaterMark === null) {
+      await this.fullWalk();
+      return Number.POSITIVE_INFINITY;
+    }
+    return this.delta();
+  }
+
+  /** The shortcut: a moved data_version or schema_version wipes the copy for a fresh first walk. */
+  private async checkVersions(): Promise<void> {
     const versions = await this.source.versions();
     if (this.known === null || versions.dataVersion !== this.known.dataVersion || versions.schemaVersion !== this.known.schemaVersion) {
       if (this.known !== null) {
@@ -58,11 +72,6 @@ export class Device {
       this.wipe();
       this.known = versions;
     }
-    if (this.highWaterMark === null) {
-      await this.fullWalk();
-      return Number.POSITIVE_INFINITY;
-    }
-    return this.delta();
   }
 
   private wipe(): void {
@@ -71,7 +80,7 @@ export class Device {
   }
 
   private async fullWalk(): Promise<void> {
-    const query: RowsQuery = this.kind === "documented" ? { sort: "updated_at", include_deleted: "true" } : {};
+    const query: RowsQuery = this.kind === "naive" ? {} : { sort: "updated_at", include_deleted: "true" };
     const seen = await this.walk("walk", query, () => this.rows.clear());
     this.highWaterMark = seen ?? this.highWaterMark ?? "1970-01-01T00:00:00.000Z";
   }

@@ -14,7 +14,7 @@ import type { RowsApi } from "./rows-api";
 import { TableWriter, type CustomerQueries } from "./table-writer";
 import { Timeline } from "./timeline";
 
-export const DEVICE_KINDS: readonly DeviceKind[] = ["documented", "naive"];
+export const DEVICE_KINDS: readonly DeviceKind[] = ["key-only", "documented", "naive"];
 
 export interface SimulationDeps {
   db: PrismaClient;
@@ -148,9 +148,9 @@ export async function runScenario(deps: SimulationDeps, options: { seed: number;
 }
 
 /**
- * NOTE: devices learn data_version and schema_version through the data-source read of the full
- * service; no shown path of the spec returns them (docs/decisions.md D93). The simulator uses
- * the same domain read the CLI's `source show` prints.
+ * NOTE: no shown path of the spec returns data_version and schema_version (D93): the guide's
+ * shortcut devices (documented, naive) read them as a back office would, through the same domain
+ * read the CLI's `source show` prints. Key-only devices never do (D152).
  */
 async function versionsOf(db: PrismaClient, sourceId: string) {
   return getDataSourceVersions(db, sourceId);

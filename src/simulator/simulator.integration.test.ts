@@ -5,13 +5,14 @@ import { simulationHarness } from "./testing/simulation-harness";
 const simulation = simulationHarness();
 
 // A short run of `npm run simulate:devices` inside `npm test` (the long one is in the README):
-// documented and naive devices must both end with the server's live rows.
+// key-only, documented and naive devices must all end with the server's live rows.
 describe("device simulator", () => {
-  it("3 documented and 3 naive devices per source converge in every run", { timeout: 420_000 }, async () => {
+  it("3 key-only, 3 documented and 3 naive devices per source converge in every run", { timeout: 420_000 }, async () => {
     const lines: string[] = [];
     const summary = await simulate(simulation.deps(), { devices: 3, runs: 5, seed: 14, print: (line) => lines.push(line) });
     expect(summary.divergedRuns, `${lines.join("\n")}\n${formatSummary(summary)}`).toEqual([]);
     expect(summary.kinds.documented.mirrors).toBe(5 * 2 * 3);
     expect(summary.kinds.naive.mirrors).toBe(5 * 2 * 3);
+    expect(summary.kinds["key-only"].mirrors).toBe(5 * 2 * 3);
   });
 });

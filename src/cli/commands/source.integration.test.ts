@@ -86,7 +86,9 @@ describe("source commands", () => {
     const { id } = await cliJson<{ id: string }>(["source", "create", "--org", org.id, "--name", "Prices", "--kind", "csv", "--key", "sku"]);
     const good = path.join(dataDir, "prices.csv");
     await writeFile(good, "sku,price\nA,1\nB,2\n");
-    expect(await cliJson(["source", "upload", id, good])).toEqual({ id, rows: 2, data_version: 2, schema_version: 1, columns: ["sku", "price"] });
+    expect(await cliJson(["source", "upload", id, good])).toEqual({
+      id, rows: 2, data_version: 2, schema_version: 1, columns: ["sku", "price"], inserted: 2, updated: 0, tombstoned: 0, revived: 0, unchanged: 0,
+    });
 
     const bad = path.join(dataDir, "bad.csv");
     await writeFile(bad, "sku,price\nC,3\nD\n");

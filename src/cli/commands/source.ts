@@ -49,7 +49,7 @@ export const sourceCommands: CommandGroup = {
   },
   upload: {
     usage: "source upload SOURCE_ID FILE",
-    summary: "Replace a CSV source's rows with a file (data_version + 1)",
+    summary: "Replace a CSV source's rows with a file, reconciled on its key (data_version + 1)",
     async run(ctx, args) {
       const sourceId = requirePositional(args, 0, "SOURCE_ID");
       const file = requirePositional(args, 1, "FILE");
@@ -58,8 +58,9 @@ export const sourceCommands: CommandGroup = {
       });
       const result = await replaceCsvRows(ctx.db, CLI_OPERATOR, sourceId, content);
       ctx.print(
-        { id: sourceId, rows: result.rows, data_version: result.dataVersion, schema_version: result.schemaVersion, columns: result.columns },
-        `Uploaded ${result.rows} rows (data_version ${result.dataVersion}, schema_version ${result.schemaVersion}).`,
+        { id: sourceId, rows: result.rows, data_version: result.dataVersion, schema_version: result.schemaVersion, columns: result.columns,
+          inserted: result.inserted, updated: result.updated, tombstoned: result.tombstoned, revived: result.revived, unchanged: result.unchanged },
+        `Uploaded ${result.rows} rows (data_version ${result.dataVersion}, schema_version ${result.schemaVersion}): ${result.inserted} new, ${result.updated} changed, ${result.tombstoned} removed, ${result.revived} back, ${result.unchanged} unchanged.`,
       );
     },
   },

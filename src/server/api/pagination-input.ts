@@ -17,7 +17,7 @@ export function paginationInput<const S extends readonly [string, ...string[]]>(
           .default(DEFAULT_LIMIT),
       )
       .describe(`Rows per page (default ${DEFAULT_LIMIT}, max ${MAX_LIMIT}).`),
-    cursor: z.string().min(1).max(2048).optional().describe("Copy verbatim from the previous page's meta.next_cursor."),
+    cursor: z.string().min(1).max(2048).describe("Copy verbatim from the previous page's meta.next_cursor.").optional(),
     sort: z
       .enum(sorts, { error: `must be one of ${sorts.join(", ")}` })
       .default(defaultSort as never)

@@ -13,6 +13,8 @@ import type { ApiKeyPrincipal } from "@/server/modules/api-keys/principal";
 import { errorResponse, internalErrorResponse, jsonResponse } from "./envelope";
 import { createKeyConcurrency } from "./key-concurrency";
 import { assertNoNulInQuery, assertNoPrototypeKeysInQuery } from "./unstorable-input";
+import { assertKnownQueryParameters } from "./query-parameters";
+import { isInstanceSurface, refuseInstanceSurface } from "./instance-surfaces";
 import { createProcedureCaller, type ProcedureAnswer, type ProcedureCaller } from "./openapi-caller";
 import { isClientAbort, readRawBody } from "./read-body";
 import { newRequestId } from "./request-id";
@@ -105,6 +107,10 @@ async function dispatch(req: Request, url: URL, requestId: string, log: Logger, 
   const relativePath = url.pathname.startsWith(API_PREFIX) ? url.pathname.slice(API_PREFIX.length) : url.pathname;
   const match = matchRoute(routes, req.method, relativePath);
   if (match.kind === "not_found") {
+    if (isInstanceSurface(relativePath)) {
+      const principal = await authenticateRequest({ db: deps.db(), rateLimiter: deps.rateLimiter, headers: req.headers });
+      refuseInstanceSurface(principal, req.method, `${API_PREFIX}${relativePath}`);
+    }
     throw new AppError("not_found", `No route matches ${req.method} ${API_PREFIX}${relativePath}.`);
   }
   if (match.kind === "method_not_allowed") {
@@ -121,6 +127,8 @@ async function dispatch(req: Request, url: URL, requestId: string, log: Logger, 
   // unauthenticated or spent caller costs no buffering (docs/decisions.md, D40).
   const principal =
     match.route.meta.access === "public" ? undefined : await authenticateRequest({ db, rateLimiter: deps.rateLimiter, headers: req.headers });
+  // After the key (401, 429): a caller without one learns nothing of the operation's parameters.
+  assertKnownQueryParameters(url, match.route.queryParameters);
   if (!principal) return run(call, undefined);
   log.setBindings({ api_key_id: principal.keyId });
   const enterKeySlot = () => keySlot(principal.keyId);

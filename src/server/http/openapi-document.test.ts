@@ -5,7 +5,9 @@ import { listApiRoutes } from "./routes";
 import { buildOpenApiDocument } from "./openapi-document";
 
 type Operation = {
-  parameters?: Array<{ in: string; name: string }>;
+  security?: Array<Record<string, string[]>>;
+  description?: string;
+  parameters?: Array<{ in: string; name: string; description?: string; schema?: Record<string, unknown> }>;
   responses: Record<string, { headers?: Record<string, unknown>; content?: Record<string, { schema: unknown }> }>;
 };
 
@@ -59,5 +61,38 @@ describe("the OpenAPI document", () => {
     for (const route of listApiRoutes(appRouter)) {
       expect(operation(route.path, route.method.toLowerCase()).responses["429"]?.headers).toHaveProperty("Retry-After");
     }
+  });
+
+  it("declares on every operation the scope it requires: as the bearer requirement's role and in its description", () => {
+    const routes = listApiRoutes(appRouter);
+    for (const route of routes) {
+      const op = operation(route.path, route.method.toLowerCase());
+      const label = `${route.method} ${route.path}`;
+      expect(route.meta.scope, label).toMatch(/^[a-z_]+:(read|write)$/);
+      expect(op.security, label).toEqual([{ bearerAuth: [route.meta.scope] }]);
+      expect(op.description, label).toContain(`**Required scope:** \`${route.meta.scope}\``);
+      if (route.meta.access === "instance") expect(op.description, label).toContain("instance-scoped only");
+    }
+    // Every operation of the document is a route of the router (nothing undocumented slips through), /health aside.
+    const documented = Object.entries(document.paths ?? {}).flatMap(([path, item]) => Object.keys(item as object).map((method) => `${method} ${path}`));
+    expect(documented.sort()).toEqual([...routes.map((r) => `${r.method.toLowerCase()} ${r.path}`), "get /health"].sort());
+    expect(operation("/health", "get")).toMatchObject({ security: [] });
+    expect(document.components?.securitySchemes).toEqual({ bearerAuth: expect.objectContaining({ type: "http", scheme: "bearer" }) });
+  });
+
+  it("states the filters' bounds and matching, the rows sort default, and the idempotency rules", () => {
+    const params = (path: string, method: string) => new Map((operation(path, method).parameters ?? []).map((p) => [p.name, p]));
+    const records = params("/organizations/{org}/forms/{form}/records", "get");
+    expect(records.get("created_after")?.schema?.description).toMatch(/strictly after .*exclusive bound/);
+    expect(records.get("created_before")?.schema?.description).toMatch(/strictly before .*exclusive bound/);
+    expect(records.get("submitted_by")?.schema?.description).toMatch(/`created_by` is exactly this value/);
+    const rows = params("/organizations/{organization_id}/data-sources/{data_source_id}/rows", "get");
+    expect(rows.get("sort")?.schema).toMatchObject({ default: "display_order" });
+    expect(rows.get("updated_after")?.schema?.description).toContain("exclusive bound");
+    const key = params("/organizations/{org}/forms/{form}/records", "post").get("Idempotency-Key");
+    expect(key?.description).toMatch(/re-ordered JSON keys .* 409/);
+    expect(key?.description).toMatch(/at least 24 hours/);
+    expect(key?.description).toMatch(/503 with `Retry-After`/);
+    expect(document.info.description).toContain("/users` and `/instance`");
   });
 });

@@ -9,6 +9,8 @@ export interface ApiRoute {
   path: string;
   meta: ApiMeta;
   pattern: RegExp;
+  /** The query parameters the operation declares: its input's fields that are not path parameters (GET, DELETE). */
+  queryParameters: string[];
 }
 
 export type RouteMatch =
@@ -17,7 +19,7 @@ export type RouteMatch =
   | { kind: "not_found" };
 
 interface ProcedureLike {
-  _def: { meta?: ApiMeta };
+  _def: { meta?: ApiMeta; inputs?: Array<{ shape?: Record<string, unknown> }> };
 }
 
 /**
@@ -31,7 +33,8 @@ export function listApiRoutes(router: AnyTRPCRouter): ApiRoute[] {
     const meta = procedure._def.meta;
     if (!meta?.openapi || meta.openapi.enabled === false) continue;
     const path = normalizePath(meta.openapi.path);
-    routes.push({ procedurePath, method: meta.openapi.method, path, meta, pattern: pathPattern(path) });
+    const queryParameters = queryParametersOf(procedure, meta.openapi.method, path);
+    routes.push({ procedurePath, method: meta.openapi.method, path, meta, pattern: pathPattern(path), queryParameters });
   }
   return routes;
 }
@@ -52,6 +55,14 @@ export function matchRoute(routes: ApiRoute[], method: string, pathname: string)
 
 export function routeForProcedure(routes: ApiRoute[], procedurePath: string): ApiRoute | undefined {
   return routes.find((route) => route.procedurePath === procedurePath);
+}
+
+/** What the OpenAPI adapter reads from the query: the input's fields minus path parameters, on GET and DELETE only. */
+function queryParametersOf(procedure: ProcedureLike, method: string, path: string): string[] {
+  if (method !== "GET" && method !== "DELETE") return [];
+  const pathParameters = new Set([...path.matchAll(/\{([^}]+)\}/g)].map((found) => found[1]));
+  const names = (procedure._def.inputs ?? []).flatMap((input) => Object.keys(input.shape ?? {}));
+  return [...new Set(names)].filter((name) => !pathParameters.has(name));
 }
 
 function normalizePath(path: string): string {

@@ -34,13 +34,17 @@ export interface paths {
         };
         /**
          * List organizations
-         * @description An organization-scoped key sees only its own organization.
+         * @description **Required scope:** `organizations:read` (also granted by `organizations:*` and `*:*`); a key without it gets 403 naming it.
+         *
+         *     An organization-scoped key sees only its own organization.
          */
         get: operations["organizations-list"];
         put?: never;
         /**
          * Create an organization
-         * @description Instance-scoped keys only. The spec shows no body; this takes the minimal `{ name }`.
+         * @description **Required scope:** `organizations:write` (also granted by `organizations:*` and `*:*`); a key without it gets 403 naming it. **Key:** instance-scoped only; an organization-scoped key gets 403.
+         *
+         *     Instance-scoped keys only. The spec shows no body; this takes the minimal `{ name }`.
          */
         post: operations["organizations-create"];
         delete?: never;
@@ -61,7 +65,9 @@ export interface paths {
         post?: never;
         /**
          * Delete an organization
-         * @description Instance-scoped keys only. Removes the organization and everything in it; its API keys stop working.
+         * @description **Required scope:** `organizations:write` (also granted by `organizations:*` and `*:*`); a key without it gets 403 naming it. **Key:** instance-scoped only; an organization-scoped key gets 403.
+         *
+         *     Instance-scoped keys only. Removes the organization and everything in it; its API keys stop working.
          */
         delete: operations["organizations-delete"];
         options?: never;
@@ -76,12 +82,17 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List a form's records */
+        /**
+         * List a form's records
+         * @description **Required scope:** `records:read` (also granted by `records:*` and `*:*`); a key without it gets 403 naming it. **Key:** an organization-scoped key may address only its own organization in `{org}` (403 otherwise); an instance-scoped key may address any.
+         */
         get: operations["records-list"];
         put?: never;
         /**
          * Submit a record to a form
-         * @description Accepts an `Idempotency-Key` header: a retry with the same key and body replays the first answer.
+         * @description **Required scope:** `records:write` (also granted by `records:*` and `*:*`); a key without it gets 403 naming it. **Key:** an organization-scoped key may address only its own organization in `{org}` (403 otherwise); an instance-scoped key may address any.
+         *
+         *     Accepts an `Idempotency-Key` header: a retry with the same key and body replays the first answer.
          */
         post: operations["records-create"];
         delete?: never;
@@ -99,7 +110,9 @@ export interface paths {
         };
         /**
          * List a data source's rows
-         * @description Every walk (first page to `next_cursor: null`) reads the rows as they were at its first page: no row is skipped or repeated while syncs commit. Devices delta-sync with `updated_after=<max updated_at seen>&include_deleted=true`, paging in `updated_at` order (the default when `updated_after` is given): removed rows arrive as tombstones with `deleted_at` set. A 400 on a `cursor` means: start that walk again. The device sync guide (/docs/device-sync) has the whole protocol.
+         * @description **Required scope:** `data_sources:read` (also granted by `data_sources:*` and `*:*`); a key without it gets 403 naming it. **Key:** an organization-scoped key may address only its own organization in `{organization_id}` (403 otherwise); an instance-scoped key may address any.
+         *
+         *     Every walk (first page to `next_cursor: null`) reads the rows as they were at its first page: no row is skipped or repeated while syncs commit. Devices delta-sync with `updated_after=<max updated_at seen>&include_deleted=true`, paging in `updated_at` order (the default when `updated_after` is given): removed rows arrive as tombstones with `deleted_at` set. A 400 on a `cursor` means: start that walk again. The device sync guide (/docs/device-sync) has the whole protocol.
          */
         get: operations["dataSourceRows-list"];
         put?: never;
@@ -243,7 +256,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid input: the message and `details.issues` name each offending field or parameter. */
+            /** @description Invalid input: the message and `details.issues` name each offending field or parameter. A query parameter the operation does not declare is refused too, named in `details.parameter` (a misspelling is never ignored). */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -280,7 +293,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description `rate_limited`: the key's rate budget is spent; retry after `Retry-After` seconds. */
+            /** @description `rate_limited`: the key's rate budget (set when the key was minted, per key) is spent; retry after the `Retry-After` header's seconds (also in `details.retry_after_seconds`). */
             429: {
                 headers: {
                     "Retry-After"?: number;
@@ -299,7 +312,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description `service_unavailable`: the database cannot serve the request right now, or a request with the same Idempotency-Key is still in flight; retry after `Retry-After` seconds. */
+            /** @description `service_unavailable`: the database cannot serve the request right now, or (on POST and PATCH) a request with the same Idempotency-Key is still in flight; retry after the `Retry-After` header's seconds, with the same key. */
             503: {
                 headers: {
                     "Retry-After"?: number;
@@ -315,7 +328,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Opaque, 1–255 characters. A retry with the same key and byte-identical body replays the first 2xx answer. */
+                /** @description Opaque, 1–255 characters (Unicode characters, sent as UTF-8). Scoped to the API key: two keys may use the same string. A repeat with the same key, path and byte-identical body replays the first answer (same status and body, `X-Idempotent-Replay: true`) without running the operation again. The body bytes are compared: re-ordered JSON keys or changed whitespace are a different body and get 409 `conflict`. Only 2xx answers are stored; after a failure the same key runs the operation again. A key replays for at least 24 hours from its first request (expired keys are cleaned hourly, so up to about 25 hours). While the first request with a key is still running, a repeat gets 503 with `Retry-After`: retry it with the same key. */
                 "Idempotency-Key"?: string;
             };
             path?: never;
@@ -344,7 +357,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid input: the message and `details.issues` name each offending field or parameter. */
+            /** @description Invalid input: the message and `details.issues` name each offending field or parameter. A query parameter the operation does not declare is refused too, named in `details.parameter` (a misspelling is never ignored). */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -381,7 +394,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description `conflict`: the Idempotency-Key was already used with a different request. */
+            /** @description `conflict`: the Idempotency-Key was already used with a different request body (bytes compared: re-ordered JSON keys or other whitespace count as different) or another path. */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -408,7 +421,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description `rate_limited`: the key's rate budget is spent; retry after `Retry-After` seconds. */
+            /** @description `rate_limited`: the key's rate budget (set when the key was minted, per key) is spent; retry after the `Retry-After` header's seconds (also in `details.retry_after_seconds`). */
             429: {
                 headers: {
                     "Retry-After"?: number;
@@ -427,7 +440,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description `service_unavailable`: the database cannot serve the request right now, or a request with the same Idempotency-Key is still in flight; retry after `Retry-After` seconds. */
+            /** @description `service_unavailable`: the database cannot serve the request right now, or (on POST and PATCH) a request with the same Idempotency-Key is still in flight; retry after the `Retry-After` header's seconds, with the same key. */
             503: {
                 headers: {
                     "Retry-After"?: number;
@@ -467,7 +480,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid input: the message and `details.issues` name each offending field or parameter. */
+            /** @description Invalid input: the message and `details.issues` name each offending field or parameter. A query parameter the operation does not declare is refused too, named in `details.parameter` (a misspelling is never ignored). */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -504,7 +517,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description `rate_limited`: the key's rate budget is spent; retry after `Retry-After` seconds. */
+            /** @description `rate_limited`: the key's rate budget (set when the key was minted, per key) is spent; retry after the `Retry-After` header's seconds (also in `details.retry_after_seconds`). */
             429: {
                 headers: {
                     "Retry-After"?: number;
@@ -523,7 +536,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description `service_unavailable`: the database cannot serve the request right now, or a request with the same Idempotency-Key is still in flight; retry after `Retry-After` seconds. */
+            /** @description `service_unavailable`: the database cannot serve the request right now, or (on POST and PATCH) a request with the same Idempotency-Key is still in flight; retry after the `Retry-After` header's seconds, with the same key. */
             503: {
                 headers: {
                     "Retry-After"?: number;
@@ -572,7 +585,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid input: the message and `details.issues` name each offending field or parameter. */
+            /** @description Invalid input: the message and `details.issues` name each offending field or parameter. A query parameter the operation does not declare is refused too, named in `details.parameter` (a misspelling is never ignored). */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -609,7 +622,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description `rate_limited`: the key's rate budget is spent; retry after `Retry-After` seconds. */
+            /** @description `rate_limited`: the key's rate budget (set when the key was minted, per key) is spent; retry after the `Retry-After` header's seconds (also in `details.retry_after_seconds`). */
             429: {
                 headers: {
                     "Retry-After"?: number;
@@ -628,7 +641,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description `service_unavailable`: the database cannot serve the request right now, or a request with the same Idempotency-Key is still in flight; retry after `Retry-After` seconds. */
+            /** @description `service_unavailable`: the database cannot serve the request right now, or (on POST and PATCH) a request with the same Idempotency-Key is still in flight; retry after the `Retry-After` header's seconds, with the same key. */
             503: {
                 headers: {
                     "Retry-After"?: number;
@@ -644,7 +657,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Opaque, 1–255 characters. A retry with the same key and byte-identical body replays the first 2xx answer. */
+                /** @description Opaque, 1–255 characters (Unicode characters, sent as UTF-8). Scoped to the API key: two keys may use the same string. A repeat with the same key, path and byte-identical body replays the first answer (same status and body, `X-Idempotent-Replay: true`) without running the operation again. The body bytes are compared: re-ordered JSON keys or changed whitespace are a different body and get 409 `conflict`. Only 2xx answers are stored; after a failure the same key runs the operation again. A key replays for at least 24 hours from its first request (expired keys are cleaned hourly, so up to about 25 hours). While the first request with a key is still running, a repeat gets 503 with `Retry-After`: retry it with the same key. */
                 "Idempotency-Key"?: string;
             };
             path: {
@@ -679,7 +692,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid input: the message and `details.issues` name each offending field or parameter. */
+            /** @description Invalid input: the message and `details.issues` name each offending field or parameter. A query parameter the operation does not declare is refused too, named in `details.parameter` (a misspelling is never ignored). */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -716,7 +729,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description `conflict`: the Idempotency-Key was already used with a different request. */
+            /** @description `conflict`: the Idempotency-Key was already used with a different request body (bytes compared: re-ordered JSON keys or other whitespace count as different) or another path. */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -743,7 +756,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description `rate_limited`: the key's rate budget is spent; retry after `Retry-After` seconds. */
+            /** @description `rate_limited`: the key's rate budget (set when the key was minted, per key) is spent; retry after the `Retry-After` header's seconds (also in `details.retry_after_seconds`). */
             429: {
                 headers: {
                     "Retry-After"?: number;
@@ -762,7 +775,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description `service_unavailable`: the database cannot serve the request right now, or a request with the same Idempotency-Key is still in flight; retry after `Retry-After` seconds. */
+            /** @description `service_unavailable`: the database cannot serve the request right now, or (on POST and PATCH) a request with the same Idempotency-Key is still in flight; retry after the `Retry-After` header's seconds, with the same key. */
             503: {
                 headers: {
                     "Retry-After"?: number;
@@ -811,7 +824,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid input: the message and `details.issues` name each offending field or parameter. */
+            /** @description Invalid input: the message and `details.issues` name each offending field or parameter. A query parameter the operation does not declare is refused too, named in `details.parameter` (a misspelling is never ignored). */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -848,7 +861,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description `rate_limited`: the key's rate budget is spent; retry after `Retry-After` seconds. */
+            /** @description `rate_limited`: the key's rate budget (set when the key was minted, per key) is spent; retry after the `Retry-After` header's seconds (also in `details.retry_after_seconds`). */
             429: {
                 headers: {
                     "Retry-After"?: number;
@@ -867,7 +880,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description `service_unavailable`: the database cannot serve the request right now, or a request with the same Idempotency-Key is still in flight; retry after `Retry-After` seconds. */
+            /** @description `service_unavailable`: the database cannot serve the request right now, or (on POST and PATCH) a request with the same Idempotency-Key is still in flight; retry after the `Retry-After` header's seconds, with the same key. */
             503: {
                 headers: {
                     "Retry-After"?: number;

@@ -11,6 +11,11 @@ interface Uploaded {
   rows: number;
   dataVersion: number;
   schemaVersion: number;
+  inserted: number;
+  updated: number;
+  tombstoned: number;
+  revived: number;
+  unchanged: number;
 }
 
 /**
@@ -83,8 +88,10 @@ export function UploadCsv({ organizationId, sourceId }: { organizationId: string
         </div>
       ) : null}
       {done ? (
-        <Alert tone="success" title="Rows replaced">
-          {done.rows} rows; now data v{done.dataVersion}, schema v{done.schemaVersion}. Devices re-pull the whole source.
+        <Alert tone="success" title="File uploaded">
+          {done.rows} rows: {done.inserted + done.revived} added, {done.updated} changed, {done.tombstoned} removed,{" "}
+          {done.unchanged} unchanged; now data v{done.dataVersion}, schema v{done.schemaVersion}. Devices receive the changes
+          in their next delta.
         </Alert>
       ) : null}
       {error ? (

@@ -104,7 +104,7 @@ describe("GET /organizations/{org}/forms/{form}/records", () => {
     const flipped = cursor.slice(0, 5) + (cursor[5] === "x" ? "y" : "x") + cursor.slice(6);
     for (const [query, parameter] of [
       ["created_after=yesterday", "created_after"],
-      ["created_after=2026-04-01", "created_after"],
+      ["created_after=2026-04-01T10:00:00", "created_after"],
       ["created_before=2026-02-30T00:00:00Z", "created_before"],
       ["created_before=1714560000", "created_before"],
       ["limit=101", "limit"],

@@ -2,7 +2,7 @@ import { z } from "zod";
 import { listEnvelope } from "@/server/api/envelope";
 import type { ApiMeta } from "@/server/api/meta";
 import { paginationInput } from "@/server/api/pagination-input";
-import { timestampParam } from "@/server/api/timestamp-param";
+import { TIMESTAMP_FORMS, timestampParam } from "@/server/api/timestamp-param";
 import { rowSchema } from "./row.types";
 
 export const listRowsMeta: ApiMeta = {
@@ -29,12 +29,23 @@ export const listRowsInput = z.object({
   // No fixed default here: the domain picks it (defaultRowSort), updated_at for delta walks.
   sort: z
     .enum(ROW_SORTS, { error: `must be one of ${ROW_SORTS.join(", ")}` })
-    .optional()
-    .describe("Default display_order, or updated_at when updated_after is given (the order delta sync needs)."),
-  external_id: z.string().min(1).max(1000).optional().describe("At most one row: external_id is unique per source."),
-  updated_after: timestampParam("updated_after")
-    .optional()
-    .describe("Only rows written strictly after this ISO 8601 timestamp."),
+    .meta({
+      default: "display_order",
+      description:
+        "Default `display_order`; when `updated_after` is given and `sort` is omitted, `updated_at` (the order of a delta). A leading - means descending.",
+    })
+    .optional(),
+  external_id: z
+    .string()
+    .min(1)
+    .max(1000)
+    .describe("Exact match on `external_id` (case-sensitive): at most one row, since it is unique per source; an empty `data` means no row has that key.")
+    .optional(),
+  updated_after: timestampParam("updated_after", "after")
+    .describe(
+      `Only rows written strictly after this instant (exclusive bound): pass the largest \`updated_at\` you hold. Accepts ${TIMESTAMP_FORMS}. A date and time without an offset is refused.`,
+    )
+    .optional(),
   include_deleted: z
     .enum(["true", "false"], { error: "include_deleted must be true or false" })
     .default("false")

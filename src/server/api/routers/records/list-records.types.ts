@@ -2,7 +2,7 @@ import { z } from "zod";
 import { listEnvelope } from "@/server/api/envelope";
 import type { ApiMeta } from "@/server/api/meta";
 import { paginationInput } from "@/server/api/pagination-input";
-import { timestampParam } from "@/server/api/timestamp-param";
+import { TIMESTAMP_FORMS, timestampParam } from "@/server/api/timestamp-param";
 import { recordSchema } from "./record.types";
 
 export const listRecordsMeta: ApiMeta = {
@@ -18,15 +18,23 @@ export const listRecordsMeta: ApiMeta = {
   orgParam: "org",
 };
 
-const timestamp = (name: string) => timestampParam(name).optional();
+const timestamp = (name: string, bound: "after" | "before", what: string) =>
+  timestampParam(name, bound)
+    .describe(`${what} (exclusive bound). Accepts ${TIMESTAMP_FORMS}. A date and time without an offset is refused.`)
+    .optional();
 
 export const listRecordsInput = z.object({
   org: z.string().min(1).max(200),
   form: z.string().min(1).max(200),
   ...paginationInput(["created_at", "-created_at"] as const, "created_at"),
-  created_after: timestamp("created_after").describe("Only records created strictly after this ISO 8601 timestamp."),
-  created_before: timestamp("created_before").describe("Only records created strictly before this ISO 8601 timestamp."),
-  submitted_by: z.string().min(1).max(500).optional().describe("Only records whose created_by equals this value."),
+  created_after: timestamp("created_after", "after", "Only records created strictly after this instant"),
+  created_before: timestamp("created_before", "before", "Only records created strictly before this instant"),
+  submitted_by: z
+    .string()
+    .min(1)
+    .max(500)
+    .describe("Only records whose `created_by` is exactly this value (case-sensitive, whole-value match; no wildcards).")
+    .optional(),
 });
 
 export const listRecordsOutput = listEnvelope(recordSchema);

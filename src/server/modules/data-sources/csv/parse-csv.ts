@@ -1,11 +1,15 @@
-import { CsvError, parse, type Options } from "csv-parse/sync";
+import { CsvError, parse, type Info, type Options } from "csv-parse";
 import { AppError } from "@/server/errors/app-error";
 import { stringProblem } from "@/server/lib/storable-json";
+import { createHash } from "node:crypto";
+import { CSV_LIMITS } from "./csv-limits";
+import { yieldToEventLoop } from "./yield";
 
 export interface ParsedCsvRow {
   externalId: string;
-  data: Record<string, string>;
-  displayOrder: number;
+  /** The row's data (column → cell) as canonical JSON (canonical-json.ts), and its SHA-256 (row-hash.ts). */
+  json: string;
+  hash: string;
 }
 
 export interface ParsedCsv {
@@ -14,45 +18,85 @@ export interface ParsedCsv {
 }
 
 /** Upload limit: a CSV source is meant for lookup tables, not bulk data. */
-export const MAX_CSV_ROWS = 100_000;
+export const MAX_CSV_ROWS = CSV_LIMITS.rows;
+
+/** Text fed to the parser per turn of the event loop: a few ms of work (D156). */
+const CHUNK_CHARS = 64 * 1024;
 
 /**
  * Parses a CSV with a header row. Every failure names the line (1-based, header = line 1, as a
  * text editor counts them) and, where it applies, the column, and nothing is returned half-done.
  * Without a key column, a row's external_id is its 1-based position in the file.
+ *
+ * NOTE: the text is fed to a streaming parser 64 KiB at a time, with a turn of the event loop
+ * between chunks, and each row is checked and hashed as it arrives: a 20 MB file never holds the
+ * loop for more than a few milliseconds at once, and a file past a limit (columns, header, cell,
+ * row, row count; csv-limits.ts) is refused as soon as the limit is crossed, not after a full read.
  */
-export function parseCsv(content: string, options: { keyColumn?: string | null } = {}): ParsedCsv {
-  const records = parseRecords(content);
-  const [headerRecord, ...body] = records;
-  if (!headerRecord) throw invalid("the file is empty; the first line must be a header row");
-  const columns = headerRecord.fields.map((name) => name.trim());
-  checkHeader(columns);
-  if (body.length > MAX_CSV_ROWS) throw invalid(`the file has more than ${MAX_CSV_ROWS} rows, the limit`);
-
+export async function parseCsv(content: string, options: { keyColumn?: string | null } = {}): Promise<ParsedCsv> {
   const keyColumn = options.keyColumn ?? null;
-  const keyIndex = keyColumn === null ? -1 : columns.indexOf(keyColumn);
-  if (keyColumn !== null && keyIndex < 0) {
-    throw invalid(`line 1: the key column "${keyColumn}" is not in the header (${columns.join(", ")})`);
-  }
-
+  let columns: string[] | null = null;
+  let keyIndex = -1;
+  let jsonKeys: Array<{ index: number; prefix: string }> = [];
+  const rows: ParsedCsvRow[] = [];
   const seen = new Map<string, number>();
-  const rows = body.map(({ fields, line }, index) => {
-    checkStorable(fields, columns, line);
-    // fromEntries defines own properties: a column named "__proto__" stays a column.
-    const data: Record<string, string> = Object.fromEntries(columns.map((column, i) => [column, fields[i] ?? ""]));
-    let externalId = String(index + 1);
+
+  const onRecord = ({ fields, line }: CsvRecord) => {
+    if (columns === null) {
+      columns = checkHeader(fields);
+      keyIndex = keyColumn === null ? -1 : columns.indexOf(keyColumn);
+      if (keyColumn !== null && keyIndex < 0) {
+        throw invalid(`line 1: the key column "${keyColumn}" is not in the header (${shortList(columns)})`);
+      }
+      jsonKeys = canonicalKeyOrder(columns);
+      return;
+    }
+    if (rows.length >= CSV_LIMITS.rows) {
+      throw invalid(`line ${line}: the file has more than ${formatNumber(CSV_LIMITS.rows)} rows, the limit`);
+    }
+    checkRow(fields, columns, line);
+    let externalId = String(rows.length + 1);
     if (keyIndex >= 0) {
       externalId = (fields[keyIndex] ?? "").trim();
       if (externalId === "") throw invalid(`line ${line}, column "${keyColumn}": the key is empty`);
       const first = seen.get(externalId);
       if (first !== undefined) {
-        throw invalid(`line ${line}, column "${keyColumn}": the key "${externalId}" repeats line ${first}`);
+        throw invalid(`line ${line}, column "${keyColumn}": the key "${shortText(externalId)}" repeats line ${first}`);
       }
       seen.set(externalId, line);
     }
-    return { externalId, data, displayOrder: index + 1 };
-  });
+    const json = rowJson(jsonKeys, fields);
+    rows.push({ externalId, json, hash: createHash("sha256").update(json).digest("hex") });
+  };
+
+  await streamRecords(content, onRecord);
+  if (columns === null) throw invalid("the file is empty; the first line must be a header row");
   return { columns, rows };
+}
+
+/**
+ * NOTE: a row's canonical JSON is written straight from its fields, in the key order
+ * canonicalJson uses (UTF-16 code-unit order), with no object per row: a 100 000-row file then
+ * leaves the garbage collector a fraction of the work (long pauses held the event loop, D156).
+ * Byte for byte what canonicalJson(data) gives, so hashes match rows stored by any writer.
+ */
+function canonicalKeyOrder(columns: string[]): Array<{ index: number; prefix: string }> {
+  return columns
+    .map((column, index) => ({ column, index }))
+    .sort((a, b) => (a.column < b.column ? -1 : a.column > b.column ? 1 : 0))
+    .map(({ column, index }, position) => ({ index, prefix: `${position === 0 ? "{" : ","}${JSON.stringify(column)}:` }));
+}
+
+function rowJson(keys: Array<{ index: number; prefix: string }>, fields: string[]): string {
+  if (keys.length === 0) return "{}";
+  // join writes one flat string; += would leave a rope of small strings for the collector.
+  const parts = new Array<string>(keys.length * 2 + 1);
+  for (let i = 0; i < keys.length; i++) {
+    parts[2 * i] = keys[i]!.prefix;
+    parts[2 * i + 1] = JSON.stringify(fields[keys[i]!.index] ?? "");
+  }
+  parts[keys.length * 2] = "}";
+  return parts.join("");
 }
 
 interface CsvRecord {
@@ -61,31 +105,56 @@ interface CsvRecord {
   line: number;
 }
 
-function parseRecords(content: string): CsvRecord[] {
+async function streamRecords(content: string, onRecord: (record: CsvRecord) => void): Promise<void> {
   // The parser reports the line a record ends on; a record starts after the previous one
   // and after any empty lines skipped in between.
   let previousEnd = 0;
   let previousEmpty = 0;
-  const options: Options<CsvRecord, string[]> = {
+  let failure: unknown = null;
+  const parser = parse({
     bom: true,
     skip_empty_lines: true,
     relax_column_count: false,
+    // Bounds the memory of one record before it ends: a runaway quote or a giant line is refused early.
+    max_record_size: CSV_LIMITS.recordChars,
     // Stop one record past the limit: a huge file is refused without being held in memory.
-    to: MAX_CSV_ROWS + 2,
-    on_record: (fields, info) => {
+    to: CSV_LIMITS.rows + 2,
+    on_record: (fields: string[], info: Info) => {
+      if (failure !== null) return null;
       const line = previousEnd + 1 + (info.empty_lines - previousEmpty);
       previousEnd = info.lines;
       previousEmpty = info.empty_lines;
-      return { fields, line };
+      try {
+        onRecord({ fields, line });
+      } catch (error) {
+        failure = error;
+      }
+      // Records are kept by onRecord; nothing is queued in the stream.
+      return null;
     },
-  };
+  } as Options);
+  parser.resume();
+  const done = new Promise<void>((resolve, reject) => {
+    parser.once("end", resolve);
+    parser.once("close", resolve);
+    parser.once("error", reject);
+  });
+  done.catch(() => undefined);
+
   try {
-    // The typings only know on_record for object rows; it maps array rows just the same.
-    return parse(content, options as unknown as Options) as unknown as CsvRecord[];
+    for (let offset = 0; offset < content.length && failure === null && !parser.destroyed; offset += CHUNK_CHARS) {
+      parser.write(content.slice(offset, offset + CHUNK_CHARS));
+      await yieldToEventLoop();
+    }
+    if (failure === null && !parser.destroyed) parser.end();
+    if (failure === null) await done;
   } catch (error) {
     if (error instanceof CsvError) throw invalid(describeCsvError(error, previousEnd + 1));
     throw error;
+  } finally {
+    if (!parser.destroyed) parser.destroy();
   }
+  if (failure !== null) throw failure;
 }
 
 /** `recordStart`: the line where the record being parsed began. */
@@ -100,6 +169,10 @@ function describeCsvError(error: CsvError, recordStart: number): string {
     case "CSV_QUOTE_NOT_CLOSED":
       // The parser only notices at the end of the file; the quote opened in the last record.
       return `line ${recordStart}: a quoted field that starts on this line is never closed`;
+    case "CSV_MAX_RECORD_SIZE":
+      return recordStart === 1
+        ? `line 1: the header row is longer than ${formatNumber(CSV_LIMITS.headerChars)} characters, the limit`
+        : `line ${recordStart}: the row is longer than ${formatNumber(CSV_LIMITS.recordChars)} characters, the limit`;
     case "INVALID_OPENING_QUOTE":
     case "CSV_INVALID_CLOSING_QUOTE":
     case "CSV_NON_TRIMABLE_CHAR_AFTER_CLOSING_QUOTE":
@@ -109,23 +182,48 @@ function describeCsvError(error: CsvError, recordStart: number): string {
   }
 }
 
-function checkHeader(columns: string[]): void {
+function checkHeader(fields: string[]): string[] {
+  if (fields.length > CSV_LIMITS.columns) {
+    throw invalid(`line 1: the header has ${formatNumber(fields.length)} columns; the limit is ${formatNumber(CSV_LIMITS.columns)}`);
+  }
+  const headerChars = fields.reduce((sum, field) => sum + field.length + 1, -1);
+  if (headerChars > CSV_LIMITS.headerChars) {
+    throw invalid(`line 1: the header row is ${formatNumber(headerChars)} characters long; the limit is ${formatNumber(CSV_LIMITS.headerChars)}`);
+  }
+  const columns = fields.map((name) => name.trim());
   const seen = new Set<string>();
   columns.forEach((column, i) => {
     if (column === "") throw invalid(`line 1, column ${i + 1}: the header name is empty`);
     const problem = stringProblem(column);
     if (problem) throw invalid(`line 1, column ${i + 1}: the header name ${problem}`);
-    if (seen.has(column)) throw invalid(`line 1, column ${i + 1}: the header name "${column}" repeats`);
+    if (seen.has(column)) throw invalid(`line 1, column ${i + 1}: the header name "${shortText(column)}" repeats`);
     seen.add(column);
   });
+  return columns;
 }
 
-/** A NUL byte is valid CSV but not storable in Postgres: refused here, with its place, not as a failed insert. */
-function checkStorable(fields: string[], columns: string[], line: number): void {
+/** Cells over the limit, and NUL (valid CSV, not storable in Postgres), refused with their place. */
+function checkRow(fields: string[], columns: string[], line: number): void {
   fields.forEach((field, i) => {
+    if (field.length > CSV_LIMITS.cellChars) {
+      throw invalid(`line ${line}, column "${shortText(columns[i] ?? String(i + 1))}": the cell is ${formatNumber(field.length)} characters long; the limit is ${formatNumber(CSV_LIMITS.cellChars)}`);
+    }
     const problem = stringProblem(field);
     if (problem) throw invalid(`line ${line}, column "${columns[i] ?? i + 1}": ${problem}`);
   });
+}
+
+function shortText(text: string): string {
+  return text.length > 80 ? `${text.slice(0, 80)}…` : text;
+}
+
+function shortList(columns: string[]): string {
+  return columns.length > 20 ? `${columns.slice(0, 20).join(", ")}, … ${columns.length - 20} more` : columns.join(", ");
+}
+
+/** 100000 → "100 000", as the limits are written in the docs. */
+export function formatNumber(value: number): string {
+  return String(value).replace(/\B(?=(\d{3})+(?!\d))/g, " ");
 }
 
 function invalid(reason: string): AppError {

@@ -28,7 +28,7 @@ describe("CSV upload", () => {
     const before = await db.prisma.dataSource.findUniqueOrThrow({ where: { id: sourceId } });
     await tick();
     const result = await replaceCsvRows(db.prisma, CLI_OPERATOR, sourceId, "sku,price\nA,1\nB,2\n");
-    expect(result).toEqual({ rows: 2, dataVersion: 2, schemaVersion: 1, columns: ["sku", "price"] });
+    expect(result).toEqual({ rows: 2, dataVersion: 2, schemaVersion: 1, columns: ["sku", "price"], inserted: 2, updated: 0, tombstoned: 0, revived: 0, unchanged: 0 });
     const source = await db.prisma.dataSource.findUniqueOrThrow({ where: { id: sourceId } });
     expect(source).toMatchObject({ syncStatus: "ok", syncError: null, dataVersion: 2, schemaVersion: 1 });
     expect(source.lastSyncedAt).not.toBeNull();
@@ -38,21 +38,82 @@ describe("CSV upload", () => {
     expect(await db.prisma.syncRun.findFirst({ where: { dataSourceId: sourceId } })).toMatchObject({ trigger: "upload", status: "ok", inserted: 2 });
   });
 
-  it("a wholesale replace swaps every row and bumps data_version; a new column set bumps schema_version", async () => {
+  it("a re-upload reconciles on the key: kept rows untouched, changed rows and tombstones stamped, data_version + 1", async () => {
     const sourceId = await csvSource("sku");
-    await replaceCsvRows(db.prisma, CLI_OPERATOR, sourceId, "sku,price\nA,1\nB,2\n");
+    await replaceCsvRows(db.prisma, CLI_OPERATOR, sourceId, "sku,price\nA,1\nB,2\nC,3\nD,4\n");
     const first = await storedRows(db.prisma, sourceId);
     await tick();
 
-    const same = await replaceCsvRows(db.prisma, CLI_OPERATOR, sourceId, "sku,price\nB,3\nC,4\n");
-    expect(same).toMatchObject({ rows: 2, dataVersion: 3, schemaVersion: 1 });
+    // A dropped, B kept, C changed, D kept, E new.
+    const result = await replaceCsvRows(db.prisma, CLI_OPERATOR, sourceId, "sku,price\nB,2\nC,30\nD,4\nE,5\n");
+    expect(result).toMatchObject({ rows: 4, dataVersion: 3, schemaVersion: 1, inserted: 1, updated: 1, tombstoned: 1, revived: 0, unchanged: 2 });
     const second = await storedRows(db.prisma, sourceId);
-    expect([...second.keys()]).toEqual(["B", "C"]);
-    // Devices discard their copy on a data_version bump, so nothing is tombstoned.
-    expect(second.get("B")!.updatedAt.getTime()).toBeGreaterThan(first.get("B")!.updatedAt.getTime());
+    const run = await db.prisma.syncRun.findFirstOrThrow({ where: { dataSourceId: sourceId }, orderBy: { startedAt: "desc" } });
+    const stamp = second.get("E")!.updatedAt;
+    expect(stamp.getTime()).toBeGreaterThan(first.get("D")!.updatedAt.getTime());
+    for (const key of ["B", "D"]) {
+      expect(second.get(key), key).toEqual(first.get(key));
+    }
+    expect(second.get("C")).toMatchObject({ id: first.get("C")!.id, data: { sku: "C", price: "30" }, updatedAt: stamp, deletedAt: null });
+    expect(second.get("A")).toMatchObject({ id: first.get("A")!.id, data: { sku: "A", price: "1" }, updatedAt: stamp, deletedAt: stamp });
+    expect(second.get("E")).toMatchObject({ createdAt: stamp, updatedAt: stamp, deletedAt: null });
+    expect(second.get("E")!.displayOrder).toBeGreaterThan(second.get("D")!.displayOrder!);
+    expect(run).toMatchObject({ trigger: "upload", status: "ok", inserted: 1, updated: 1, tombstoned: 1, revived: 0, rowsRead: 4 });
+    expect(run.startedAt.getTime()).toBeLessThanOrEqual(stamp.getTime());
 
-    const widened = await replaceCsvRows(db.prisma, CLI_OPERATOR, sourceId, "sku,price,currency\nB,3,EUR\n");
-    expect(widened).toMatchObject({ dataVersion: 4, schemaVersion: 2, columns: ["sku", "price", "currency"] });
+    // A comes back: the tombstone is revived under the same id; nothing else moves.
+    await tick();
+    const back = await replaceCsvRows(db.prisma, CLI_OPERATOR, sourceId, "sku,price\nA,1\nB,2\nC,30\nD,4\nE,5\n");
+    expect(back).toMatchObject({ dataVersion: 4, inserted: 0, updated: 0, tombstoned: 0, revived: 1, unchanged: 4 });
+    const third = await storedRows(db.prisma, sourceId);
+    expect(third.get("A")).toMatchObject({ id: first.get("A")!.id, deletedAt: null });
+    expect(third.get("A")!.displayOrder).toBeLessThan(third.get("B")!.displayOrder!);
+    for (const key of ["B", "C", "D", "E"]) expect(third.get(key), key).toEqual(second.get(key));
+
+    // The same file again: data_version still counts the upload, no row is written.
+    await tick();
+    expect(await replaceCsvRows(db.prisma, CLI_OPERATOR, sourceId, "sku,price\nA,1\nB,2\nC,30\nD,4\nE,5\n")).toMatchObject({ dataVersion: 5, unchanged: 5 });
+    expect(await storedRows(db.prisma, sourceId)).toEqual(third);
+  });
+
+  it("reconciles a file larger than one read and write batch", { timeout: 120_000 }, async () => {
+    const sourceId = await csvSource("sku");
+    const file = (from: number, to: number, changed: (i: number) => boolean) =>
+      `sku,price\n${Array.from({ length: to - from }, (_, k) => `S${from + k},${changed(from + k) ? "x" : from + k}`).join("\n")}\n`;
+    expect(await replaceCsvRows(db.prisma, CLI_OPERATOR, sourceId, file(0, 12_000, () => false))).toMatchObject({ inserted: 12_000 });
+    // The first 1 000 dropped, every 10th of the rest changed, 500 new at the end.
+    const second = await replaceCsvRows(db.prisma, CLI_OPERATOR, sourceId, file(1_000, 12_500, (i) => i % 10 === 0 && i < 12_000));
+    expect(second).toMatchObject({ rows: 11_500, tombstoned: 1_000, updated: 1_100, inserted: 500, unchanged: 9_900, revived: 0 });
+    const counts = await db.prisma.dataSourceRow.groupBy({ by: ["deletedAt"], where: { dataSourceId: sourceId }, _count: true });
+    expect(counts.map((c) => c._count).sort((a, b) => a - b)).toEqual([1_000, 11_500]);
+  });
+
+  it("a new column set bumps schema_version and rewrites every row, so a delta carries the new columns", async () => {
+    const sourceId = await csvSource("sku");
+    await replaceCsvRows(db.prisma, CLI_OPERATOR, sourceId, "sku,price\nA,1\nB,2\n");
+    await tick();
+    const widened = await replaceCsvRows(db.prisma, CLI_OPERATOR, sourceId, "sku,price,currency\nA,1,EUR\nB,2,EUR\n");
+    expect(widened).toMatchObject({ dataVersion: 3, schemaVersion: 2, columns: ["sku", "price", "currency"], updated: 2, unchanged: 0 });
+    const rows = await storedRows(db.prisma, sourceId);
+    expect(rows.get("A")!.data).toEqual({ sku: "A", price: "1", currency: "EUR" });
+    expect(rows.get("A")!.updatedAt).toEqual(rows.get("B")!.updatedAt);
+  });
+
+  it("a file over a limit is refused, naming the limit and the line, and changes nothing", async () => {
+    const sourceId = await csvSource("sku");
+    await replaceCsvRows(db.prisma, CLI_OPERATOR, sourceId, "sku,price\nA,1\n");
+    const rows = await storedRows(db.prisma, sourceId);
+    const source = await db.prisma.dataSource.findUniqueOrThrow({ where: { id: sourceId } });
+    const wide = ["sku", ...Array.from({ length: 1000 }, (_, i) => `c${i}`)].join(",");
+    await expect(replaceCsvRows(db.prisma, CLI_OPERATOR, sourceId, `${wide}\nA,${",".repeat(999)}\n`)).rejects.toMatchObject({
+      code: "bad_request",
+      message: "Invalid CSV: line 1: the header has 1 001 columns; the limit is 1 000. Nothing was changed.",
+    });
+    await expect(replaceCsvRows(db.prisma, CLI_OPERATOR, sourceId, `sku,price\nA,1\nB,${"9".repeat(40_000)}\n`)).rejects.toMatchObject({
+      message: 'Invalid CSV: line 3, column "price": the cell is 40 000 characters long; the limit is 32 767. Nothing was changed.',
+    });
+    expect(await storedRows(db.prisma, sourceId)).toEqual(rows);
+    expect(await db.prisma.dataSource.findUniqueOrThrow({ where: { id: sourceId } })).toEqual(source);
   });
 
   it("a malformed file changes nothing and says which line is wrong", async () => {

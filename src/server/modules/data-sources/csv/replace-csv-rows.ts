@@ -3,25 +3,25 @@ import type { Db } from "@/server/db/types";
 import { AppError } from "@/server/errors/app-error";
 import { withinReach, type ActingPrincipal } from "../../access/acting-principal";
 import { recordAuditEvent } from "../../audit/record-audit-event";
-import { hashRowData } from "../row-hash";
 import { csvConfigSchema } from "../source-config";
 import { columnsChanged } from "../column-set";
 import { lockSourceForWrite, SOURCE_TRANSACTION_OPTIONS } from "../source-lock";
 import { parseCsv } from "./parse-csv";
+import { reconcileCsvRows, type CsvChangeCounts } from "./reconcile-csv-rows";
 
-export interface CsvReplaceResult {
+export interface CsvReplaceResult extends CsvChangeCounts {
   rows: number;
   dataVersion: number;
   schemaVersion: number;
   columns: string[];
 }
 
-const INSERT_BATCH = 1000;
-
 /**
- * A hand-uploaded CSV replaces the source's rows wholesale in one transaction and bumps
- * data_version, which tells devices to discard their copy and re-pull (spec 2.3). A file that
- * does not parse throws before anything is written.
+ * A hand-uploaded CSV replaces the source's rows and bumps data_version (spec 2.3), reconciled
+ * on the key column like a managed pass (D150): unchanged rows keep their id and updated_at,
+ * changed rows are rewritten, rows missing from the file become tombstones, all stamped with
+ * this upload's stamp. A device that never reads data_version still converges through the rows
+ * endpoint alone. A file that does not parse, or is over a limit, throws before anything is written.
  */
 export async function replaceCsvRows(db: Db, principal: ActingPrincipal, sourceId: string, content: string): Promise<CsvReplaceResult> {
   const source = await db.dataSource.findFirst({ where: { id: sourceId, ...withinReach(principal) } });
@@ -29,29 +29,17 @@ export async function replaceCsvRows(db: Db, principal: ActingPrincipal, sourceI
   if (source.kind !== "csv") throw new AppError("bad_request", `Data source ${sourceId} is managed (${source.kind}); only CSV sources take uploads.`);
   const config = csvConfigSchema.safeParse(source.config ?? {});
   const keyColumn = config.success ? config.data.keyColumn : null;
-  const parsed = parseCsv(content, { keyColumn });
+  const parsed = await parseCsv(content, { keyColumn });
 
   return inTransaction(db, async (tx) => {
     const stamp = await lockSourceForWrite(tx, sourceId);
-    const startedAt = new Date();
+    // At or before every stamp this upload writes (issue 21.9), even if the clocks disagree.
+    const startedAt = new Date(Math.min(Date.now(), stamp.getTime()));
     // Read again under the lock: another upload may have changed the columns meanwhile, and
     // the schema_version decision must compare against what is really stored.
     const current = await tx.dataSource.findUnique({ where: { id: sourceId }, select: { columns: true } });
     if (!current) throw new AppError("not_found", `No data source ${sourceId}.`);
-    await tx.dataSourceRow.deleteMany({ where: { dataSourceId: sourceId } });
-    for (let i = 0; i < parsed.rows.length; i += INSERT_BATCH) {
-      await tx.dataSourceRow.createMany({
-        data: parsed.rows.slice(i, i + INSERT_BATCH).map((row) => ({
-          dataSourceId: sourceId,
-          externalId: row.externalId,
-          data: row.data,
-          dataHash: hashRowData(row.data),
-          displayOrder: row.displayOrder,
-          createdAt: stamp,
-          updatedAt: stamp,
-        })),
-      });
-    }
+    const counts = await reconcileCsvRows(tx, sourceId, stamp, parsed.rows);
     const schemaChanged = current.columns.length > 0 && columnsChanged(current.columns, parsed.columns);
     const updated = await tx.dataSource.update({
       where: { id: sourceId },
@@ -72,8 +60,12 @@ export async function replaceCsvRows(db: Db, principal: ActingPrincipal, sourceI
         trigger: "upload",
         status: "ok",
         startedAt,
-        finishedAt: new Date(),
-        inserted: parsed.rows.length,
+        finishedAt: new Date(Math.max(Date.now(), startedAt.getTime())),
+        inserted: counts.inserted,
+        updated: counts.updated,
+        tombstoned: counts.tombstoned,
+        revived: counts.revived,
+        rowsRead: parsed.rows.length,
       },
     });
     await recordAuditEvent(tx, {
@@ -81,13 +73,14 @@ export async function replaceCsvRows(db: Db, principal: ActingPrincipal, sourceI
       actor: principal.actor,
       organizationId: source.organizationId,
       target: { type: "data_source", id: sourceId },
-      metadata: { rows: parsed.rows.length, data_version: updated.dataVersion },
+      metadata: { rows: parsed.rows.length, data_version: updated.dataVersion, ...counts },
     });
     return {
       rows: parsed.rows.length,
       dataVersion: updated.dataVersion,
       schemaVersion: updated.schemaVersion,
       columns: updated.columns,
+      ...counts,
     };
   }, { ...SOURCE_TRANSACTION_OPTIONS });
 }

@@ -34,6 +34,11 @@ describe("a sync pass over a customer's Postgres table", () => {
     const source = await db.prisma.dataSource.findUniqueOrThrow({ where: { id: sourceId } });
     expect(source).toMatchObject({ syncStatus: "ok", syncError: null, dataVersion: 1, schemaVersion: 1, columns: ["id", "name", "city", "updated_at"] });
     expect(source.lastSyncedAt).not.toBeNull();
+    // The pass's recorded start is at or before the stamp of every row it wrote (issue 21.9).
+    const run = await db.prisma.syncRun.findFirstOrThrow({ where: { dataSourceId: sourceId } });
+    const earliest = Math.min(...[...rows.values()].map((row) => row.updatedAt.getTime()));
+    expect(run.startedAt.getTime()).toBeLessThanOrEqual(earliest);
+    expect(run.finishedAt!.getTime()).toBeGreaterThanOrEqual(run.startedAt.getTime());
   });
 
   it("keys and values with backslashes, tabs and line breaks are staged exactly (COPY's text format escapes them)", async () => {

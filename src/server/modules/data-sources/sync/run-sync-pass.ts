@@ -135,7 +135,17 @@ async function passSteps(
   );
   // Committed on its own connection so the dashboard can show the pass while it runs.
   const run = await deps.db.syncRun.create({
-    data: { dataSourceId: sourceId, trigger: options.trigger, status: "running", phase: "connecting", progressAt: new Date() },
+    // started_at at or before the stamp every row of this pass carries (D159), even when the
+    // database's clock runs ahead of this process's; the column's default (now() of this
+    // separate transaction) came a few hundred ms after it.
+    data: {
+      dataSourceId: sourceId,
+      trigger: options.trigger,
+      status: "running",
+      phase: "connecting",
+      progressAt: new Date(),
+      startedAt: new Date(Math.min(Date.now(), stamp.getTime())),
+    },
     select: { id: true },
   });
   onRun(run.id);

@@ -89,8 +89,10 @@ describe("dashboard sources procedures", () => {
     const after = await s.admin.sources.get(key);
     expect(after).toMatchObject({ dataVersion: first.dataVersion, liveRows: 2, state: "ok" });
     expect((await s.admin.sources.uploadCsv({ ...key, content: "sku,price\nA1,11\n" })).dataVersion).toBe(first.dataVersion + 1);
-    // A replace is wholesale: B2 is gone, not tombstoned.
-    expect((await s.member.sources.rows({ ...key, includeDeleted: true, search: "b2" })).items).toEqual([]);
+    // The upload is reconciled on the key (D150): B2 is now a tombstone.
+    const [b2] = (await s.member.sources.rows({ ...key, includeDeleted: true, search: "b2" })).items;
+    expect(b2).toMatchObject({ externalId: "B2", deletedAt: expect.any(String) });
+    expect((await s.member.sources.rows({ ...key, search: "b2" })).items).toEqual([]);
     expect((await s.member.sources.rows({ ...key, search: "11" })).items.map((r) => r.externalId)).toEqual(["A1"]);
     expect((await s.member.sources.rows({ ...key })).items.map((r) => r.externalId)).toEqual(["A1"]);
     const history = await s.support.sources.history(key);

@@ -9,4 +9,9 @@ export const uploadCsvOutput = z.object({
   dataVersion: z.number().int(),
   schemaVersion: z.number().int(),
   columns: z.array(z.string()),
+  inserted: z.number().int(),
+  updated: z.number().int(),
+  tombstoned: z.number().int(),
+  revived: z.number().int(),
+  unchanged: z.number().int(),
 });

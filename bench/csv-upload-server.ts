@@ -1,0 +1,49 @@
+import type { AddressInfo } from "node:net";
+import { monitorEventLoopDelay, performance } from "node:perf_hooks";
+import pino from "pino";
+import { handleDashboardRequest } from "@/server/api/dashboard/handler";
+import { handleHealthRequest } from "@/server/http/health-route";
+import { sendFetchResponse, toFetchRequest } from "@/server/http/node-fetch-bridge";
+import { createNodeServer } from "@/server/http/node-server";
+
+// bench/csv-upload.ts's app: /api/v1/health and the dashboard's tRPC endpoint (where an upload
+// goes) in the node:http server factory `npm start` uses, one process, as in production. Needs
+// DATABASE_URL and NEXTAUTH_SECRET; prints `listening <port> <pid>`.
+// The event loop's own delays (10 ms resolution), read and reset by GET /bench/loop: tells a
+// blocked loop apart from a busy machine.
+const loop = monitorEventLoopDelay({ resolution: 10 });
+loop.enable();
+// On a shared machine a late timer may mean the process was not scheduled rather than that the
+// loop was busy: the longest gap between 5 ms ticks is kept with the CPU time the process used
+// in it (all its threads, garbage collector included). A gap that used little CPU was a wait.
+let stall = { gapMs: 0, cpuMs: 0 };
+let lastTick = performance.now();
+let lastCpu = process.cpuUsage();
+setInterval(() => {
+  const now = performance.now();
+  const cpu = process.cpuUsage();
+  const gapMs = now - lastTick;
+  if (gapMs > stall.gapMs) stall = { gapMs, cpuMs: (cpu.user - lastCpu.user + cpu.system - lastCpu.system) / 1000 };
+  lastTick = now;
+  lastCpu = cpu;
+}, 5).unref();
+
+const server = createNodeServer(async (req, res) => {
+  const path = req.url?.split("?")[0] ?? "";
+  if (path === "/bench/loop") {
+    const figures = { maxMs: loop.max / 1e6, p99Ms: loop.percentile(99) / 1e6, stallMs: stall.gapMs, stallCpuMs: stall.cpuMs };
+    loop.reset();
+    stall = { gapMs: 0, cpuMs: 0 };
+    return void res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify(figures));
+  }
+  if (req.method === "GET" && path === "/api/v1/health") return sendFetchResponse(res, await handleHealthRequest());
+  if (path.startsWith("/api/trpc/")) return sendFetchResponse(res, await handleDashboardRequest(toFetchRequest(req)));
+  res.writeHead(404).end();
+}, pino({ level: "silent" }));
+
+server.listen(0, "127.0.0.1", () => {
+  process.stdout.write(`listening ${(server.address() as AddressInfo).port} ${process.pid}\n`);
+});
+
+// A clean exit on SIGTERM, so a CPU profile (BENCH_PROFILE) is written.
+process.once("SIGTERM", () => process.exit(0));

@@ -1,0 +1,167 @@
+import { spawn } from "node:child_process";
+import { randomBytes } from "node:crypto";
+import os from "node:os";
+import path from "node:path";
+import { performance } from "node:perf_hooks";
+import { encode } from "next-auth/jwt";
+import { createDatabase, databaseUrl, dropDatabase, randomDatabaseName } from "@/server/db/admin";
+import { prepareDatabase } from "@/server/db/bootstrap";
+import { createPrismaClient } from "@/server/db/client";
+import { applyMigrations } from "@/server/db/migrations";
+
+/**
+ * Issue 20.6: `/health` latency while a 20 MB CSV is uploaded through the dashboard's real
+ * endpoint (tRPC `sources.uploadCsv`: JSON body → zod → parse → reconcile → write) in the same
+ * process, the way `npm start` serves both. Probes /health every 10 ms during the upload and
+ * reports p50 / p99 / max; a first upload (every row new) and a second (1 % changed) are measured.
+ * `BENCH_ONLY=csv npm run bench`, or `npx tsx bench/csv-upload.ts`; BENCH_CSV_MB (default 20).
+ */
+export interface CsvUploadResult {
+  label: string;
+  megabytes: number;
+  rows: number;
+  uploadSeconds: number;
+  status: number;
+  healthProbes: number;
+  healthP50Ms: number;
+  healthP99Ms: number;
+  healthMaxMs: number;
+  /** The server's event-loop delay during the upload (monitorEventLoopDelay): its longest stall. */
+  loopDelayMaxMs: number;
+  loopDelayP99Ms: number;
+  /** The longest gap between the server's 5 ms ticks, and the CPU time the process used during it. */
+  longestStallMs: number;
+  longestStallCpuMs: number;
+  /** The machine's 1-minute load average when the upload ended (other work on a shared machine). */
+  loadAverage: number;
+}
+
+const MEGABYTES = Number(process.env.BENCH_CSV_MB ?? 20);
+
+function csvOf(rows: number, changedEvery: number | null): string {
+  const lines = ["code,name,description,price"];
+  for (let i = 0; i < rows; i++) {
+    const changed = changedEvery !== null && i % changedEvery === 0 ? " (changed)" : "";
+    lines.push(`K${String(i).padStart(6, "0")},Item number ${i}${changed},"A description of item ${i}, long enough to look like a real lookup table's text: ${"x".repeat(88)}",${(i % 997) / 10}`);
+  }
+  return `${lines.join("\n")}\n`;
+}
+
+function percentile(sorted: number[], p: number): number {
+  return sorted.length === 0 ? 0 : sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
+}
+
+async function startServer(env: Record<string, string>): Promise<{ baseUrl: string; stop: () => Promise<void> }> {
+  // BENCH_PROFILE=<dir>: a CPU profile of the server, written when it stops.
+  const profile = process.env.BENCH_PROFILE ? ["--cpu-prof", "--cpu-prof-dir", path.resolve(process.env.BENCH_PROFILE)] : [];
+  const child = spawn(process.execPath, [...profile, "--import", "tsx", "bench/csv-upload-server.ts"], {
+    env: { ...process.env, ...env, NODE_ENV: "production", LOG_LEVEL: "silent" },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  let stderr = "";
+  child.stderr?.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
+  const port = await new Promise<string>((resolve, reject) => {
+    let stdout = "";
+    child.stdout?.on("data", (chunk: Buffer) => {
+      stdout += chunk.toString();
+      const match = /listening (\d+)/.exec(stdout);
+      if (match) resolve(match[1]!);
+    });
+    child.once("exit", (code) => reject(new Error(`csv-upload-server exited with ${code}: ${stderr}`)));
+  });
+  return {
+    baseUrl: `http://127.0.0.1:${port}`,
+    stop: () =>
+      new Promise<void>((resolve) => {
+        if (child.exitCode !== null) return resolve();
+        child.once("exit", () => resolve());
+        child.kill("SIGTERM");
+      }),
+  };
+}
+
+export async function runCsvUploadBench(log: (line: string) => void = (line) => process.stdout.write(`${line}\n`)): Promise<CsvUploadResult[]> {
+  const server = await prepareDatabase({ dataDir: path.resolve(".data/bench-postgres"), log: () => undefined });
+  const adminUrl = databaseUrl(server.url, "postgres");
+  const name = randomDatabaseName("gw_bench_csv");
+  await createDatabase(adminUrl, name);
+  const url = databaseUrl(adminUrl, name);
+  const db = createPrismaClient(url);
+  const secret = randomBytes(32).toString("base64");
+  let app: Awaited<ReturnType<typeof startServer>> | null = null;
+  try {
+    await applyMigrations(url, { migrationsDir: path.resolve("prisma/migrations") });
+    const owner = await db.user.create({ data: { email: "bench@example.com", passwordHash: "x", isInstanceOwner: true } });
+    const organizationId = (await db.organization.create({ data: { name: "Bench" } })).id;
+    const sourceId = (await db.dataSource.create({ data: { organizationId, name: "Prices", kind: "csv", config: { keyColumn: "code" } } })).id;
+    const cookie = `next-auth.session-token=${await encode({ token: { sub: owner.id }, secret })}`;
+    app = await startServer({ DATABASE_URL: url, NEXTAUTH_SECRET: secret });
+    const { baseUrl } = app;
+    const host = new URL(baseUrl).host;
+    const rows = Math.min(100_000, Math.floor((MEGABYTES * 1_000_000) / 200));
+    const results: CsvUploadResult[] = [];
+    for (const [label, changedEvery] of [["first upload (all rows new)", null], ["second upload (1 % changed)", 100]] as const) {
+      const content = csvOf(rows, changedEvery);
+      const body = JSON.stringify({ organizationId, sourceId, content });
+      for (let i = 0; i < 5; i++) await fetch(`${baseUrl}/api/v1/health`).then((r) => r.arrayBuffer());
+      await fetch(`${baseUrl}/bench/loop`).then((r) => r.arrayBuffer());
+      const health: number[] = [];
+      let done = false;
+      const prober = (async () => {
+        while (!done) {
+          const started = performance.now();
+          await fetch(`${baseUrl}/api/v1/health`).then((r) => r.arrayBuffer());
+          health.push(performance.now() - started);
+          await new Promise((resolve) => setTimeout(resolve, 10));
+        }
+      })();
+      const started = performance.now();
+      const response = await fetch(`${baseUrl}/api/trpc/sources.uploadCsv`, {
+        method: "POST",
+        headers: { "content-type": "application/json", cookie, origin: `http://${host}` },
+        body,
+      });
+      const text = await response.text();
+      const uploadSeconds = (performance.now() - started) / 1000;
+      done = true;
+      await prober;
+      const loop = (await fetch(`${baseUrl}/bench/loop`).then((r) => r.json())) as { maxMs: number; p99Ms: number; stallMs: number; stallCpuMs: number };
+      if (response.status !== 200) throw new Error(`upload answered ${response.status}: ${text.slice(0, 500)}`);
+      const sorted = [...health].sort((a, b) => a - b);
+      const result: CsvUploadResult = {
+        label,
+        megabytes: Math.round((Buffer.byteLength(content) / 1_000_000) * 10) / 10,
+        rows,
+        uploadSeconds: Math.round(uploadSeconds * 100) / 100,
+        status: response.status,
+        healthProbes: health.length,
+        healthP50Ms: Math.round(percentile(sorted, 50) * 10) / 10,
+        healthP99Ms: Math.round(percentile(sorted, 99) * 10) / 10,
+        healthMaxMs: Math.round((sorted.at(-1) ?? 0) * 10) / 10,
+        loopDelayMaxMs: Math.round(loop.maxMs),
+        loopDelayP99Ms: Math.round(loop.p99Ms),
+        longestStallMs: Math.round(loop.stallMs),
+        longestStallCpuMs: Math.round(loop.stallCpuMs),
+        loadAverage: Math.round(os.loadavg()[0]! * 10) / 10,
+      };
+      log(`csv upload: ${JSON.stringify(result)}`);
+      results.push(result);
+    }
+    return results;
+  } finally {
+    await app?.stop();
+    await db.$disconnect().catch(() => undefined);
+    await dropDatabase(adminUrl, name).catch(() => undefined);
+    await server.stop();
+  }
+}
+
+if (process.argv[1]?.endsWith("csv-upload.ts")) {
+  runCsvUploadBench().then(
+    () => process.exit(0),
+    (error: unknown) => {
+      process.stderr.write(`${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+      process.exit(1);
+    },
+  );
+}
