@@ -6,8 +6,8 @@ import { listRecords } from "@/server/modules/records/list-records";
 import { CliUsageError, requireOption, type CommandGroup } from "../command";
 
 const filters = z.object({
-  created_after: timestampParam("--created-after").optional(),
-  created_before: timestampParam("--created-before").optional(),
+  created_after: timestampParam("--created-after", "after").optional(),
+  created_before: timestampParam("--created-before", "before").optional(),
   submitted_by: z.string().min(1).max(500).optional(),
 });
 

@@ -110,7 +110,7 @@ export function RecordsBrowser({ organizationId, formId }: { organizationId: str
         </div>
       </form>
       <p className="text-xs text-slate-600">
-        Timestamps are ISO 8601 with an offset, as GET …/records takes them; both bounds are exclusive. Same query:{" "}
+        Timestamps are ISO 8601 with an offset (or a date alone: midnight UTC), as GET …/records takes them; both bounds are exclusive. Same query:{" "}
         <code className="break-all">?sort=-created_at{filtered ? `&${filterQuery(applied)}` : ""}</code>
       </p>
       {error ? (

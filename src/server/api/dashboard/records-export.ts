@@ -11,8 +11,8 @@ import { loadViewer, requireOrganizationRead } from "@/server/modules/access/vie
 import { openRecordsExport } from "@/server/modules/records/export-records";
 
 const filtersSchema = z.object({
-  created_after: timestampParam("created_after").optional(),
-  created_before: timestampParam("created_before").optional(),
+  created_after: timestampParam("created_after", "after").optional(),
+  created_before: timestampParam("created_before", "before").optional(),
   submitted_by: z.string().min(1).max(500).optional(),
 });
 

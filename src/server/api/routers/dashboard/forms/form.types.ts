@@ -12,8 +12,8 @@ export const formNameInput = z.string().max(1000);
 
 /** The API's own record filters (GET …/records): ISO 8601 with an offset, both bounds exclusive. */
 export const recordFiltersInput = z.object({
-  createdAfter: timestampParam("created_after").optional(),
-  createdBefore: timestampParam("created_before").optional(),
+  createdAfter: timestampParam("created_after", "after").optional(),
+  createdBefore: timestampParam("created_before", "before").optional(),
   submittedBy: z.string().min(1).max(500).optional(),
 });
 
