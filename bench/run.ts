@@ -9,6 +9,7 @@ import { runCsvUploadBench } from "./csv-upload";
 import { runHostileBodiesBench } from "./hostile-bodies";
 import { runDeleteBench } from "./delete-bench";
 import { hookCostMicros, writerAtRate } from "./request-log-bench";
+import { runRecordsExportBench } from "./records-export";
 import { runRowsBench } from "./rows-bench";
 import { seed } from "./seed";
 import { runSyncBench } from "./sync-bench";
@@ -23,11 +24,12 @@ import { Table } from "./table";
  *   BENCH_APP       next (default: the production server, src/cli/start.ts) | handler (the same
  *                   /api/v1 handler over node:http, src/test/serve-api.ts: no Next build needed)
  *   BENCH_WALK_MAX  seconds a full walk may take before it is stopped and extrapolated (default 300)
- *   BENCH_ONLY      rows | sync | delete | hostile | csv | requestlog: run one part (while working on it);
+ *   BENCH_ONLY      rows | sync | delete | hostile | csv | export | requestlog: run one part (while working on it);
  *                   requestlog: the request log writer alone at BENCH_LOG_RATE (2000/s) for
  *                   BENCH_LOG_SECONDS (30), no seeding (the rows part also runs it, with the app)
- * Then, on their own databases, the hostile-bodies check of issue 10 (bench/hostile-bodies.ts)
- * and /health during a 20 MB CSV upload (bench/csv-upload.ts).
+ * Then, on their own databases, the hostile-bodies check of issue 10 (bench/hostile-bodies.ts),
+ * /health during a 20 MB CSV upload (bench/csv-upload.ts) and the records export's peak memory
+ * (bench/records-export.ts).
  */
 const ROWS = Number(process.env.BENCH_ROWS ?? 1_000_000);
 const STEP_SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
@@ -40,6 +42,10 @@ async function main(): Promise<void> {
   const log = (line: string) => process.stdout.write(`${line}\n`);
   if (ONLY === "hostile") {
     await runHostileBodiesBench(log);
+    return;
+  }
+  if (ONLY === "export") {
+    await runRecordsExportBench(log);
     return;
   }
   if (ONLY === "csv") {
@@ -95,6 +101,7 @@ async function main(): Promise<void> {
   await writeFile(path.resolve("bench/results/latest.md"), text);
   if (!ONLY) await runHostileBodiesBench(log);
   if (!ONLY) await runCsvUploadBench(log);
+  if (!ONLY) await runRecordsExportBench(log);
 }
 
 main().then(

@@ -1,6 +1,7 @@
 import type { Metadata } from "next";
 import Link from "next/link";
 import "swagger-ui-dist/swagger-ui.css";
+import "./swagger-a11y.css";
 import { SwaggerUi } from "./swagger-ui";
 
 export const metadata: Metadata = { title: "API reference · Groundwork" };

@@ -5,6 +5,20 @@ import { useCallback, useEffect, useRef, useState } from "react";
 
 type SwaggerUiBundle = (options: { url: string; domNode: HTMLElement; deepLinking: boolean }) => unknown;
 
+/**
+ * Swagger UI renders a few controls screen readers cannot use (axe: select-name, nested-interactive);
+ * its markup is not ours, so they are mended after every render: an unnamed select gets the name of
+ * its section, and the deep-link anchor inside each operation's toggle button becomes plain text (the
+ * button itself opens the operation and, with deepLinking, puts it in the URL).
+ */
+export function mendSwaggerMarkup(root: HTMLElement): void {
+  for (const select of root.querySelectorAll<HTMLSelectElement>("select:not([aria-label]):not([aria-labelledby])")) {
+    const section = select.closest(".servers, label[for=servers]") ? "Server" : select.closest(".content-type-wrapper, .response-control-media-type") ? "Media type" : "Choice";
+    select.setAttribute("aria-label", section);
+  }
+  for (const anchor of root.querySelectorAll<HTMLAnchorElement>(".opblock-summary-control a[href]")) anchor.removeAttribute("href");
+}
+
 declare global {
   interface Window {
     SwaggerUIBundle?: SwaggerUiBundle;
@@ -17,7 +31,9 @@ export function SwaggerUi({ specUrl }: { specUrl: string }) {
   const [loaded, setLoaded] = useState(false);
   const render = useCallback(() => {
     if (!container.current || !window.SwaggerUIBundle) return;
-    window.SwaggerUIBundle({ url: specUrl, domNode: container.current, deepLinking: true });
+    const root = container.current;
+    window.SwaggerUIBundle({ url: specUrl, domNode: root, deepLinking: true });
+    new MutationObserver(() => mendSwaggerMarkup(root)).observe(root, { childList: true, subtree: true });
     setLoaded(true);
   }, [specUrl]);
 

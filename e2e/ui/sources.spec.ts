@@ -1,5 +1,6 @@
 import { expect, test, type APIRequestContext, type Browser, type Page } from "@playwright/test";
 import { E2E_METRICS_TOKEN } from "../../playwright.config";
+import { expectAccessibleAtBothWidths } from "../fixtures/a11y";
 import { callProcedure, createAccount, createOrg, screen, seededOwner, signIn, unique } from "../fixtures/dashboard";
 import { createSource, customerTable, startCustomerServer, type CustomerServer } from "../fixtures/sources";
 
@@ -95,6 +96,7 @@ test("guardrail: Needs attention for support (read-only, refused), review, appro
   await expect(review.getByTestId("held-row").first()).toContainText("customer 2");
   await expect(owner.getByTestId("data-row")).toHaveCount(10);
   await screen(owner, "deletion-review");
+  await expectAccessibleAtBothWidths(owner, { label: "source page with the deletion review" });
   await review.getByRole("button", { name: "Approve 6 deletions" }).click();
   await expect(review).toContainText("Approved");
   await syncNow(owner, /Pass finished: ok/);

@@ -9,6 +9,7 @@ import { formCommands } from "./commands/form";
 import { keyCommands } from "./commands/key";
 import { orgCommands } from "./commands/org";
 import { ownerCommands } from "./commands/owner";
+import { recordCommands } from "./commands/record";
 import { sourceCommands } from "./commands/source";
 import { userCommands } from "./commands/user";
 import { auditCommands } from "./commands/audit";
@@ -24,6 +25,7 @@ const groups: Record<string, CommandGroup> = {
   user: userCommands,
   request: requestCommands,
   audit: auditCommands,
+  record: recordCommands,
   alert: alertCommands,
 };
 

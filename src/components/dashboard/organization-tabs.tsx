@@ -9,6 +9,8 @@ const TABS = [
   { segment: "keys", label: "API keys" },
   { segment: "sources", label: "Sources" },
   { segment: "members", label: "Members" },
+  { segment: "forms", label: "Forms" },
+  { segment: "connect", label: "Connect an integration" },
   { segment: "alerts", label: "Alerts" },
 ];
 

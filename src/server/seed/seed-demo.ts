@@ -32,7 +32,7 @@ export async function seedDemoInstance(db: PrismaClient): Promise<SeedResult> {
     async (tx) => {
       await createInstanceOwner(tx, SYSTEM, { email: DEMO_OWNER_EMAIL, password, name: "Demo Owner" });
       const organization = await createOrganization(tx, SYSTEM, "Demo Organization");
-      await createForm(tx, organization.id, "Site inspection");
+      await createForm(tx, SYSTEM, organization.id, "Site inspection");
       const source = await createCsvSource(tx, SYSTEM, { organizationId: organization.id, name: "Sites", keyColumn: "site_code" });
       await replaceCsvRows(tx, SYSTEM, source.id, DEMO_SITES_CSV);
       return organization.id;

@@ -40,13 +40,15 @@ interface Props {
   rotatingKeyId: string | null;
   /** The rotation's replacement key (?with=), for the side-by-side traffic. */
   newKeyId?: string | null;
+  /** `?mint=a:read,b:write` (the Connect page's link): the mint form opens with these scopes ticked. */
+  mintScopes?: string[] | null;
 }
 
-export function KeysView({ organizationId, organizationName, keys, canManage, canMintInstance, rotatingKeyId, newKeyId = null }: Props) {
+export function KeysView({ organizationId, organizationName, keys, canManage, canMintInstance, rotatingKeyId, newKeyId = null, mintScopes = null }: Props) {
   const router = useRouter();
   const pathname = usePathname();
-  const [mintOpen, setMintOpen] = useState(false);
-  const [defaults, setDefaults] = useState<MintDefaults>(FRESH);
+  const [mintOpen, setMintOpen] = useState(canManage && mintScopes !== null);
+  const [defaults, setDefaults] = useState<MintDefaults>(mintScopes ? { ...FRESH, name: "integration", scopes: mintScopes } : FRESH);
   const [revoking, setRevoking] = useState<KeyRow | null>(null);
   const [minted, setMinted] = useState<KeyRow | null>(null);
   const rotating = rotatingKeyId ? keys.find((key) => key.id === rotatingKeyId) ?? null : null;
@@ -225,7 +227,7 @@ export function KeysView({ organizationId, organizationName, keys, canManage, ca
                         </Button>
                       </div>
                     ) : (
-                      <span className="text-xs text-slate-400">{key.state === "revoked" ? "permanent" : "—"}</span>
+                      <span className="text-xs text-slate-600">{key.state === "revoked" ? "permanent" : "—"}</span>
                     )}
                   </TD>
                 ) : null}

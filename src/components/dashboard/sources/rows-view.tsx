@@ -86,7 +86,7 @@ export function RowsView({ organizationId, sourceId }: { organizationId: string;
             </THead>
             <TBody>
               {page.items.map((row) => (
-                <TR key={row.externalId} data-testid="data-row" className={row.deletedAt ? "text-slate-400" : undefined}>
+                <TR key={row.externalId} data-testid="data-row" className={row.deletedAt ? "text-slate-500" : undefined}>
                   <TD className="font-mono text-xs">{row.externalId}</TD>
                   <TD className="max-w-md truncate font-mono text-xs" title={JSON.stringify(row.data)}>
                     {JSON.stringify(row.data)}

@@ -43,6 +43,13 @@ import { listAuditProcedure } from "../routers/dashboard/audit/list-audit";
 import { keyRequestsProcedure } from "../routers/dashboard/keys/key-requests";
 import { keyUsageProcedure } from "../routers/dashboard/keys/key-usage";
 import { getRequestProcedure } from "../routers/dashboard/requests/get-request";
+import { createFormProcedure } from "../routers/dashboard/forms/create-form";
+import { deleteFormProcedure } from "../routers/dashboard/forms/delete-form";
+import { getFormProcedure } from "../routers/dashboard/forms/get-form";
+import { listFormsProcedure } from "../routers/dashboard/forms/list-forms";
+import { listFormRecordsProcedure } from "../routers/dashboard/forms/list-records";
+import { recordsPerDayProcedure } from "../routers/dashboard/forms/records-per-day";
+import { renameFormProcedure } from "../routers/dashboard/forms/rename-form";
 import { createChannelProcedure } from "../routers/dashboard/alerts/create-channel";
 import { createRuleProcedure } from "../routers/dashboard/alerts/create-rule";
 import { deleteChannelProcedure } from "../routers/dashboard/alerts/delete-channel";
@@ -111,6 +118,15 @@ export const dashboardRouter = createDashboardRouter({
   requests: createDashboardRouter({ get: getRequestProcedure }),
   usage: createDashboardRouter({ key: keyUsageProcedure, keyRequests: keyRequestsProcedure }),
   audit: createDashboardRouter({ list: listAuditProcedure }),
+  forms: createDashboardRouter({
+    list: listFormsProcedure,
+    get: getFormProcedure,
+    create: createFormProcedure,
+    rename: renameFormProcedure,
+    delete: deleteFormProcedure,
+    records: listFormRecordsProcedure,
+    perDay: recordsPerDayProcedure,
+  }),
   alerts: createDashboardRouter({
     channels: listChannelsProcedure,
     createChannel: createChannelProcedure,

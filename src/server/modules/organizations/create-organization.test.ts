@@ -12,7 +12,7 @@ describe("names given to the CLI and other callers", () => {
   it("refuses an empty or too long organization or form name with a one-line bad_request naming it", async () => {
     for (const create of [
       (name: string) => createOrganization(unreachableDb, CLI_OPERATOR, name),
-      (name: string) => createForm(unreachableDb, "org-id", name),
+      (name: string) => createForm(unreachableDb, CLI_OPERATOR, "org-id", name),
     ]) {
       for (const name of ["   ", "x".repeat(201)]) {
         const error = await create(name).catch((caught: unknown) => caught);

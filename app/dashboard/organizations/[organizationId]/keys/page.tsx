@@ -9,10 +9,10 @@ export default async function OrganizationKeysPage({
   searchParams,
 }: {
   params: Promise<{ organizationId: string }>;
-  searchParams: Promise<{ rotate?: string; with?: string }>;
+  searchParams: Promise<{ rotate?: string; with?: string; mint?: string }>;
 }) {
   const { organizationId } = await params;
-  const { rotate, with: replacement } = await searchParams;
+  const { rotate, with: replacement, mint } = await searchParams;
   const loaded = await load(async (caller) => ({
     me: await caller.viewer.me(),
     organization: await caller.organizations.get({ organizationId }),
@@ -29,6 +29,7 @@ export default async function OrganizationKeysPage({
       canMintInstance={me.isInstanceOwner}
       rotatingKeyId={typeof rotate === "string" ? rotate : null}
       newKeyId={typeof replacement === "string" ? replacement : null}
+      mintScopes={typeof mint === "string" ? mint.split(",").filter((scope) => /^[a-z_*]+:(read|write|\*)$/.test(scope)).slice(0, 20) : null}
     />
   );
 }

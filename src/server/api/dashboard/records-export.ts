@@ -1,0 +1,74 @@
+import { z } from "zod";
+import { timestampParam } from "@/server/api/timestamp-param";
+import { cookieReader, sessionUserId } from "@/server/auth/session";
+import pg from "pg";
+import { databaseUrlFromEnv, getPrisma } from "@/server/db/client";
+import { AppError, isAppError } from "@/server/errors/app-error";
+import { statusForCode } from "@/server/errors/http-status";
+import { newRequestId, REQUEST_ID_HEADER } from "@/server/http/request-id";
+import { logger } from "@/server/logger";
+import { loadViewer, requireOrganizationRead } from "@/server/modules/access/viewer";
+import { openRecordsExport } from "@/server/modules/records/export-records";
+
+const filtersSchema = z.object({
+  created_after: timestampParam("created_after", "after").optional(),
+  created_before: timestampParam("created_before", "before").optional(),
+  submitted_by: z.string().min(1).max(500).optional(),
+});
+
+/**
+ * GET /dashboard/organizations/{org}/forms/{form}/export?created_after&created_before&submitted_by
+ * A session-authenticated download (a link, so a GET: it changes nothing). The role is checked on
+ * the server (anyone who may read the organization may export), then the CSV streams from a
+ * server-side cursor: the body is pulled batch by batch as the client reads, never held whole.
+ */
+export async function handleRecordsExport(req: Request, organizationId: string, formId: string): Promise<Response> {
+  const requestId = newRequestId();
+  try {
+    const userId = await sessionUserId(cookieReader(req.headers.get("cookie")));
+    const db = getPrisma();
+    const viewer = userId ? await loadViewer(db, userId) : null;
+    if (!viewer) throw new AppError("unauthorized", "Your session has ended. Sign in again.");
+    requireOrganizationRead(viewer, organizationId);
+    const params = Object.fromEntries(new URL(req.url).searchParams);
+    const parsed = filtersSchema.safeParse(Object.fromEntries(Object.entries(params).filter(([, value]) => value !== "")));
+    if (!parsed.success) throw new AppError("bad_request", parsed.error.issues[0]?.message ?? "Invalid filter.");
+    const form = await db.form.findFirst({ where: { id: formId, organizationId }, select: { name: true } });
+    const filters = { formId, createdAfter: parsed.data.created_after, createdBefore: parsed.data.created_before, submittedBy: parsed.data.submitted_by };
+    const opened = await openRecordsExport(db, organizationId, filters, { connect: () => new pg.Client({ connectionString: databaseUrlFromEnv() }) });
+    const encoder = new TextEncoder();
+    const chunks = opened.chunks;
+    const body = new ReadableStream<Uint8Array>({
+      async pull(controller) {
+        try {
+          const next = await chunks.next();
+          if (next.done) controller.close();
+          else controller.enqueue(encoder.encode(next.value));
+        } catch (error) {
+          logger.error({ err: error, request_id: requestId }, "records export failed mid-stream");
+          controller.error(error);
+        }
+      },
+      async cancel() {
+        await chunks.return(undefined);
+      },
+    });
+    const filename = `${(form?.name ?? "form").replace(/[^A-Za-z0-9._-]+/g, "-").replace(/^-+|-+$/g, "") || "form"}-records.csv`;
+    return new Response(body, {
+      status: 200,
+      headers: {
+        "Content-Type": "text/csv; charset=utf-8",
+        "Content-Disposition": `attachment; filename="${filename}"`,
+        "Cache-Control": "no-store",
+        [REQUEST_ID_HEADER]: requestId,
+      },
+    });
+  } catch (error) {
+    const appError = isAppError(error) ? error : new AppError("internal_error", "Something went wrong on our side.");
+    if (!isAppError(error)) logger.error({ err: error, request_id: requestId }, "records export failed");
+    return Response.json(
+      { error: { code: appError.code, message: appError.message }, request_id: requestId },
+      { status: statusForCode(appError.code), headers: { [REQUEST_ID_HEADER]: requestId, "Cache-Control": "no-store" } },
+    );
+  }
+}
