@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { timestampParam } from "@/server/api/timestamp-param";
-import { cookieReader, sessionUserId } from "@/server/auth/session";
+import { cookieReader, sessionClaim } from "@/server/auth/session";
 import pg from "pg";
 import { databaseUrlFromEnv, getPrisma } from "@/server/db/client";
 import { AppError, isAppError } from "@/server/errors/app-error";
@@ -25,9 +25,10 @@ const filtersSchema = z.object({
 export async function handleRecordsExport(req: Request, organizationId: string, formId: string): Promise<Response> {
   const requestId = newRequestId();
   try {
-    const userId = await sessionUserId(cookieReader(req.headers.get("cookie")));
+    const claim = await sessionClaim(cookieReader(req.headers.get("cookie")));
     const db = getPrisma();
-    const viewer = userId ? await loadViewer(db, userId) : null;
+    // The session row and its version are checked like every dashboard call (D170).
+    const viewer = claim ? await loadViewer(db, claim.userId, { id: claim.sessionId, version: claim.version }) : null;
     if (!viewer) throw new AppError("unauthorized", "Your session has ended. Sign in again.");
     requireOrganizationRead(viewer, organizationId);
     const params = Object.fromEntries(new URL(req.url).searchParams);

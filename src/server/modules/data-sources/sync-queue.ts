@@ -1,5 +1,3 @@
-import { inTransaction } from "@/server/db/transaction";
-import { recordAuditEvent } from "@/server/modules/audit/record-audit-event";
 import { z } from "zod";
 import type { Db } from "@/server/db/types";
 import { AppError } from "@/server/errors/app-error";
