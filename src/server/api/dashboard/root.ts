@@ -21,7 +21,6 @@ import { syncActivityProcedure } from "../routers/dashboard/sources/sync-activit
 import { syncHistoryProcedure } from "../routers/dashboard/sources/sync-history";
 import { syncNowProcedure } from "../routers/dashboard/sources/sync-now";
 import { testConnectionProcedure } from "../routers/dashboard/sources/test-connection";
-import { uploadCsvProcedure } from "../routers/dashboard/sources/upload-csv";
 import { createUserProcedure } from "../routers/dashboard/users/create-user";
 import { listUsersProcedure } from "../routers/dashboard/users/list-users";
 import { meProcedure } from "../routers/dashboard/viewer/me";
@@ -63,7 +62,6 @@ export const dashboardRouter = createDashboardRouter({
     review: deletionReviewProcedure,
     syncNow: syncNowProcedure,
     approveDeletions: approveDeletionsProcedure,
-    uploadCsv: uploadCsvProcedure,
     create: createSourceProcedure,
     testConnection: testConnectionProcedure,
   }),

@@ -6,7 +6,7 @@ import { recordAuditEvent } from "../../audit/record-audit-event";
 import { csvConfigSchema } from "../source-config";
 import { columnsChanged } from "../column-set";
 import { lockSourceForWrite, SOURCE_TRANSACTION_OPTIONS } from "../source-lock";
-import { parseCsv } from "./parse-csv";
+import { parseCsv, type CsvInput } from "./parse-csv";
 import { reconcileCsvRows, type CsvChangeCounts } from "./reconcile-csv-rows";
 
 export interface CsvReplaceResult extends CsvChangeCounts {
@@ -22,8 +22,10 @@ export interface CsvReplaceResult extends CsvChangeCounts {
  * changed rows are rewritten, rows missing from the file become tombstones, all stamped with
  * this upload's stamp. A device that never reads data_version still converges through the rows
  * endpoint alone. A file that does not parse, or is over a limit, throws before anything is written.
+ * `content` may be a stream (the dashboard's upload body): it is read only after the source is found
+ * within the principal's reach, and parsed as it arrives (D161).
  */
-export async function replaceCsvRows(db: Db, principal: ActingPrincipal, sourceId: string, content: string): Promise<CsvReplaceResult> {
+export async function replaceCsvRows(db: Db, principal: ActingPrincipal, sourceId: string, content: CsvInput): Promise<CsvReplaceResult> {
   const source = await db.dataSource.findFirst({ where: { id: sourceId, ...withinReach(principal) } });
   if (!source) throw new AppError("not_found", `No data source ${sourceId}.`);
   if (source.kind !== "csv") throw new AppError("bad_request", `Data source ${sourceId} is managed (${source.kind}); only CSV sources take uploads.`);
