@@ -164,9 +164,9 @@ async function streamRecords(content: CsvInput, onRecord: (record: CsvRecord) =>
   try {
     // Leaving the loop early (a failure) returns the iterator: a request body is not read further.
     for await (const slice of textSlices(content)) {
-      if (failure !== null || parser.destroyed) break;
       parser.write(slice);
       await yieldToEventLoop();
+      if (failure !== null || parser.destroyed) break;
     }
     if (failure === null && !parser.destroyed) parser.end();
     if (failure === null) await done;
