@@ -18,6 +18,9 @@ interface Uploaded {
   unchanged: number;
 }
 
+/** The server's cap (UPLOAD_CSV_MAX_BYTES, D162): a bigger file is refused here, before sending. */
+const MAX_BYTES = 20 * 1024 * 1024;
+
 /**
  * Sends the file itself as the body (text/csv) with XMLHttpRequest, which (unlike fetch) reports
  * upload progress. The server parses it as it arrives (D161); nothing is read into memory here.
@@ -52,6 +55,11 @@ export function UploadCsv({ organizationId, sourceId }: { organizationId: string
   async function onFile(file: File) {
     setError(null);
     setDone(null);
+    if (file.size > MAX_BYTES) {
+      // A browser may report a reset connection rather than the server's early 413: say it here.
+      setError({ message: `The file is ${(file.size / 1048576).toFixed(1)} MiB; the limit is 20 MiB. Nothing was sent.`, requestId: null });
+      return;
+    }
     setFraction(0);
     try {
       const url = `/api/dashboard/organizations/${encodeURIComponent(organizationId)}/sources/${encodeURIComponent(sourceId)}/csv`;
