@@ -1,13 +1,12 @@
 import type { AddressInfo } from "node:net";
 import { monitorEventLoopDelay, performance } from "node:perf_hooks";
 import pino from "pino";
-import { handleDashboardRequest } from "@/server/api/dashboard/handler";
+import { handleCsvUpload } from "@/server/api/dashboard/csv-upload";
 import { handleHealthRequest } from "@/server/http/health-route";
 import { sendFetchResponse, toFetchRequest } from "@/server/http/node-fetch-bridge";
 import { createNodeServer } from "@/server/http/node-server";
 
-// bench/csv-upload.ts's app: /api/v1/health and the dashboard's tRPC endpoint (where an upload
-// goes) in the node:http server factory `npm start` uses, one process, as in production. Needs
+// bench/csv-upload.ts's app: /api/v1/health and the dashboard's CSV upload route (D161) in the node:http server factory `npm start` uses, one process, as in production. Needs
 // DATABASE_URL and NEXTAUTH_SECRET; prints `listening <port> <pid>`.
 // The event loop's own delays (10 ms resolution), read and reset by GET /bench/loop: tells a
 // blocked loop apart from a busy machine.
@@ -37,7 +36,10 @@ const server = createNodeServer(async (req, res) => {
     return void res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify(figures));
   }
   if (req.method === "GET" && path === "/api/v1/health") return sendFetchResponse(res, await handleHealthRequest());
-  if (path.startsWith("/api/trpc/")) return sendFetchResponse(res, await handleDashboardRequest(toFetchRequest(req)));
+  const upload = /^\/api\/dashboard\/organizations\/([^/]+)\/sources\/([^/]+)\/csv$/.exec(path);
+  if (req.method === "POST" && upload) {
+    return sendFetchResponse(res, await handleCsvUpload(toFetchRequest(req), { organizationId: upload[1]!, sourceId: upload[2]! }));
+  }
   res.writeHead(404).end();
 }, pino({ level: "silent" }));
 

@@ -11,7 +11,7 @@ import { applyMigrations } from "@/server/db/migrations";
 
 /**
  * Issue 20.6: `/health` latency while a 20 MB CSV is uploaded through the dashboard's real
- * endpoint (tRPC `sources.uploadCsv`: JSON body → zod → parse → reconcile → write) in the same
+ * endpoint (the streamed route, D161: text/csv body → parse as it arrives → reconcile → write) in the same
  * process, the way `npm start` serves both. Probes /health every 10 ms during the upload and
  * reports p50 / p99 / max; a first upload (every row new) and a second (1 % changed) are measured.
  * `BENCH_ONLY=csv npm run bench`, or `npx tsx bench/csv-upload.ts`; BENCH_CSV_MB (default 20).
@@ -102,7 +102,6 @@ export async function runCsvUploadBench(log: (line: string) => void = (line) => 
     const results: CsvUploadResult[] = [];
     for (const [label, changedEvery] of [["first upload (all rows new)", null], ["second upload (1 % changed)", 100]] as const) {
       const content = csvOf(rows, changedEvery);
-      const body = JSON.stringify({ organizationId, sourceId, content });
       for (let i = 0; i < 5; i++) await fetch(`${baseUrl}/api/v1/health`).then((r) => r.arrayBuffer());
       await fetch(`${baseUrl}/bench/loop`).then((r) => r.arrayBuffer());
       const health: number[] = [];
@@ -116,10 +115,10 @@ export async function runCsvUploadBench(log: (line: string) => void = (line) => 
         }
       })();
       const started = performance.now();
-      const response = await fetch(`${baseUrl}/api/trpc/sources.uploadCsv`, {
+      const response = await fetch(`${baseUrl}/api/dashboard/organizations/${organizationId}/sources/${sourceId}/csv`, {
         method: "POST",
-        headers: { "content-type": "application/json", cookie, origin: `http://${host}` },
-        body,
+        headers: { "content-type": "text/csv", cookie, origin: `http://${host}` },
+        body: content,
       });
       const text = await response.text();
       const uploadSeconds = (performance.now() - started) / 1000;

@@ -9,7 +9,6 @@ import { createSecretBox, type SecretBox } from "@/server/modules/data-sources/c
 import { replaceCsvRows } from "@/server/modules/data-sources/csv/replace-csv-rows";
 import { getDataSourceDetails, type DataSourceDetails } from "@/server/modules/data-sources/get-data-source";
 import { runSyncPass, type SyncPassOutcome } from "@/server/modules/data-sources/sync/run-sync-pass";
-import { analyzeAfterUpload } from "@/server/modules/data-sources/sync/statistics";
 import { sourceListCommand } from "./source-list";
 import { sourceManageCommands } from "./source-manage";
 import { CliUsageError, requireOption, requireSecretOption, requirePositional, type CliArgs, type CliContext, type CommandGroup } from "../command";
@@ -59,7 +58,6 @@ export const sourceCommands: CommandGroup = {
         throw new CliUsageError(`cannot read ${file}: ${error.code ?? error.message}`);
       });
       const result = await replaceCsvRows(ctx.db, CLI_OPERATOR, sourceId, content);
-      await analyzeAfterUpload(ctx.db, result);
       ctx.print(
         { id: sourceId, rows: result.rows, data_version: result.dataVersion, schema_version: result.schemaVersion, columns: result.columns,
           inserted: result.inserted, updated: result.updated, tombstoned: result.tombstoned, revived: result.revived, unchanged: result.unchanged },

@@ -1,4 +1,5 @@
 import { AppError } from "@/server/errors/app-error";
+import { UPLOAD_CSV_MAX_BYTES } from "@/server/modules/data-sources/csv/csv-limits";
 
 /** The methods this server answers; anything else is a 405 naming these. */
 export const SERVED_METHODS = ["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"] as const;
@@ -97,11 +98,11 @@ export function normalizeUnreservedEscapes(url: string): string | null {
 /** Largest body each dashboard/auth endpoint reads (D177); null: not capped here. */
 export function bodyLimitFor(path: string): number | null {
   if (path.startsWith("/api/auth/")) return 16 * 1024;
-  if (path.startsWith("/api/trpc/")) {
-    // NOTE: the CSV upload posts the file's text (up to 20 MB, JSON-escaped) through tRPC; its
-    // own streamed limit belongs to the data-source operations issue. Every other call is small.
-    return path.includes("sources.uploadCsv") ? 48 * 1024 * 1024 : 1024 * 1024;
-  }
+  // Every dashboard procedure call is small; a CSV file goes to its own streamed route (D161).
+  if (path.startsWith("/api/trpc/")) return 1024 * 1024;
+  // The CSV upload route counts bytes as they arrive as well (D162); a declared length over its
+  // cap is refused here, before the route runs.
+  if (path.startsWith("/api/dashboard/")) return UPLOAD_CSV_MAX_BYTES;
   return null;
 }
 

@@ -135,7 +135,8 @@ describe("the HTTP server in front of the framework", () => {
     const post = (path: string, headers: string) => raw(`POST ${path} HTTP/1.1\r\nHost: x\r\nConnection: close\r\n${headers}\r\n`);
     expectEnvelope(await post("/api/auth/callback/credentials", "Content-Length: 104857600\r\n"), 413, "payload_too_large");
     expectEnvelope(await post("/api/trpc/users.create", "Content-Length: 104857600\r\n"), 413, "payload_too_large");
-    expectEnvelope(await post("/api/trpc/sources.uploadCsv", "Content-Length: 104857600\r\n"), 413, "payload_too_large");
+    expectEnvelope(await post("/api/trpc/users.create", "Content-Length: 2097152\r\n"), 413, "payload_too_large");
+    expectEnvelope(await post("/api/dashboard/organizations/o/sources/s/csv", "Content-Length: 104857600\r\n"), 413, "payload_too_large");
     expectEnvelope(await post("/api/trpc/users.create", "Transfer-Encoding: chunked\r\n"), 411, "bad_request");
     const small = await raw("POST /api/trpc/users.create HTTP/1.1\r\nHost: x\r\nContent-Length: 2\r\nConnection: close\r\n\r\n{}");
     expect(small.status).toBe(200);

@@ -60,6 +60,35 @@ async function readBounded(req: Request, maxBytes: number): Promise<Uint8Array<A
   return bytes;
 }
 
+/**
+ * The body as it arrives, for a handler that parses it as a stream (the dashboard's CSV upload,
+ * D162): refused with 413 as soon as a declared Content-Length, or the bytes read so far, pass
+ * `maxBytes`, never after buffering the whole body. Leaving the loop early cancels the stream.
+ */
+export async function* boundedBodyChunks(req: Request, maxBytes: number): AsyncGenerator<Uint8Array> {
+  const declared = Number(req.headers.get("content-length") ?? "NaN");
+  if (Number.isFinite(declared) && declared > maxBytes) throw tooLarge(maxBytes);
+  if (!req.body) return;
+  const reader = req.body.getReader();
+  let total = 0;
+  try {
+    for (;;) {
+      let chunk: ReadableStreamReadResult<Uint8Array>;
+      try {
+        chunk = await reader.read();
+      } catch (error) {
+        throw clientAborted(error);
+      }
+      if (chunk.done) return;
+      total += chunk.value.byteLength;
+      if (total > maxBytes) throw tooLarge(maxBytes);
+      yield chunk.value;
+    }
+  } finally {
+    await reader.cancel().catch(() => undefined);
+  }
+}
+
 function parseJsonBody(req: Request, text: string): unknown {
   const contentType = req.headers.get("content-type") ?? "";
   const mediaType = contentType.split(";")[0]?.trim().toLowerCase();

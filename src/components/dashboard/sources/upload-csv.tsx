@@ -18,28 +18,31 @@ interface Uploaded {
   unchanged: number;
 }
 
+/** The server's cap (UPLOAD_CSV_MAX_BYTES, D162): a bigger file is refused here, before sending. */
+const MAX_BYTES = 20 * 1024 * 1024;
+
 /**
- * Posts the file's text to sources.uploadCsv with XMLHttpRequest, which (unlike fetch) reports
- * upload progress. The body is the procedure's JSON input, exactly as the tRPC client sends it.
+ * Sends the file itself as the body (text/csv) with XMLHttpRequest, which (unlike fetch) reports
+ * upload progress. The server parses it as it arrives (D161); nothing is read into memory here.
  */
-function postWithProgress(input: unknown, onProgress: (fraction: number) => void): Promise<Uploaded> {
+function postWithProgress(url: string, file: File, onProgress: (fraction: number) => void): Promise<Uploaded> {
   return new Promise((resolve, reject) => {
     const xhr = new XMLHttpRequest();
-    xhr.open("POST", "/api/trpc/sources.uploadCsv");
-    xhr.setRequestHeader("content-type", "application/json");
+    xhr.open("POST", url);
+    xhr.setRequestHeader("content-type", "text/csv");
     xhr.upload.onprogress = (event) => event.lengthComputable && onProgress(event.loaded / event.total);
     xhr.onerror = () => reject({ message: "The server could not be reached. Check your connection and try again.", requestId: null } satisfies ShownError);
     xhr.onload = () => {
-      let body: { result?: { data: Uploaded }; error?: { message?: string; request_id?: string | null } } = {};
+      let body: Partial<Uploaded> & { error?: { message?: string }; request_id?: string | null } = {};
       try {
         body = JSON.parse(xhr.responseText) as typeof body;
       } catch {
         // a non-JSON answer is reported below like any other failure
       }
-      if (xhr.status === 200 && body.result) resolve(body.result.data);
-      else reject({ message: body.error?.message ?? `Upload failed (${xhr.status})`, requestId: body.error?.request_id ?? null } satisfies ShownError);
+      if (xhr.status === 200 && typeof body.dataVersion === "number") resolve(body as Uploaded);
+      else reject({ message: body.error?.message ?? `Upload failed (${xhr.status})`, requestId: body.request_id ?? xhr.getResponseHeader("x-request-id") } satisfies ShownError);
     };
-    xhr.send(JSON.stringify(input));
+    xhr.send(file);
   });
 }
 
@@ -52,9 +55,15 @@ export function UploadCsv({ organizationId, sourceId }: { organizationId: string
   async function onFile(file: File) {
     setError(null);
     setDone(null);
+    if (file.size > MAX_BYTES) {
+      // A browser may report a reset connection rather than the server's early 413: say it here.
+      setError({ message: `The file is ${(file.size / 1048576).toFixed(1)} MiB; the limit is 20 MiB. Nothing was sent.`, requestId: null });
+      return;
+    }
     setFraction(0);
     try {
-      const result = await postWithProgress({ organizationId, sourceId, content: await file.text() }, setFraction);
+      const url = `/api/dashboard/organizations/${encodeURIComponent(organizationId)}/sources/${encodeURIComponent(sourceId)}/csv`;
+      const result = await postWithProgress(url, file, setFraction);
       setDone(result);
       router.refresh();
     } catch (caught) {

@@ -69,7 +69,6 @@ export const fixtures: Record<string, (w: World) => Promise<unknown>> = {
     return new AsUser(user.caller, user.id, { invitationId: await invitationFor(w, user.email) });
   },
   "sources.create": async (w) => ({ organizationId: w.orgId, source: { kind: "csv", name: "Prices", keyColumn: "sku" } }),
-  "sources.uploadCsv": async (w) => ({ organizationId: w.orgId, sourceId: (await csvSource(w)).id, content: "sku,price\nA,1\n" }),
   "sources.approveDeletions": async (w) => {
     const { id } = await csvSource(w);
     await w.db.dataSource.update({ where: { id }, data: { declinedDeletions: 2 } });

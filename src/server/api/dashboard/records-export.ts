@@ -1,14 +1,14 @@
 import { z } from "zod";
 import { timestampParam } from "@/server/api/timestamp-param";
-import { cookieReader, sessionClaim } from "@/server/auth/session";
 import pg from "pg";
 import { databaseUrlFromEnv, getPrisma } from "@/server/db/client";
 import { AppError, isAppError } from "@/server/errors/app-error";
 import { statusForCode } from "@/server/errors/http-status";
 import { newRequestId, REQUEST_ID_HEADER } from "@/server/http/request-id";
 import { logger } from "@/server/logger";
-import { loadViewer, requireOrganizationRead } from "@/server/modules/access/viewer";
+import { requireOrganizationRead } from "@/server/modules/access/viewer";
 import { openRecordsExport } from "@/server/modules/records/export-records";
+import { requestViewer } from "./request-viewer";
 
 const filtersSchema = z.object({
   created_after: timestampParam("created_after", "after").optional(),
@@ -25,10 +25,8 @@ const filtersSchema = z.object({
 export async function handleRecordsExport(req: Request, organizationId: string, formId: string): Promise<Response> {
   const requestId = newRequestId();
   try {
-    const claim = await sessionClaim(cookieReader(req.headers.get("cookie")));
     const db = getPrisma();
-    // The session row and its version are checked like every dashboard call (D170).
-    const viewer = claim ? await loadViewer(db, claim.userId, { id: claim.sessionId, version: claim.version }) : null;
+    const viewer = await requestViewer(db, req);
     if (!viewer) throw new AppError("unauthorized", "Your session has ended. Sign in again.");
     requireOrganizationRead(viewer, organizationId);
     const params = Object.fromEntries(new URL(req.url).searchParams);

@@ -27,7 +27,6 @@ import { editSourceProcedure } from "../routers/dashboard/sources/edit-source";
 import { pauseSourceProcedure, resumeSourceProcedure } from "../routers/dashboard/sources/pause-source";
 import { resyncSourceProcedure } from "../routers/dashboard/sources/resync-source";
 import { sourceConnectionProcedure } from "../routers/dashboard/sources/source-connection";
-import { uploadCsvProcedure } from "../routers/dashboard/sources/upload-csv";
 import { createUserProcedure } from "../routers/dashboard/users/create-user";
 import { listUsersProcedure } from "../routers/dashboard/users/list-users";
 import { meProcedure } from "../routers/dashboard/viewer/me";
@@ -105,7 +104,6 @@ export const dashboardRouter = createDashboardRouter({
     review: deletionReviewProcedure,
     syncNow: syncNowProcedure,
     approveDeletions: approveDeletionsProcedure,
-    uploadCsv: uploadCsvProcedure,
     create: createSourceProcedure,
     testConnection: testConnectionProcedure,
     connection: sourceConnectionProcedure,

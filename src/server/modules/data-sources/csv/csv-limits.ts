@@ -4,6 +4,9 @@
  * Spreadsheets stop at 16 384 columns and 32 767 characters per cell; a device lookup needs far
  * fewer columns, and the dashboard shows every column of a source.
  */
+/** The largest file the dashboard takes (bytes), refused with 413 while it streams (D162). */
+export const UPLOAD_CSV_MAX_BYTES = 20 * 1024 * 1024;
+
 export const CSV_LIMITS = Object.freeze({
   /** Data rows (the header not counted). */
   rows: 100_000,

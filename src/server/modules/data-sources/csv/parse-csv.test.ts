@@ -134,3 +134,27 @@ describe("assignDisplayOrders", () => {
     expect(assignDisplayOrders([1, null, 1 + Number.EPSILON])).toEqual([1, 2, 3]);
   });
 });
+
+describe("parseCsv from a stream (the dashboard's upload body, D161)", () => {
+  it("decodes UTF-8 split across chunks and gives what the whole text gives", async () => {
+    const text = "name,city\nA1,Zürich\nB2,Łódź 🚲\n";
+    const bytes = new TextEncoder().encode(text);
+    async function* oneByteAtATime() {
+      for (const byte of bytes) yield new Uint8Array([byte]);
+    }
+    expect(await parseCsv(oneByteAtATime(), { keyColumn: "name" })).toEqual(await parseCsv(text, { keyColumn: "name" }));
+  });
+
+  it("stops reading the stream at the first failure", async () => {
+    let pulled = 0;
+    async function* rows() {
+      yield "sku,price\nA1,1\n,2\n";
+      for (let i = 0; i < 1000; i++) {
+        pulled++;
+        yield `K${i},3\n`;
+      }
+    }
+    await expect(parseCsv(rows(), { keyColumn: "sku" })).rejects.toThrow(/line 3, column "sku": the key is empty/);
+    expect(pulled).toBeLessThanOrEqual(1);
+  });
+});

@@ -12,6 +12,9 @@ export interface ParsedCsvRow {
   hash: string;
 }
 
+/** A whole file's text, or its bytes (UTF-8) or text as they arrive, e.g. a request body. */
+export type CsvInput = string | AsyncIterable<Uint8Array | string>;
+
 export interface ParsedCsv {
   columns: string[];
   rows: ParsedCsvRow[];
@@ -20,7 +23,7 @@ export interface ParsedCsv {
 /** Upload limit: a CSV source is meant for lookup tables, not bulk data. */
 export const MAX_CSV_ROWS = CSV_LIMITS.rows;
 
-/** Text fed to the parser per turn of the event loop: a few ms of work (D156). */
+/** Text fed to the parser per turn of the event loop: a few ms of work (D156, D161). */
 const CHUNK_CHARS = 64 * 1024;
 
 /**
@@ -32,8 +35,10 @@ const CHUNK_CHARS = 64 * 1024;
  * between chunks, and each row is checked and hashed as it arrives: a 20 MB file never holds the
  * loop for more than a few milliseconds at once, and a file past a limit (columns, header, cell,
  * row, row count; csv-limits.ts) is refused as soon as the limit is crossed, not after a full read.
+ * A stream (the dashboard's upload body, D161) is parsed as it arrives, in the same slices; on a
+ * failure it is not read any further.
  */
-export async function parseCsv(content: string, options: { keyColumn?: string | null } = {}): Promise<ParsedCsv> {
+export async function parseCsv(content: CsvInput, options: { keyColumn?: string | null } = {}): Promise<ParsedCsv> {
   const keyColumn = options.keyColumn ?? null;
   let columns: string[] | null = null;
   let keyIndex = -1;
@@ -105,7 +110,22 @@ interface CsvRecord {
   line: number;
 }
 
-async function streamRecords(content: string, onRecord: (record: CsvRecord) => void): Promise<void> {
+/** The input in slices of at most CHUNK_CHARS; bytes decoded as UTF-8, a character split across chunks kept whole. */
+async function* textSlices(content: CsvInput): AsyncGenerator<string> {
+  if (typeof content === "string") {
+    for (let offset = 0; offset < content.length; offset += CHUNK_CHARS) yield content.slice(offset, offset + CHUNK_CHARS);
+    return;
+  }
+  const decoder = new TextDecoder("utf-8");
+  for await (const chunk of content) {
+    const text = typeof chunk === "string" ? chunk : decoder.decode(chunk, { stream: true });
+    for (let offset = 0; offset < text.length; offset += CHUNK_CHARS) yield text.slice(offset, offset + CHUNK_CHARS);
+  }
+  const tail = decoder.decode();
+  if (tail !== "") yield tail;
+}
+
+async function streamRecords(content: CsvInput, onRecord: (record: CsvRecord) => void): Promise<void> {
   // The parser reports the line a record ends on; a record starts after the previous one
   // and after any empty lines skipped in between.
   let previousEnd = 0;
@@ -142,9 +162,11 @@ async function streamRecords(content: string, onRecord: (record: CsvRecord) => v
   done.catch(() => undefined);
 
   try {
-    for (let offset = 0; offset < content.length && failure === null && !parser.destroyed; offset += CHUNK_CHARS) {
-      parser.write(content.slice(offset, offset + CHUNK_CHARS));
+    // Leaving the loop early (a failure) returns the iterator: a request body is not read further.
+    for await (const slice of textSlices(content)) {
+      parser.write(slice);
       await yieldToEventLoop();
+      if (failure !== null || parser.destroyed) break;
     }
     if (failure === null && !parser.destroyed) parser.end();
     if (failure === null) await done;

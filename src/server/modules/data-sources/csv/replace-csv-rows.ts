@@ -6,7 +6,8 @@ import { recordAuditEvent } from "../../audit/record-audit-event";
 import { csvConfigSchema } from "../source-config";
 import { columnsChanged } from "../column-set";
 import { lockSourceForWrite, SOURCE_TRANSACTION_OPTIONS } from "../source-lock";
-import { parseCsv } from "./parse-csv";
+import { analyzeAfterUpload } from "../sync/statistics";
+import { parseCsv, type CsvInput } from "./parse-csv";
 import { reconcileCsvRows, type CsvChangeCounts } from "./reconcile-csv-rows";
 
 export interface CsvReplaceResult extends CsvChangeCounts {
@@ -22,8 +23,10 @@ export interface CsvReplaceResult extends CsvChangeCounts {
  * changed rows are rewritten, rows missing from the file become tombstones, all stamped with
  * this upload's stamp. A device that never reads data_version still converges through the rows
  * endpoint alone. A file that does not parse, or is over a limit, throws before anything is written.
+ * `content` may be a stream (the dashboard's upload body): it is read only after the source is found
+ * within the principal's reach, and parsed as it arrives (D161).
  */
-export async function replaceCsvRows(db: Db, principal: ActingPrincipal, sourceId: string, content: string): Promise<CsvReplaceResult> {
+export async function replaceCsvRows(db: Db, principal: ActingPrincipal, sourceId: string, content: CsvInput): Promise<CsvReplaceResult> {
   const source = await db.dataSource.findFirst({ where: { id: sourceId, ...withinReach(principal) } });
   if (!source) throw new AppError("not_found", `No data source ${sourceId}.`);
   if (source.kind !== "csv") throw new AppError("bad_request", `Data source ${sourceId} is managed (${source.kind}); only CSV sources take uploads.`);
@@ -31,7 +34,7 @@ export async function replaceCsvRows(db: Db, principal: ActingPrincipal, sourceI
   const keyColumn = config.success ? config.data.keyColumn : null;
   const parsed = await parseCsv(content, { keyColumn });
 
-  return inTransaction(db, async (tx) => {
+  const result = await inTransaction(db, async (tx) => {
     const stamp = await lockSourceForWrite(tx, sourceId);
     // At or before every stamp this upload writes (issue 21.9), even if the clocks disagree.
     const startedAt = new Date(Math.min(Date.now(), stamp.getTime()));
@@ -83,4 +86,8 @@ export async function replaceCsvRows(db: Db, principal: ActingPrincipal, sourceI
       ...counts,
     };
   }, { ...SOURCE_TRANSACTION_OPTIONS });
+  // Statistics after a big write (D136), for every door (dashboard route, CLI): the next rows
+  // page plans as an index range scan.
+  await analyzeAfterUpload(db, result);
+  return result;
 }

@@ -1,0 +1,50 @@
+import { getPrisma } from "@/server/db/client";
+import { AppError, isAppError } from "@/server/errors/app-error";
+import { errorResponse, internalErrorResponse, jsonResponse } from "@/server/http/envelope";
+import { boundedBodyChunks, isClientAbort } from "@/server/http/read-body";
+import { newRequestId } from "@/server/http/request-id";
+import { logger } from "@/server/logger";
+import { UPLOAD_CSV_MAX_BYTES } from "@/server/modules/data-sources/csv/csv-limits";
+import { replaceCsvRows } from "@/server/modules/data-sources/csv/replace-csv-rows";
+import type { PrismaClient } from "@/server/db/types";
+import { sourcePrincipal } from "../routers/dashboard/sources/source-access";
+import { isSameOriginRequest } from "./csrf";
+import { requestViewer } from "./request-viewer";
+
+export { UPLOAD_CSV_MAX_BYTES };
+
+export interface CsvUploadTarget {
+  organizationId: string;
+  sourceId: string;
+}
+
+/**
+ * POST /api/dashboard/organizations/:organizationId/sources/:sourceId/csv (D161): the dashboard's
+ * CSV upload, the file's bytes as a `text/csv` body. Same guards as the dashboard's tRPC endpoint,
+ * all passed BEFORE a byte of the body is read: same-origin (CSRF, D67), the session, the role
+ * (instance owners and that organization's admins), and the source within reach (else 404). The
+ * body then streams into the CSV parser; past UPLOAD_CSV_MAX_BYTES it is refused (413) at once.
+ * One domain function (replaceCsvRows, also behind `source upload`), one audit event.
+ */
+export async function handleCsvUpload(req: Request, target: CsvUploadTarget, db: PrismaClient = getPrisma()): Promise<Response> {
+  const requestId = newRequestId();
+  try {
+    if (!isSameOriginRequest(req.headers)) throw new AppError("forbidden", "Cross-site request refused.");
+    const viewer = await requestViewer(db, req);
+    if (!viewer) throw new AppError("unauthorized", "Your session has ended. Sign in again.");
+    const principal = sourcePrincipal(viewer, target.organizationId, "manage");
+    const mediaType = (req.headers.get("content-type") ?? "").split(";")[0]?.trim().toLowerCase();
+    if (mediaType !== "text/csv") {
+      throw new AppError("unsupported_media_type", "Send the file itself as the body, with Content-Type: text/csv.");
+    }
+    const result = await replaceCsvRows(db, principal, target.sourceId, boundedBodyChunks(req, UPLOAD_CSV_MAX_BYTES));
+    return jsonResponse(result, 200, requestId);
+  } catch (error) {
+    if (isAppError(error)) {
+      if (isClientAbort(error)) logger.info({ request_id: requestId }, "csv upload: client went away");
+      return errorResponse(error, requestId);
+    }
+    logger.error({ err: error, request_id: requestId }, "csv upload failed");
+    return internalErrorResponse(requestId);
+  }
+}
