@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { auditCsvLine, csvCell } from "./audit-csv";
+import { csvCell } from "@/server/lib/csv-cells";
+import { auditCsvLine } from "./audit-csv";
 
 describe("audit CSV cells", () => {
   it.each([
