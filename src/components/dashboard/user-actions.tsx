@@ -51,7 +51,7 @@ export function UserActions({ user, isSelf }: { user: LifecycleTarget; isSelf: b
           <Ban aria-hidden /> Disable
         </Button>
       )}
-      <Button size="sm" variant="outline" onClick={() => setAction("reset")} aria-label={`Reset the password of ${user.email}`}>
+      <Button size="sm" variant="outline" onClick={() => setAction("reset")} aria-label={`Reset password of ${user.email}`}>
         <KeyRound aria-hidden /> Reset password
       </Button>
       {user.lockedAddresses > 0 ? (
