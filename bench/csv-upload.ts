@@ -7,6 +7,7 @@ import { encode } from "next-auth/jwt";
 import { createDatabase, databaseUrl, dropDatabase, randomDatabaseName } from "@/server/db/admin";
 import { prepareDatabase } from "@/server/db/bootstrap";
 import { createPrismaClient } from "@/server/db/client";
+import { openSession } from "@/server/modules/users/sessions";
 import { applyMigrations } from "@/server/db/migrations";
 
 /**
@@ -94,7 +95,9 @@ export async function runCsvUploadBench(log: (line: string) => void = (line) => 
     const owner = await db.user.create({ data: { email: "bench@example.com", passwordHash: "x", isInstanceOwner: true } });
     const organizationId = (await db.organization.create({ data: { name: "Bench" } })).id;
     const sourceId = (await db.dataSource.create({ data: { organizationId, name: "Prices", kind: "csv", config: { keyColumn: "code" } } })).id;
-    const cookie = `next-auth.session-token=${await encode({ token: { sub: owner.id }, secret })}`;
+    // A signed-in session as sign-in makes one: its row and the user's version (D170).
+    const sid = await openSession(db, { userId: owner.id, version: owner.sessionVersion, address: null, maxAgeSeconds: 3600 });
+    const cookie = `next-auth.session-token=${await encode({ token: { sub: owner.id, sid, sv: owner.sessionVersion }, secret })}`;
     app = await startServer({ DATABASE_URL: url, NEXTAUTH_SECRET: secret });
     const { baseUrl } = app;
     const host = new URL(baseUrl).host;
