@@ -1,28 +1,15 @@
 import type { Db } from "@/server/db/types";
 import { AppError } from "@/server/errors/app-error";
+import type { RequestLogEntry } from "./entry";
 import { reachIncludes, type LogReach } from "./reach";
 
 export const REQUEST_ID_PATTERN = /^req_[0-9a-z]{24}$/;
 /** The window around a request in which its organization's audit events and sync passes are shown. */
 export const CONTEXT_MINUTES = 10;
 
-export interface LoggedRequest {
-  requestId: string;
-  occurredAt: Date;
-  organizationId: string | null;
-  apiKeyId: string | null;
-  apiKeyPrefix: string | null;
-  method: string;
-  route: string;
-  status: number;
+/** A logged request as read back: the entry as written, plus its status class (2xx, 4xx, 429, 5xx). */
+export interface LoggedRequest extends RequestLogEntry {
   statusClass: string;
-  errorCode: string | null;
-  errorMessage: string | null;
-  durationMs: number;
-  responseBytes: number;
-  clientAddress: string | null;
-  userAgent: string | null;
-  query: Record<string, string> | null;
 }
 
 export const REQUEST_COLUMNS = `request_id AS "requestId", occurred_at AS "occurredAt", organization_id AS "organizationId",
