@@ -1,29 +1,10 @@
-import { execFile } from "node:child_process";
-import { promisify } from "node:util";
 import { describe, expect, it } from "vitest";
+import { cliRunner } from "@/test/cli-process";
 import { useTestDatabase } from "@/test/db";
 
-const run = promisify(execFile);
 const database = useTestDatabase();
 
-async function cli(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  try {
-    const { stdout, stderr } = await run(process.execPath, ["--import", "tsx", "src/cli/main.ts", ...args], {
-      env: { ...process.env, DATABASE_URL: database.url, LOG_LEVEL: "silent" },
-      timeout: 60_000,
-    });
-    return { code: 0, stdout, stderr };
-  } catch (error) {
-    const failed = error as { code: number; stdout: string; stderr: string };
-    return { code: failed.code, stdout: failed.stdout, stderr: failed.stderr };
-  }
-}
-
-async function cliJson<T>(args: string[]): Promise<T> {
-  const result = await cli([...args, "--json"]);
-  expect(result.code, result.stderr).toBe(0);
-  return JSON.parse(result.stdout) as T;
-}
+const { cli, cliJson } = cliRunner(() => ({ DATABASE_URL: database.url }));
 
 describe("admin command line", () => {
   it("runs every command with valid JSON output, and never prints a token twice", async () => {

@@ -1,12 +1,10 @@
-import { execFile } from "node:child_process";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { cliRunner } from "@/test/cli-process";
 import { useTestDatabase } from "@/test/db";
 
-const run = promisify(execFile);
 const database = useTestDatabase();
 let dataDir: string;
 
@@ -15,24 +13,7 @@ beforeAll(async () => {
 });
 afterAll(() => rm(dataDir, { recursive: true, force: true }));
 
-async function cli(args: string[], extraEnv: Record<string, string> = {}): Promise<{ code: number; stdout: string; stderr: string }> {
-  try {
-    const { stdout, stderr } = await run(process.execPath, ["--import", "tsx", "src/cli/main.ts", ...args], {
-      env: { ...process.env, DATABASE_URL: database.url, GROUNDWORK_DATA_DIR: dataDir, GROUNDWORK_ENCRYPTION_KEY: "", LOG_LEVEL: "silent", ...extraEnv },
-      timeout: 60_000,
-    });
-    return { code: 0, stdout, stderr };
-  } catch (error) {
-    const failed = error as { code: number; stdout: string; stderr: string };
-    return { code: failed.code, stdout: failed.stdout, stderr: failed.stderr };
-  }
-}
-
-async function cliJson<T = Record<string, unknown>>(args: string[], extraEnv: Record<string, string> = {}): Promise<T> {
-  const result = await cli([...args, "--json"], extraEnv);
-  expect(result.code, result.stderr).toBe(0);
-  return JSON.parse(result.stdout) as T;
-}
+const { cli, cliJson } = cliRunner(() => ({ DATABASE_URL: database.url, GROUNDWORK_DATA_DIR: dataDir, GROUNDWORK_ENCRYPTION_KEY: "" }));
 
 describe("alert commands", () => {
   it("channel create/list/test/delete, rule create/list/delete and deliveries, as JSON, one audit event each", { timeout: 180_000 }, async () => {
