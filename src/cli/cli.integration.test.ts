@@ -10,6 +10,8 @@ describe("admin command line", () => {
   it("runs every command with valid JSON output, and never prints a token twice", async () => {
     const owner = await cliJson<{ id: string; email: string }>(["owner", "create", "--email", "Ops@Example.com", "--password", "correct horse battery"]);
     expect(owner.email).toBe("ops@example.com");
+    const users = await cliJson<{ id: string; email: string; instance_role: string; disabled: boolean }[]>(["user", "list"]);
+    expect(users).toEqual([expect.objectContaining({ id: owner.id, email: "ops@example.com", instance_role: "owner", disabled: false })]);
 
     const org = await cliJson<{ id: string }>(["org", "create", "--name", "Acme"]);
     const orgs = await cliJson<{ id: string; name: string }[]>(["org", "list"]);

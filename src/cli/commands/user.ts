@@ -1,5 +1,6 @@
 import type { Db } from "@/server/db/types";
 import { AppError } from "@/server/errors/app-error";
+import { listUsers } from "@/server/modules/users/list-users";
 import { disableUser, enableUser, resetPassword, signOutEverywhere, unlockUser, type LifecycleActor } from "@/server/modules/users/lifecycle";
 import { requirePositional, type CliArgs, type CommandGroup } from "../command";
 
@@ -15,6 +16,33 @@ async function resolveUser(db: Db, args: CliArgs): Promise<{ id: string; email: 
 
 /** The CLI twins of the owner's account actions on the Users page (D172); same domain functions. */
 export const userCommands: CommandGroup = {
+  list: {
+    usage: "user list",
+    summary: "Every account by email: instance role, disabled, locks, open sessions, memberships",
+    async run(ctx) {
+      const rows = [];
+      let cursor: string | undefined;
+      do {
+        const page = await listUsers(ctx.db, { limit: 100, cursor });
+        rows.push(
+          ...page.items.map((user) => ({
+            id: user.id,
+            email: user.email,
+            name: user.name,
+            instance_role: user.instanceRole,
+            disabled: user.disabled,
+            locked_addresses: user.lockedAddresses,
+            open_sessions: user.openSessions,
+            created_at: user.createdAt.toISOString(),
+            memberships: user.memberships.map((m) => ({ organization_id: m.organizationId, organization_name: m.organizationName, role: m.role })),
+          })),
+        );
+        cursor = page.meta.next_cursor ?? undefined;
+      } while (cursor);
+      const human = rows.length === 0 ? "No users." : rows.map((u) => `${u.id}  ${u.email}  ${u.instance_role}${u.disabled ? "  disabled" : ""}${u.locked_addresses ? `  locked from ${u.locked_addresses} address(es)` : ""}`).join("\n");
+      ctx.print(rows, human);
+    },
+  },
   disable: {
     usage: "user disable USER",
     summary: "Disable an account (id or email): no sign-in, its sessions end",

@@ -107,10 +107,31 @@ describe("sessions and the account lifecycle", () => {
     const as = (userId: string, s: { id: string; version: number }) => createDashboardCaller({ db: database.prisma, requestId: "req_test", sessionUserId: userId, session: s });
     await expect(as(member.id, memberSession).users.disable({ userId: ownerId })).rejects.toMatchObject({ code: "FORBIDDEN" });
     await expect(as(member.id, memberSession).users.resetPassword({ userId: ownerId })).rejects.toMatchObject({ code: "FORBIDDEN" });
-    expect((await as(ownerId, ownerSession).users.list()).find((u) => u.id === member.id)).toMatchObject({ openSessions: 1, lockedAddresses: 0 });
+    expect((await as(ownerId, ownerSession).users.list({ limit: 100 })).items.find((u) => u.id === member.id)).toMatchObject({ openSessions: 1, lockedAddresses: 0 });
     await as(ownerId, ownerSession).users.disable({ userId: member.id });
     await expect(as(member.id, memberSession).viewer.me()).rejects.toMatchObject({ code: "UNAUTHORIZED" });
     await as(ownerId, ownerSession).users.enable({ userId: member.id });
     await expect(as(member.id, memberSession).viewer.me()).rejects.toMatchObject({ code: "UNAUTHORIZED" });
+  }, 30_000);
+
+  it("pages every account by email with a cursor, none twice and none left out", async () => {
+    const { ownerId } = await people();
+    const ownerSession = await session(ownerId);
+    const caller = createDashboardCaller({ db: database.prisma, requestId: "req_test", sessionUserId: ownerId, session: ownerSession });
+    for (let i = 0; i < 5; i += 1) await database.prisma.user.create({ data: { email: `page-${i}-${crypto.randomUUID()}@example.com`, passwordHash: "x" } });
+    const all = await database.prisma.user.findMany({ orderBy: [{ email: "asc" }, { id: "asc" }], select: { email: true } });
+    const seen: string[] = [];
+    let cursor: string | undefined;
+    let pages = 0;
+    do {
+      const page = await caller.users.list({ limit: 2, cursor });
+      expect(page.items.length).toBeLessThanOrEqual(2);
+      seen.push(...page.items.map((user) => user.email));
+      cursor = page.nextCursor ?? undefined;
+      pages += 1;
+    } while (cursor);
+    expect(seen).toEqual(all.map((user) => user.email));
+    expect(pages).toBe(Math.ceil(all.length / 2));
+    await expect(caller.users.list({ limit: 2, cursor: "not-a-cursor" })).rejects.toMatchObject({ code: "BAD_REQUEST" });
   }, 30_000);
 });

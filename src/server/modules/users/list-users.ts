@@ -1,4 +1,6 @@
 import type { Db } from "@/server/db/types";
+import { cursorValues, decodeCursor } from "@/server/modules/pagination/cursor";
+import { keysetAfter, toPage, type Page } from "@/server/modules/pagination/page";
 import { toOrganizationRole, type OrganizationRole } from "@/server/modules/access/viewer";
 import type { InstanceRole } from "./create-user";
 import { openSessionCounts } from "./sessions";
@@ -17,10 +19,17 @@ export interface UserSummary {
   memberships: { organizationId: string; organizationName: string; role: OrganizationRole }[];
 }
 
-/** Every account, for instance owners and support. Password hashes are never selected. */
-export async function listUsers(db: Db): Promise<UserSummary[]> {
-  const users = await db.user.findMany({
-    orderBy: [{ email: "asc" }],
+/**
+ * Accounts by email, a page at a time, for instance owners and support (the caller checks the
+ * role). Password hashes are never selected; locks and sessions are read for the page only.
+ */
+export async function listUsers(db: Db, query: { limit: number; cursor?: string }): Promise<Page<UserSummary>> {
+  const binding = { endpoint: "dashboard.users.list", sort: "email", filters: {} };
+  const after = query.cursor ? decodeCursor(query.cursor, binding, cursorValues.text) : undefined;
+  const page = await db.user.findMany({
+    where: after ? keysetAfter("email", "asc", after[0], after[1]) : {},
+    orderBy: [{ email: "asc" }, { id: "asc" }],
+    take: query.limit + 1,
     select: {
       id: true,
       email: true,
@@ -32,15 +41,22 @@ export async function listUsers(db: Db): Promise<UserSummary[]> {
       memberships: { select: { organizationId: true, role: true, organization: { select: { name: true } } } },
     },
   });
+  const users = page.slice(0, query.limit);
   const now = new Date();
-  const locks = await db.signInBudget.findMany({ where: { scope: "account_address", lockedUntil: { gt: now } }, select: { key: true } });
+  // Budget keys are `email|address`: a prefix match per listed account keeps this to the page.
+  const locks = users.length
+    ? await db.signInBudget.findMany({
+        where: { scope: "account_address", lockedUntil: { gt: now }, OR: users.map((user) => ({ key: { startsWith: `${user.email}|` } })) },
+        select: { key: true },
+      })
+    : [];
   const lockedByEmail = new Map<string, number>();
   for (const lock of locks) {
     const email = lock.key.slice(0, lock.key.lastIndexOf("|"));
     lockedByEmail.set(email, (lockedByEmail.get(email) ?? 0) + 1);
   }
   const sessions = await openSessionCounts(db, users.map((user) => user.id));
-  return users.map((user) => ({
+  const summaries = page.map((user): UserSummary => ({
     id: user.id,
     email: user.email,
     name: user.name,
@@ -55,4 +71,5 @@ export async function listUsers(db: Db): Promise<UserSummary[]> {
       role: toOrganizationRole(m.role),
     })),
   }));
+  return toPage(summaries, query.limit, binding, (user) => [user.email, user.id]);
 }
