@@ -17,6 +17,21 @@ describe("admin command line", () => {
     const orgs = await cliJson<{ id: string; name: string }[]>(["org", "list"]);
     expect(orgs.map((o) => o.id)).toContain(org.id);
 
+    const invited = await cliJson<{ id: string; email: string; role: string }>(["member", "invite", "--org", org.id, "--email", "Field@Example.com", "--role", "member"]);
+    expect(invited).toMatchObject({ email: "field@example.com", role: "member" });
+    const added = await cliJson<{ user_id: string; role: string }>(["member", "add", "--org", org.id, "--email", "ops@example.com", "--role", "admin"]);
+    expect(added).toMatchObject({ user_id: owner.id, role: "admin" });
+    await cliJson(["member", "set-role", owner.id, "--org", org.id, "--role", "member"]);
+    const roster = await cliJson<{ members: { user_id: string; role: string }[]; invitations: { id: string }[] }>(["member", "list", "--org", org.id]);
+    expect(roster).toEqual({ members: [expect.objectContaining({ user_id: owner.id, role: "member" })], invitations: [expect.objectContaining({ id: invited.id })] });
+    await cliJson(["member", "cancel-invitation", invited.id, "--org", org.id]);
+    await cliJson(["member", "remove", owner.id, "--org", org.id]);
+    expect(await cliJson(["member", "list", "--org", org.id])).toEqual({ members: [], invitations: [] });
+    const trail = await database.prisma.auditEvent.findMany({ where: { organizationId: org.id, action: { startsWith: "membership." } }, orderBy: { createdAt: "asc" } });
+    expect(trail.map((e) => [e.action, e.actorType])).toEqual([
+      ["membership.invited", "cli"], ["membership.added", "cli"], ["membership.role_changed", "cli"], ["membership.invitation_cancelled", "cli"], ["membership.removed", "cli"],
+    ]);
+
     const form = await cliJson<{ id: string }>(["form", "create", "--org", org.id, "--name", "Inspection"]);
     expect(form.id).toBeTruthy();
 
@@ -39,12 +54,13 @@ describe("admin command line", () => {
     expect(revoked.id).toBe(key.id);
     const after = await cliJson<{ state: string }[]>(["key", "list", "--org", org.id]);
     expect(after[0]?.state).toBe("revoked");
-  }, 120_000);
+  }, 300_000);
 
   it("fails with one line and a non-zero exit", async () => {
     for (const args of [
       ["key", "mint", "--name", "x", "--scopes", "records:read"],
       ["key", "revoke", "no-such-key"],
+      ["member", "add", "--org", "x", "--email", "a@b.c", "--role", "owner"],
       ["org", "create"],
       ["nope"],
       ["owner", "create", "--email", "not-an-email", "--password", "correct horse battery"],

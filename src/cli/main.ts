@@ -7,6 +7,7 @@ import { isAppError } from "@/server/errors/app-error";
 import { CliUsageError, type CliContext, type CommandGroup } from "./command";
 import { formCommands } from "./commands/form";
 import { keyCommands } from "./commands/key";
+import { memberCommands } from "./commands/member";
 import { orgCommands } from "./commands/org";
 import { ownerCommands } from "./commands/owner";
 import { recordCommands } from "./commands/record";
@@ -23,6 +24,7 @@ const groups: Record<string, CommandGroup> = {
   form: formCommands,
   source: sourceCommands,
   user: userCommands,
+  member: memberCommands,
   request: requestCommands,
   audit: auditCommands,
   record: recordCommands,

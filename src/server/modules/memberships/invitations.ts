@@ -4,6 +4,7 @@ import type { Db } from "@/server/db/types";
 import { AppError } from "@/server/errors/app-error";
 import { toOrganizationRole, type OrganizationRole, type Viewer } from "@/server/modules/access/viewer";
 import { recordAuditEvent } from "@/server/modules/audit/record-audit-event";
+import { auditActor, type MembershipActor } from "./members";
 
 /**
  * Membership without enumeration (D181). An organization admin adds a person by inviting an
@@ -23,7 +24,7 @@ export interface Invitation {
 
 const normalize = (email: string) => email.trim().toLowerCase();
 
-export async function inviteMember(db: Db, organizationId: string, input: { email: string; role: OrganizationRole }, actor: { userId: string }): Promise<Invitation> {
+export async function inviteMember(db: Db, organizationId: string, input: { email: string; role: OrganizationRole }, actor: MembershipActor): Promise<Invitation> {
   const email = normalize(input.email);
   return inTransaction(db, async (tx) => {
     const organization = await tx.organization.findUnique({ where: { id: organizationId }, select: { id: true } });
@@ -35,7 +36,7 @@ export async function inviteMember(db: Db, organizationId: string, input: { emai
     });
     await recordAuditEvent(tx, {
       action: "membership.invited",
-      actor: { type: "user", id: actor.userId },
+      actor: auditActor(actor),
       organizationId,
       target: { type: "invitation", id: row.id },
       metadata: { email, role: input.role },
@@ -49,11 +50,11 @@ export async function listInvitations(db: Db, organizationId: string): Promise<I
   return rows.map((row) => ({ id: row.id, organizationId, email: row.email, role: toOrganizationRole(row.role), createdAt: row.createdAt }));
 }
 
-export async function cancelInvitation(db: Db, organizationId: string, invitationId: string, actor: { userId: string }): Promise<void> {
+export async function cancelInvitation(db: Db, organizationId: string, invitationId: string, actor: MembershipActor): Promise<void> {
   await inTransaction(db, async (tx) => {
     const removed = await tx.membershipInvitation.deleteMany({ where: { id: invitationId, organizationId } });
     if (removed.count === 0) throw new AppError("not_found", "No such invitation in this organization.");
-    await recordAuditEvent(tx, { action: "membership.invitation_cancelled", actor: { type: "user", id: actor.userId }, organizationId, target: { type: "invitation", id: invitationId } });
+    await recordAuditEvent(tx, { action: "membership.invitation_cancelled", actor: auditActor(actor), organizationId, target: { type: "invitation", id: invitationId } });
   });
 }
 

@@ -13,7 +13,11 @@ export interface Member {
   since: Date;
 }
 
-type Actor = { userId: string };
+/** Who acts: a dashboard user, or the CLI operator (userId null), as in the audit trail. */
+export type MembershipActor = { userId: string | null };
+type Actor = MembershipActor;
+
+export const auditActor = (actor: MembershipActor) => (actor.userId === null ? { type: "cli" as const, id: null } : { type: "user" as const, id: actor.userId });
 
 /** Members of one organization; every function here takes the organization and stays in it. */
 export async function listMembers(db: Db, organizationId: string): Promise<Member[]> {
@@ -63,7 +67,7 @@ export async function removeMember(db: Db, organizationId: string, userId: strin
 async function audit(tx: Db, action: string, organizationId: string, userId: string, actor: Actor, metadata: Record<string, string>) {
   await recordAuditEvent(tx, {
     action,
-    actor: { type: "user", id: actor.userId },
+    actor: auditActor(actor),
     organizationId,
     target: { type: "user", id: userId },
     metadata,
