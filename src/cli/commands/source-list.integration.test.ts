@@ -1,9 +1,8 @@
-import { execFile } from "node:child_process";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { cliRunner } from "@/test/cli-process";
 import { useTestDatabase } from "@/test/db";
 import { CLI_OPERATOR } from "@/server/modules/access/acting-principal";
 import { createCsvSource } from "@/server/modules/data-sources/create-csv-source";
@@ -11,25 +10,13 @@ import { createManagedSource } from "@/server/modules/data-sources/create-manage
 import { useCustomerDatabase } from "@/server/modules/data-sources/testing/customer-database";
 import { createTestOrganization, syncNow, testSecrets } from "@/server/modules/data-sources/testing/source-fixtures";
 
-const run = promisify(execFile);
 const database = useTestDatabase();
 const customer = useCustomerDatabase();
 let dataDir: string;
 let orgA: string;
 let orgB: string;
 
-async function cli(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  try {
-    const { stdout, stderr } = await run(process.execPath, ["--import", "tsx", "src/cli/main.ts", ...args], {
-      env: { ...process.env, DATABASE_URL: database.url, GROUNDWORK_DATA_DIR: dataDir, GROUNDWORK_ENCRYPTION_KEY: "", LOG_LEVEL: "silent" },
-      timeout: 60_000,
-    });
-    return { code: 0, stdout, stderr };
-  } catch (error) {
-    const failed = error as { code: number; stdout: string; stderr: string };
-    return { code: failed.code, stdout: failed.stdout, stderr: failed.stderr };
-  }
-}
+const { cli } = cliRunner(() => ({ DATABASE_URL: database.url, GROUNDWORK_DATA_DIR: dataDir, GROUNDWORK_ENCRYPTION_KEY: "" }));
 
 async function listed(args: string[]): Promise<Array<Record<string, unknown>>> {
   const result = await cli(["source", "list", ...args, "--json"]);

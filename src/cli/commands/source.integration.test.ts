@@ -1,13 +1,11 @@
-import { execFile } from "node:child_process";
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { cliRunner } from "@/test/cli-process";
 import { useTestDatabase } from "@/test/db";
 import { useCustomerDatabase } from "@/server/modules/data-sources/testing/customer-database";
 
-const run = promisify(execFile);
 const database = useTestDatabase();
 const customer = useCustomerDatabase();
 let dataDir: string;
@@ -17,24 +15,7 @@ beforeAll(async () => {
 });
 afterAll(() => rm(dataDir, { recursive: true, force: true }));
 
-async function cli(args: string[], extraEnv: Record<string, string> = {}): Promise<{ code: number; stdout: string; stderr: string }> {
-  try {
-    const { stdout, stderr } = await run(process.execPath, ["--import", "tsx", "src/cli/main.ts", ...args], {
-      env: { ...process.env, DATABASE_URL: database.url, GROUNDWORK_DATA_DIR: dataDir, GROUNDWORK_ENCRYPTION_KEY: "", LOG_LEVEL: "silent", ...extraEnv },
-      timeout: 60_000,
-    });
-    return { code: 0, stdout, stderr };
-  } catch (error) {
-    const failed = error as { code: number; stdout: string; stderr: string };
-    return { code: failed.code, stdout: failed.stdout, stderr: failed.stderr };
-  }
-}
-
-async function cliJson<T = Record<string, unknown>>(args: string[]): Promise<T> {
-  const result = await cli([...args, "--json"]);
-  expect(result.code, result.stderr).toBe(0);
-  return JSON.parse(result.stdout) as T;
-}
+const { cli, cliJson } = cliRunner(() => ({ DATABASE_URL: database.url, GROUNDWORK_DATA_DIR: dataDir, GROUNDWORK_ENCRYPTION_KEY: "" }));
 
 describe("source commands", () => {
   it("create, sync, guardrail, approve-deletions and show a Postgres table source, all as JSON", { timeout: 180_000 }, async () => {

@@ -1,5 +1,3 @@
-import { execFile } from "node:child_process";
-import { promisify } from "node:util";
 import pino from "pino";
 import { describe, expect, it } from "vitest";
 import { appRouter } from "@/server/api/root";
@@ -8,19 +6,12 @@ import { createPostgresSink } from "@/server/modules/request-log/postgres-sink";
 import { createBufferedWriter } from "@/server/modules/request-log/writer";
 import { revokeApiKey } from "@/server/modules/api-keys/revoke-key";
 import { createTestApi, mintTestKey } from "@/test/api-client";
+import { cliRunner } from "@/test/cli-process";
 import { useTestDatabase } from "@/test/db";
 import { createApiHandler } from "./handle-api-request";
 
 const database = useTestDatabase();
-const run = promisify(execFile);
-
-async function cliJson<T>(args: string[]): Promise<T> {
-  const { stdout } = await run(process.execPath, ["--import", "tsx", "src/cli/main.ts", ...args, "--json"], {
-    env: { ...process.env, DATABASE_URL: database.url, LOG_LEVEL: "silent" },
-    timeout: 60_000,
-  });
-  return JSON.parse(stdout) as T;
-}
+const { cliJson } = cliRunner(() => ({ DATABASE_URL: database.url }));
 
 interface Row {
   request_id: string;
