@@ -1,18 +1,22 @@
 import { createHash } from "node:crypto";
 import { createServer } from "node:http";
 import pg from "pg";
+import { rowsPageSql } from "@/server/modules/data-source-rows/list-rows";
 
 /**
  * The bench's reference: a bare node:http + pg server answering the rows endpoint with the same
- * key check (SHA-256 lookup, revoked/expired/organization) and the same page query as
+ * key check (SHA-256 lookup, revoked/expired/organization) and the same page statement as
  * Groundwork, and nothing else (no request id, no rate budget, no envelope checks). Started by
  * bench/run.ts as its own process so its RSS and CPU are measured like the app's.
+ * NOTE: the statement is built by the app's own rowsPageSql (default order, live rows), with the
+ * same arguments, and sent the way rawRead sends it: a walk's first page fixes its snapshot and
+ * later pages read the rows as of it, versions branch included, so both servers pay the same
+ * database cost and the ratio is the transport's alone.
  * Usage: node --import tsx bench/baseline-server.ts <port>  (DATABASE_URL in the environment)
  */
 const port = Number(process.argv[2]);
 const pool = new pg.Pool({ connectionString: process.env.DATABASE_URL, max: 10 });
 const ROUTE = /^\/api\/v1\/organizations\/([^/]+)\/data-sources\/([^/]+)\/rows$/;
-const KEY = "COALESCE(display_order, 'Infinity'::float8)";
 
 async function answer(method: string, url: URL, authorization: string | undefined): Promise<[number, unknown]> {
   const route = method === "GET" ? ROUTE.exec(url.pathname) : null;
@@ -30,25 +34,16 @@ async function answer(method: string, url: URL, authorization: string | undefine
 
   const limit = Math.min(100, Number(url.searchParams.get("limit") ?? 25));
   const cursor = url.searchParams.get("cursor");
-  const params: unknown[] = [route[2], route[1], limit + 1];
-  let after = "";
-  if (cursor) {
-    const [k, id] = JSON.parse(Buffer.from(cursor, "base64url").toString()) as [string, string];
-    params.push(k, id);
-    after = `AND (${KEY}, id) > ($4::float8, $5)`;
-  }
-  const { rows } = await pool.query(
-    `SELECT id, external_id, data, display_order, ${KEY}::text AS k, created_at, updated_at, deleted_at
-       FROM data_source_rows
-      WHERE data_source_id = $1 AND deleted_at IS NULL
-        AND EXISTS (SELECT 1 FROM data_sources WHERE id = $1 AND organization_id = $2) ${after}
-      ORDER BY ${KEY}, id LIMIT $3`,
-    params,
-  );
+  // [order key, id, the walk's snapshot]: the app's cursor carries the same three.
+  const [afterKey, afterId, snapshot] = cursor ? (JSON.parse(Buffer.from(cursor, "base64url").toString()) as [string, string, string]) : [];
+  const query = { organizationId: route[1]!, dataSourceId: route[2]!, limit, includeDeleted: false };
+  const statement = rowsPageSql(query, false, "asc", cursor ? [afterKey!, afterId!] : undefined, snapshot ? new Date(snapshot) : undefined);
+  const { rows } = await pool.query<Record<string, unknown> & { orderKey: string; id: string; snapshot?: Date }>(statement.text, statement.values as unknown[]);
   const items = rows.slice(0, limit);
-  const last = items[items.length - 1] as { k: string; id: string } | undefined;
-  const next = rows.length > limit && last ? Buffer.from(JSON.stringify([last.k, last.id])).toString("base64url") : null;
-  return [200, { data: items.map(({ k: _, ...row }) => row), meta: { next_cursor: next, limit } }];
+  const last = items[items.length - 1];
+  const walkSnapshot = snapshot ?? rows[0]?.snapshot?.toISOString();
+  const next = rows.length > limit && last ? Buffer.from(JSON.stringify([last.orderKey, last.id, walkSnapshot])).toString("base64url") : null;
+  return [200, { data: items.map(({ orderKey: _, prunedThrough: __, snapshot: ___, ...row }) => row), meta: { next_cursor: next, limit } }];
 }
 
 createServer((req, res) => {

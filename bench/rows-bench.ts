@@ -3,6 +3,7 @@ import http from "node:http";
 import { get, latency, runLoad, walk, type Target } from "./load";
 import { droppedFromMetrics, hookCostMicros, paceRequestLog, writerAtRate } from "./request-log-bench";
 import { memoryOf, startNode, stop, waitForLine } from "./proc";
+import { tenPercentPass } from "./rows-pass";
 import type { Fixture } from "./seed";
 import { ms, ratio, type Table } from "./table";
 
@@ -90,14 +91,12 @@ export async function runRowsBench(options: RowsBenchOptions): Promise<void> {
     }
 
     const beforeWalk = memoryOf(app.child.pid!).rssMb;
-    const gWalk = await walk(gw, 100, options.walkMax);
+    await fullWalks(options, gw, base, "full walk");
+    // Issue 26: a walk must not slow down with the versions a recent pass kept (D250).
+    const changed = await tenPercentPass(options.appUrl, fixture.rowsSourceId);
+    log(`a 10 % pass changed ${changed} rows (as many versions kept)`);
+    await fullWalks(options, gw, base, `full walk after a 10 % pass (${changed} versions kept)`);
     const afterWalk = memoryOf(app.child.pid!);
-    const bWalk = await walk(base, 100, options.walkMax);
-    const full = Math.ceil((options.rows * 0.975) / 100);
-    const wall = (w: typeof gWalk) => (w.complete ? w.seconds : (w.seconds / w.pages) * full);
-    const shown = (w: typeof gWalk) => `${wall(w).toFixed(1)} s${w.complete ? "" : ` (extrapolated from ${w.pages} pages)`}`;
-    log(`walk: groundwork ${shown(gWalk)}, baseline ${shown(bWalk)}`);
-    table.add(`full walk at \`limit=100\` (${gWalk.complete ? gWalk.rows : "–"} live rows)`, shown(gWalk), shown(bWalk), ratio(wall(gWalk), wall(bWalk)), "≤ 1.5×");
     table.add("app RSS idle (after warm-up) → before walk → after walk", `${idle.gw.toFixed(0)} → ${beforeWalk.toFixed(0)} → ${afterWalk.rssMb.toFixed(0)} MB`, `${idle.base.toFixed(0)} → ${memoryOf(baseline.pid!).rssMb.toFixed(0)} MB`, "–");
     if (idleHeap) {
       const afterHeap = (await heapOf(app.port))!;
@@ -108,6 +107,23 @@ export async function runRowsBench(options: RowsBenchOptions): Promise<void> {
     await stop(app.child);
     await stop(baseline);
   }
+}
+
+/**
+ * A full walk of the rows source at `limit=100` on one connection, Groundwork then the baseline
+ * (both run the same statement, bench/baseline-server.ts), each stopped after BENCH_WALK_MAX
+ * seconds and then extrapolated. Both must return the same rows.
+ */
+async function fullWalks(options: RowsBenchOptions, gw: Target, base: Target, what: string): Promise<void> {
+  const gWalk = await walk(gw, 100, options.walkMax);
+  const bWalk = await walk(base, 100, options.walkMax);
+  if (gWalk.complete && bWalk.complete && gWalk.rows !== bWalk.rows) throw new Error(`${what}: Groundwork walked ${gWalk.rows} rows, the baseline ${bWalk.rows}`);
+  const full = Math.ceil((options.rows * 0.975) / 100);
+  const wall = (w: typeof gWalk) => (w.complete ? w.seconds : (w.seconds / w.pages) * full);
+  const shown = (w: typeof gWalk) => `${wall(w).toFixed(1)} s${w.complete ? "" : ` (extrapolated from ${w.pages} pages)`}`;
+  const times = wall(gWalk) / wall(bWalk);
+  options.log(`${what}: groundwork ${shown(gWalk)}, baseline ${shown(bWalk)}`);
+  options.table.add(`${what} at \`limit=100\` (${gWalk.complete ? gWalk.rows : "–"} live rows)`, shown(gWalk), shown(bWalk), ratio(wall(gWalk), wall(bWalk)), `≤ 1.25× ${times <= 1.25 ? "✔" : "✗"}`);
 }
 
 /**

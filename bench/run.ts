@@ -23,7 +23,8 @@ import { Table } from "./table";
  *   BENCH_SECONDS   seconds per load step (default 5)
  *   BENCH_APP       next (default: the production server, src/cli/start.ts) | handler (the same
  *                   /api/v1 handler over node:http, src/test/serve-api.ts: no Next build needed)
- *   BENCH_WALK_MAX  seconds a full walk may take before it is stopped and extrapolated (default 300)
+ *   BENCH_WALK_MAX  seconds a full walk may take before it is stopped and extrapolated (default 300);
+ *                   the rows part walks four times: app and baseline, before and after a 10 % pass
  *   BENCH_ONLY      rows | sync | delete | hostile | csv | export | requestlog: run one part (while working on it);
  *                   requestlog: the request log writer alone at BENCH_LOG_RATE (2000/s) for
  *                   BENCH_LOG_SECONDS (30), no seeding (the rows part also runs it, with the app)

@@ -143,7 +143,7 @@ export function rowsPageSql(
     SELECT id, external_id AS "externalId", data, display_order AS "displayOrder", ${DISPLAY_ORDER_KEY}::text AS "orderKey",
            ${isoText("created_at")} AS "createdAt", ${isoText("updated_at")} AS "updatedAt", ${isoText("deleted_at")} AS "deletedAt",
            (SELECT s.row_versions_pruned_through FROM data_sources s WHERE s.id = ${query.dataSourceId}) AS "prunedThrough"
-    FROM ${rowsAsOf(snapshot, conditions, orderBy, query.limit + 1)} AS r
+    FROM ${rowsAsOf(query.dataSourceId, snapshot, conditions, orderBy, query.limit + 1)} AS r
     ORDER BY ${orderBy}
     LIMIT ${query.limit + 1}`;
   }

@@ -107,10 +107,17 @@ describe("rows page plans on a large source", () => {
       expect(used, shown).toBe(includeDeleted && byUpdatedAt ? "data_source_rows_data_source_id_updated_at_id_idx" : expected);
       // As the endpoint runs it: as of a walk's snapshot (issue 14, D90), the current rows are
       // still the same index in order; only the (small) versions branch is added beside them.
-      const asOf = await planOf(query, byUpdatedAt, direction, after, new Date(base + ROWS * 1000));
-      const asOfShown = JSON.stringify(asOf.map((n) => [n["Node Type"], n["Index Name"], n["Relation Name"]]));
+      const asOfRoot = await explain(query, byUpdatedAt, direction, after, new Date(base + ROWS * 1000));
+      const asOf = nodes(asOfRoot);
+      const asOfShown = JSON.stringify(allNodes(asOfRoot).map((n) => [n["Node Type"], n["Index Name"], n["Relation Name"]]));
       const current = asOf.filter((n) => n["Relation Name"] === "data_source_rows");
       expect(current.map((n) => [n["Node Type"], n["Index Name"]]), asOfShown).toEqual([["Index Scan", used]]);
+      // The versions branch (D250) reads only through the indexes led by (data_source_id,
+      // superseded_at): stamps above the snapshot, then each stamp's range in page order.
+      const versions = allNodes(asOfRoot).filter((n) => n["Relation Name"] === "data_source_row_versions");
+      const byStamp = /^data_source_row_versions_(stamp_display_key_id|data_source_id_superseded_at_updat)_idx$/;
+      expect(versions.length, asOfShown).toBeGreaterThan(0);
+      expect(versions.filter((n) => !/^Index (Only )?Scan$/.test(n["Node Type"]) || !byStamp.test(n["Index Name"] ?? "")), asOfShown).toEqual([]);
     }
   });
 

@@ -29,16 +29,35 @@ const COLUMNS = Prisma.sql`id, external_id, data, display_order, created_at, upd
  * The rows as of `snapshot` that match `conditions` (written against data_source_rows' column
  * names, which the versions table shares), as a derived table. Each branch is ordered and
  * limited on its own, so the current-rows branch stays an index scan that stops after `limit`.
+ *
+ * NOTE: the versions branch reads only versions superseded after the snapshot (D250). A walk
+ * needs no other: a version superseded at or before S was not current at S. It first lists the
+ * distinct stamps above S (one index probe each: a loose index scan of `(data_source_id,
+ * superseded_at, …)`), then, per stamp, reads that stamp's versions through the same index in
+ * the page's order from the cursor, up to `limit`, and sorts those few. A page then costs
+ * O(stamps since S × limit) entries at most, and never more than the versions superseded since
+ * S, however many older versions the retention window keeps. A walk with nothing written since
+ * its first page pays one index probe.
  */
-export function rowsAsOf(snapshot: Date, conditions: Prisma.Sql[], orderBy: Prisma.Sql, limit: number): Prisma.Sql {
+export function rowsAsOf(sourceId: string, snapshot: Date, conditions: Prisma.Sql[], orderBy: Prisma.Sql, limit: number): Prisma.Sql {
   const where = Prisma.join(conditions, " AND ");
+  // ORDER BY … LIMIT 1 rather than min(): the same one-entry index probe, planned more cheaply.
+  const stampAbove = (after: Prisma.Sql) =>
+    Prisma.sql`(SELECT superseded_at FROM data_source_row_versions WHERE data_source_id = ${sourceId} AND superseded_at > ${after} ORDER BY superseded_at LIMIT 1)`;
   return Prisma.sql`(
     (SELECT ${COLUMNS} FROM data_source_rows
       WHERE ${where} AND updated_at <= ${snapshot}::timestamptz
       ORDER BY ${orderBy} LIMIT ${limit})
     UNION ALL
-    (SELECT ${COLUMNS} FROM data_source_row_versions
-      WHERE ${where} AND updated_at <= ${snapshot}::timestamptz AND superseded_at > ${snapshot}::timestamptz
-      ORDER BY ${orderBy} LIMIT ${limit})
+    (WITH RECURSIVE stamps(stamp) AS (
+        SELECT ${stampAbove(Prisma.sql`${snapshot}::timestamptz`)}
+        UNION ALL
+        SELECT ${stampAbove(Prisma.sql`stamps.stamp`)} FROM stamps WHERE stamps.stamp IS NOT NULL
+      )
+     SELECT v.* FROM stamps CROSS JOIN LATERAL
+       (SELECT ${COLUMNS} FROM data_source_row_versions
+         WHERE ${where} AND superseded_at = stamps.stamp AND updated_at <= ${snapshot}::timestamptz
+         ORDER BY ${orderBy} LIMIT ${limit}) v
+     ORDER BY ${orderBy} LIMIT ${limit})
   )`;
 }
