@@ -11,6 +11,7 @@ import { runDeleteBench } from "./delete-bench";
 import { hookCostMicros, writerAtRate } from "./request-log-bench";
 import { runRecordsExportBench } from "./records-export";
 import { runRowsBench } from "./rows-bench";
+import { runSharingBench } from "./sharing-bench";
 import { seed } from "./seed";
 import { runSyncBench } from "./sync-bench";
 import { Table } from "./table";
@@ -24,7 +25,8 @@ import { Table } from "./table";
  *   BENCH_APP       next (default: the production server, src/cli/start.ts) | handler (the same
  *                   /api/v1 handler over node:http, src/test/serve-api.ts: no Next build needed)
  *   BENCH_WALK_MAX  seconds a full walk may take before it is stopped and extrapolated (default 300)
- *   BENCH_ONLY      rows | sync | delete | hostile | csv | export | requestlog: run one part (while working on it);
+ *   BENCH_ONLY      rows | sync | delete | sharing | hostile | csv | export | requestlog: run one part (while working on it);
+ *                   sharing: API latency on `npm start` while its worker process runs a first pass (issue 27);
  *                   requestlog: the request log writer alone at BENCH_LOG_RATE (2000/s) for
  *                   BENCH_LOG_SECONDS (30), no seeding (the rows part also runs it, with the app)
  * Then, on their own databases, the hostile-bodies check of issue 10 (bench/hostile-bodies.ts),
@@ -80,6 +82,8 @@ async function main(): Promise<void> {
     if (!ONLY || ONLY === "sync") await runSyncBench({ appUrl, customerUrl, fixture, rows: ROWS, table, log });
     // After the sync benchmark, which leaves its source holding every row: that source is deleted.
     if (!ONLY || ONLY === "delete") await runDeleteBench({ appUrl, fixture, rows: ROWS, table, log });
+    // Last: it takes every other source off the schedule, and runs a first pass of its own.
+    if (!ONLY || ONLY === "sharing") await runSharingBench({ appUrl, customerUrl, fixture, rows: ROWS, stepSeconds: STEP_SECONDS, table, log });
   } finally {
     await db.$disconnect().catch(() => undefined);
     await dropDatabase(adminUrl, appName).catch(() => undefined);

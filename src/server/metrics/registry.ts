@@ -10,6 +10,8 @@ export interface Metrics {
   dataSources: Gauge<"status">;
   staleDataSources: Gauge;
   requestLogDropped: Counter<"reason">;
+  workerUp: Gauge;
+  workerRestarts: Counter;
 }
 
 const GLOBAL_KEY = Symbol.for("groundwork.metrics");
@@ -78,6 +80,16 @@ function createMetrics(): Metrics {
       name: "groundwork_request_log_dropped_total",
       help: "Request log entries dropped instead of written, by reason (overflow: buffer full; write_failed; closed).",
       labelNames: ["reason"],
+      registers,
+    }),
+    workerUp: new Gauge({
+      name: "groundwork_worker_process_up",
+      help: "1 while npm start's sync worker process is running and taking jobs, 0 while it starts, restarts or stops (D311).",
+      registers,
+    }),
+    workerRestarts: new Counter({
+      name: "groundwork_worker_process_restarts_total",
+      help: "Restarts of npm start's sync worker process after it ended unexpectedly (D311).",
       registers,
     }),
   };
