@@ -149,14 +149,22 @@ describe("npm start runs its sync worker in a process of its own", () => {
     await requestSourceSync(db.prisma, CLI_OPERATOR, sourceId);
     await expect.poll(okRuns, { timeout: 60_000, interval: 200 }).toBeGreaterThan(beforeSecond);
 
-    // SIGTERM: both drain, the database closes last, nothing is left running.
+    // SIGTERM in the middle of a pass: both drain (the pass ends cleanly), the database closes
+    // last, nothing is left running.
+    await customer.query(`INSERT INTO public.customers SELECT g, 'late ' || g FROM generate_series(501, 60500) g`);
+    const last = await okRuns();
+    await requestSourceSync(db.prisma, CLI_OPERATOR, sourceId);
+    await expect.poll(() => db.prisma.syncRun.count({ where: { dataSourceId: sourceId, status: "running" } }), { timeout: 60_000, interval: 20 }).toBe(1);
     process.kill(app.pid, "SIGTERM");
     expect(await app.exited).toBe(0);
+    expect(await okRuns()).toBe(last + 1);
+    expect(await db.prisma.dataSourceRow.count({ where: { dataSourceId: sourceId, deletedAt: null } })).toBe(60_500);
     const out = app.output();
     const order = [/SIGTERM received/, /worker: asking process \d+ to stop/, /worker: stopping \(asked by npm start\)/, /worker: stopped/, /closing the database/, /stopped\./].map((p) => out.search(p));
     expect(order.every((at) => at >= 0), out.slice(-3000)).toBe(true);
     expect(order).toEqual([...order].sort((a, b) => a - b));
     expect(out).not.toMatch(/killing it/);
+    expect(out).toMatch(/worker: running passes finished/);
     expect(alive(second)).toBe(false);
   });
 
