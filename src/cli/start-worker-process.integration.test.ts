@@ -102,12 +102,19 @@ async function workerHealth(port: number): Promise<{ status: number; body: Recor
   }
 }
 
+const METRICS_TOKEN = "start-test-metrics-token-0123456789";
+async function scrape(): Promise<string> {
+  const res = await fetch(`http://127.0.0.1:${PORT}/metrics`, { headers: { Authorization: `Bearer ${METRICS_TOKEN}` } });
+  expect(res.status).toBe(200);
+  return res.text();
+}
+
 const okRuns = () => db.prisma.syncRun.count({ where: { dataSourceId: sourceId, status: "ok" } });
 
 describe("npm start runs its sync worker in a process of its own", () => {
   it("runs passes there, restarts it when it dies, and SIGTERM drains both with no process left", { timeout: 420_000 }, async () => {
     const healthPort = await freePort();
-    const app = startApp({ GROUNDWORK_WORKER_HEALTH_PORT: String(healthPort), GROUNDWORK_SHUTDOWN_TIMEOUT_MS: "15000" });
+    const app = startApp({ GROUNDWORK_WORKER_HEALTH_PORT: String(healthPort), GROUNDWORK_SHUTDOWN_TIMEOUT_MS: "15000", GROUNDWORK_METRICS_TOKEN: METRICS_TOKEN });
     await app.line(/Groundwork is up/);
     const first = Number((await app.line(WORKER_UP))[1]);
     expect(first).not.toBe(app.pid);
@@ -120,6 +127,9 @@ describe("npm start runs its sync worker in a process of its own", () => {
     await requestSourceSync(db.prisma, CLI_OPERATOR, sourceId);
     await expect.poll(okRuns, { timeout: 60_000, interval: 200 }).toBeGreaterThan(before);
     expect(await db.prisma.dataSourceRow.count({ where: { dataSourceId: sourceId } })).toBe(500);
+    // The pass was counted in the worker process; npm start's /metrics shows it (D311).
+    expect(await scrape()).toMatch(/^groundwork_sync_passes_total\{outcome="ok"\} 1$/m);
+    expect(await scrape()).toMatch(/^groundwork_worker_process_up 1$/m);
 
     // Killed: the parent says so, health answers 503 until a new process takes over.
     const mark = app.output().length;
@@ -142,6 +152,7 @@ describe("npm start runs its sync worker in a process of its own", () => {
     expect(alive(first)).toBe(false);
     expect(parentOf(second)).toBe(app.pid);
     expect(await workerHealth(healthPort)).toMatchObject({ status: 200, body: { pid: second, restarts: 1, last_exit: "signal SIGKILL" } });
+    expect(await scrape()).toMatch(/^groundwork_worker_process_restarts_total 1$/m);
 
     // The restarted process takes the next pass.
     await customer.query(`UPDATE public.customers SET name = name || '!' WHERE id <= 10`);

@@ -84,9 +84,11 @@ async function main(): Promise<void> {
   if (env().GROUNDWORK_WORKER === "on") {
     // The child reads DATABASE_URL, GROUNDWORK_DATA_DIR and the rest from this environment.
     process.env.GROUNDWORK_DATA_DIR = dataDir;
-    running.worker = superviseWorker({ entry: WORKER_ENTRY, log: say, onChange: countWorker });
+    const worker = superviseWorker({ entry: WORKER_ENTRY, log: say, onChange: countWorker });
+    running.worker = worker;
+    metrics().relayed = () => worker.collectMetrics();
     running.workerHealth = await serveWorkerHealth(env().GROUNDWORK_WORKER_HEALTH_PORT, say, () => {
-      const { state, pid, restarts, lastExit } = running.worker!.status();
+      const { state, pid, restarts, lastExit } = worker.status();
       return { ok: state === "running", status: state, pid, restarts, last_exit: lastExit };
     });
   }

@@ -1,5 +1,5 @@
 import { fork, type ChildProcess } from "node:child_process";
-import { isFromWorker, type ToWorker } from "@/worker/forked-protocol";
+import { isFromWorker, type RelayedMetrics, type ToWorker } from "@/worker/forked-protocol";
 
 export type WorkerState = "starting" | "running" | "restarting" | "stopping" | "stopped";
 
@@ -29,6 +29,8 @@ export interface SupervisedWorker {
    * KILL_GRACE_MS. No restart follows.
    */
   stop(options: { deadlineMs: number }): Promise<void>;
+  /** The worker process's own metric series; none while it is not running or if it is slow to answer. */
+  collectMetrics(timeoutMs?: number): Promise<RelayedMetrics>;
 }
 
 /** First restart after 1 s, doubling to 30 s while the worker keeps failing. */
@@ -51,6 +53,8 @@ export function superviseWorker(options: SupervisorOptions): SupervisedWorker {
   let restartTimer: NodeJS.Timeout | undefined;
   let failures = 0;
   let exited: Promise<void> = Promise.resolve();
+  const metricRequests = new Map<number, (metrics: RelayedMetrics) => void>();
+  let nextRequest = 0;
   const change = (patch: Partial<WorkerStatus>) => {
     Object.assign(status, patch);
     options.onChange?.({ ...status });
@@ -63,7 +67,9 @@ export function superviseWorker(options: SupervisorOptions): SupervisedWorker {
     child = worker;
     change({ state: "starting", pid: worker.pid ?? null });
     worker.on("message", (message) => {
-      if (!isFromWorker(message) || status.state !== "starting") return;
+      if (!isFromWorker(message)) return;
+      if (message.type === "metrics") return metricRequests.get(message.id)?.(message.metrics);
+      if (status.state !== "starting") return;
       options.log(`worker: running in its own process (pid ${worker.pid})`);
       change({ state: "running" });
     });
@@ -95,6 +101,21 @@ export function superviseWorker(options: SupervisorOptions): SupervisedWorker {
   let stopping: Promise<void> | undefined;
   return {
     status: () => ({ ...status }),
+    collectMetrics(timeoutMs = 1000) {
+      const current = child;
+      if (!current || status.state !== "running") return Promise.resolve([]);
+      const id = nextRequest++;
+      return new Promise<RelayedMetrics>((resolve) => {
+        const done = (metrics: RelayedMetrics) => {
+          clearTimeout(timer);
+          metricRequests.delete(id);
+          resolve(metrics);
+        };
+        const timer = setTimeout(() => done([]), timeoutMs);
+        metricRequests.set(id, done);
+        current.send({ type: "metrics", id } satisfies ToWorker, (error) => error && done([]));
+      });
+    },
     stop({ deadlineMs }) {
       stopping ??= (async () => {
         clearTimeout(restartTimer);

@@ -1,15 +1,24 @@
+import type { MetricObjectWithValues, MetricValue } from "prom-client";
+
 /**
  * Messages between `npm start` and the sync worker it forks (D310). One small vocabulary, checked
  * on receipt: a message that does not match is ignored, never trusted.
  */
-export type ToWorker = { type: "stop"; deadlineMs: number };
-export type FromWorker = { type: "ready" };
+export type RelayedMetrics = MetricObjectWithValues<MetricValue<string>>[];
+export type ToWorker = { type: "stop"; deadlineMs: number } | { type: "metrics"; id: number };
+export type FromWorker = { type: "ready" } | { type: "metrics"; id: number; metrics: RelayedMetrics };
 
 export function isToWorker(message: unknown): message is ToWorker {
-  const m = message as { type?: unknown; deadlineMs?: unknown } | null;
+  const m = message as { type?: unknown; deadlineMs?: unknown; id?: unknown } | null;
+  if (m?.type === "metrics") return typeof m.id === "number";
   return m?.type === "stop" && typeof m.deadlineMs === "number" && m.deadlineMs >= 0;
 }
 
 export function isFromWorker(message: unknown): message is FromWorker {
-  return (message as { type?: unknown } | null)?.type === "ready";
+  const m = message as { type?: unknown; id?: unknown; metrics?: unknown } | null;
+  if (m?.type === "metrics") return typeof m.id === "number" && Array.isArray(m.metrics);
+  return m?.type === "ready";
 }
+
+/** The worker's own series, relayed to the parent's /metrics: those of the passes it runs. */
+export const RELAYED_METRIC_PREFIX = "groundwork_sync_";

@@ -1,6 +1,7 @@
 import path from "node:path";
 import { env } from "@/env";
-import { isToWorker, type FromWorker } from "./forked-protocol";
+import { metrics } from "@/server/metrics/registry";
+import { isToWorker, RELAYED_METRIC_PREFIX, type FromWorker } from "./forked-protocol";
 import { startWorker, type RunningWorker } from "./start-worker";
 
 /**
@@ -39,7 +40,12 @@ function stop(deadlineMs: number, why: string): void {
 }
 
 process.on("message", (message) => {
-  if (isToWorker(message)) stop(message.deadlineMs, "asked by npm start");
+  if (!isToWorker(message)) return;
+  if (message.type === "stop") return stop(message.deadlineMs, "asked by npm start");
+  // The pass counters live here, where the passes run; npm start's /metrics asks for them (D311).
+  void metrics()
+    .registry.getMetricsAsJSON()
+    .then((all) => process.send?.({ type: "metrics", id: message.id, metrics: all.filter((m) => m.name.startsWith(RELAYED_METRIC_PREFIX)) } satisfies FromWorker));
 });
 // The parent is gone: nobody will ask us to stop, and nobody would restart us. Release the
 // running passes to another worker at once (their transactions roll back) and exit.

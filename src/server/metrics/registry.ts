@@ -1,4 +1,4 @@
-import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from "prom-client";
+import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry, type MetricObjectWithValues, type MetricValue } from "prom-client";
 
 export interface Metrics {
   registry: Registry;
@@ -12,6 +12,11 @@ export interface Metrics {
   requestLogDropped: Counter<"reason">;
   workerUp: Gauge;
   workerRestarts: Counter;
+  /**
+   * Series another process counts for this one: `npm start`'s worker process and its pass
+   * counters (D311). Added to the scrape, summed with this process's own.
+   */
+  relayed?: () => Promise<MetricObjectWithValues<MetricValue<string>>[]>;
 }
 
 const GLOBAL_KEY = Symbol.for("groundwork.metrics");
