@@ -19,7 +19,7 @@ export interface Decision {
 const HEADING = /^### (D(\d+)([a-z]?))\. (.+)$/;
 const TITLE_STATUS = /\s*\((superseded by [^)]+|replaced(?: by [^)]+)?)\)\s*$/i;
 const STATUS_LINE = /^Status: (.+)$/;
-const IN_PART = /\(Superseded in part by ([^:)]+)/i;
+const IN_PART = /\(Superseded in part by (D\d+[^:)]*)/i;
 const SUPERSEDES = /Supersedes\b([^.]*?)\b(D\d+[a-z]?)\b(\.?)/g;
 
 /** GitHub's heading anchors: lower case, punctuation dropped, spaces to hyphens, repeats numbered. */
