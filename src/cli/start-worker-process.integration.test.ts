@@ -110,6 +110,7 @@ async function scrape(): Promise<string> {
 }
 
 const okRuns = () => db.prisma.syncRun.count({ where: { dataSourceId: sourceId, status: "ok" } });
+const runningRuns = () => db.prisma.syncRun.count({ where: { dataSourceId: sourceId, status: "running" } });
 
 describe("npm start runs its sync worker in a process of its own", () => {
   it("runs passes there, restarts it when it dies, and SIGTERM drains both with no process left", { timeout: 420_000 }, async () => {
@@ -131,7 +132,12 @@ describe("npm start runs its sync worker in a process of its own", () => {
     expect(await scrape()).toMatch(/^groundwork_sync_passes_total\{outcome="ok"\} 1$/m);
     expect(await scrape()).toMatch(/^groundwork_worker_process_up 1$/m);
 
-    // Killed: the parent says so, health answers 503 until a new process takes over.
+    // Killed in the middle of a pass: the parent says so, health answers 503 until a new process
+    // takes over, and the dead process's job is released to it and completes, unasked (D311).
+    await customer.query(`INSERT INTO public.customers SELECT g, 'late ' || g FROM generate_series(501, 60500) g`);
+    const beforeKill = await okRuns();
+    await requestSourceSync(db.prisma, CLI_OPERATOR, sourceId);
+    await expect.poll(runningRuns, { timeout: 60_000, interval: 20 }).toBe(1);
     const mark = app.output().length;
     process.kill(first, "SIGKILL");
     const seen = new Set<string>();
@@ -147,25 +153,23 @@ describe("npm start runs its sync worker in a process of its own", () => {
       .toBe(true);
     expect(seen).toContain("503 restarting");
     await app.line(/ended unexpectedly \(signal SIGKILL\); restarting in 1 s/, mark);
+    await app.line(/worker: released the jobs of 1 busy worker/, mark);
     const second = Number((await app.line(WORKER_UP, mark))[1]);
     expect(second).not.toBe(first);
     expect(alive(first)).toBe(false);
     expect(parentOf(second)).toBe(app.pid);
     expect(await workerHealth(healthPort)).toMatchObject({ status: 200, body: { pid: second, restarts: 1, last_exit: "signal SIGKILL" } });
     expect(await scrape()).toMatch(/^groundwork_worker_process_restarts_total 1$/m);
-
-    // The restarted process takes the next pass.
-    await customer.query(`UPDATE public.customers SET name = name || '!' WHERE id <= 10`);
-    const beforeSecond = await okRuns();
-    await requestSourceSync(db.prisma, CLI_OPERATOR, sourceId);
-    await expect.poll(okRuns, { timeout: 60_000, interval: 200 }).toBeGreaterThan(beforeSecond);
+    await expect.poll(okRuns, { timeout: 120_000, interval: 200 }).toBe(beforeKill + 1);
+    expect(await db.prisma.syncRun.count({ where: { dataSourceId: sourceId, status: "error", error: { startsWith: "Interrupted" } } })).toBe(1);
+    expect(await db.prisma.dataSourceRow.count({ where: { dataSourceId: sourceId, deletedAt: null } })).toBe(60_500);
 
     // SIGTERM in the middle of a pass: both drain (the pass ends cleanly), the database closes
     // last, nothing is left running.
-    await customer.query(`INSERT INTO public.customers SELECT g, 'late ' || g FROM generate_series(501, 60500) g`);
+    await customer.query(`UPDATE public.customers SET name = name || '!'`);
     const last = await okRuns();
     await requestSourceSync(db.prisma, CLI_OPERATOR, sourceId);
-    await expect.poll(() => db.prisma.syncRun.count({ where: { dataSourceId: sourceId, status: "running" } }), { timeout: 60_000, interval: 20 }).toBe(1);
+    await expect.poll(runningRuns, { timeout: 60_000, interval: 20 }).toBe(1);
     process.kill(app.pid, "SIGTERM");
     expect(await app.exited).toBe(0);
     expect(await okRuns()).toBe(last + 1);

@@ -17,6 +17,7 @@ import { closeRequestLogWriter, requestLogWriter } from "@/server/http/request-l
 import { logger } from "@/server/logger";
 import { seedDemoInstance } from "@/server/seed/seed-demo";
 import { metrics } from "@/server/metrics/registry";
+import { releaseJobsOf } from "@/worker/release-jobs";
 import { serveWorkerHealth, type WorkerHealth } from "@/worker/worker-health";
 import { ensureBuild } from "./ensure-build";
 import { onStopSignals } from "./stop-signals";
@@ -84,7 +85,12 @@ async function main(): Promise<void> {
   if (env().GROUNDWORK_WORKER === "on") {
     // The child reads DATABASE_URL, GROUNDWORK_DATA_DIR and the rest from this environment.
     process.env.GROUNDWORK_DATA_DIR = dataDir;
-    const worker = superviseWorker({ entry: WORKER_ENTRY, log: say, onChange: countWorker });
+    const worker = superviseWorker({
+      entry: WORKER_ENTRY,
+      log: say,
+      onChange: countWorker,
+      releaseJobs: (workerIds) => releaseJobsOf(database.url, workerIds, (message) => say(`worker: ${message}`)),
+    });
     running.worker = worker;
     metrics().relayed = () => worker.collectMetrics();
     running.workerHealth = await serveWorkerHealth(env().GROUNDWORK_WORKER_HEALTH_PORT, say, () => {

@@ -19,6 +19,11 @@ export interface SupervisorOptions {
   log: (message: string) => void;
   /** Every change of state, for health and metrics. */
   onChange?: (status: WorkerStatus) => void;
+  /**
+   * After an unexpected exit, before the restart: the graphile workers that held jobs in the dead
+   * process, whose jobs would otherwise stay locked for hours (D311).
+   */
+  releaseJobs?: (workerIds: string[]) => Promise<void>;
 }
 
 export interface SupervisedWorker {
@@ -55,6 +60,7 @@ export function superviseWorker(options: SupervisorOptions): SupervisedWorker {
   let exited: Promise<void> = Promise.resolve();
   const metricRequests = new Map<number, (metrics: RelayedMetrics) => void>();
   let nextRequest = 0;
+  let busy: string[] = [];
   const change = (patch: Partial<WorkerStatus>) => {
     Object.assign(status, patch);
     options.onChange?.({ ...status });
@@ -69,6 +75,10 @@ export function superviseWorker(options: SupervisorOptions): SupervisedWorker {
     worker.on("message", (message) => {
       if (!isFromWorker(message)) return;
       if (message.type === "metrics") return metricRequests.get(message.id)?.(message.metrics);
+      if (message.type === "busy") {
+        busy = message.workerIds;
+        return;
+      }
       if (status.state !== "starting") return;
       options.log(`worker: running in its own process (pid ${worker.pid})`);
       change({ state: "running" });
@@ -87,7 +97,14 @@ export function superviseWorker(options: SupervisorOptions): SupervisedWorker {
         const delay = restartDelayMs(failures);
         options.log(`worker: process ${worker.pid ?? "?"} ended unexpectedly (${how}); restarting in ${delay / 1000} s`);
         change({ state: "restarting", pid: null, restarts: status.restarts + 1, lastExit: how });
-        restartTimer = setTimeout(launch, delay);
+        const held = busy;
+        busy = [];
+        const released = held.length > 0 && options.releaseJobs ? options.releaseJobs(held) : Promise.resolve();
+        void released
+          .catch((error: unknown) => options.log(`worker: could not release the dead process's jobs: ${String(error)}`))
+          .then(() => {
+            if (status.state === "restarting") restartTimer = setTimeout(launch, delay);
+          });
       };
       worker.once("exit", (code, signal) => ended(signal ? `signal ${signal}` : `exit code ${code}`));
       worker.on("error", (error) => {

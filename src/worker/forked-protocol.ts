@@ -6,7 +6,11 @@ import type { MetricObjectWithValues, MetricValue } from "prom-client";
  */
 export type RelayedMetrics = MetricObjectWithValues<MetricValue<string>>[];
 export type ToWorker = { type: "stop"; deadlineMs: number } | { type: "metrics"; id: number };
-export type FromWorker = { type: "ready" } | { type: "metrics"; id: number; metrics: RelayedMetrics };
+export type FromWorker =
+  | { type: "ready" }
+  | { type: "metrics"; id: number; metrics: RelayedMetrics }
+  /** The graphile workers holding a job now: the parent releases their jobs if this process dies. */
+  | { type: "busy"; workerIds: string[] };
 
 export function isToWorker(message: unknown): message is ToWorker {
   const m = message as { type?: unknown; deadlineMs?: unknown; id?: unknown } | null;
@@ -17,6 +21,10 @@ export function isToWorker(message: unknown): message is ToWorker {
 export function isFromWorker(message: unknown): message is FromWorker {
   const m = message as { type?: unknown; id?: unknown; metrics?: unknown } | null;
   if (m?.type === "metrics") return typeof m.id === "number" && Array.isArray(m.metrics);
+  if (m?.type === "busy") {
+    const ids = (m as { workerIds?: unknown }).workerIds;
+    return Array.isArray(ids) && ids.every((id) => typeof id === "string");
+  }
   return m?.type === "ready";
 }
 

@@ -56,7 +56,12 @@ process.on("SIGTERM", () => stop(env().GROUNDWORK_SHUTDOWN_TIMEOUT_MS, "SIGTERM"
 
 const dataDir = path.resolve(env().GROUNDWORK_DATA_DIR ?? ".data");
 try {
-  worker = await startWorker({ databaseUrl, log: say, dataDir });
+  worker = await startWorker({
+    databaseUrl,
+    log: say,
+    dataDir,
+    onBusyWorkers: (workerIds) => process.send?.({ type: "busy", workerIds } satisfies FromWorker),
+  });
 } catch (error) {
   refuse(`failed to start: ${error instanceof Error ? error.message : String(error)}`);
 }
