@@ -147,12 +147,17 @@ export function superviseWorker(options: SupervisorOptions): SupervisedWorker {
           // The channel is gone: the signal means the same to the worker.
           if (error) current.kill("SIGTERM");
         });
+        let killed = false;
         const killTimer = setTimeout(() => {
           options.log(`worker: process ${current.pid} outlived the deadline: killing it`);
-          current.kill("SIGKILL");
+          killed = current.kill("SIGKILL");
         }, deadlineMs + KILL_GRACE_MS);
         await exited;
         clearTimeout(killTimer);
+        // Killed before it could release its own passes: released here, as after a crash.
+        if (killed && busy.length > 0) {
+          await options.releaseJobs?.(busy).catch((error: unknown) => options.log(`worker: could not release its jobs: ${String(error)}`));
+        }
         options.log("worker: stopped");
       })();
       return stopping;

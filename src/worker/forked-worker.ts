@@ -1,3 +1,4 @@
+import os from "node:os";
 import path from "node:path";
 import { env } from "@/env";
 import { metrics } from "@/server/metrics/registry";
@@ -11,6 +12,15 @@ import { startWorker, type RunningWorker } from "./start-worker";
  * closing (the parent died, even by SIGKILL) releases its passes and ends it.
  */
 const say = (message: string) => process.stdout.write(`worker: ${message}\n`);
+
+// Passes are background work: when the two processes want the same core, the API's requests go
+// first (D310). Set before anything else runs, so the threads started later inherit it.
+const NICENESS = 10;
+try {
+  os.setPriority(0, NICENESS);
+} catch (error) {
+  say(`could not lower this process's priority: ${error instanceof Error ? error.message : String(error)}`);
+}
 
 function refuse(reason: string): never {
   process.stderr.write(`worker: ${reason}\n`);
