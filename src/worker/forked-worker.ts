@@ -14,7 +14,7 @@ import { startWorker, type RunningWorker } from "./start-worker";
 const say = (message: string) => process.stdout.write(`worker: ${message}\n`);
 
 // Passes are background work: when the two processes want the same core, the API's requests go
-// first (D310). Set before anything else runs, so the threads started later inherit it.
+// first (D310). Set before the worker starts, so the threads started later (libuv's pool) inherit it.
 const NICENESS = 10;
 try {
   os.setPriority(0, NICENESS);
