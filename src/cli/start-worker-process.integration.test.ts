@@ -79,15 +79,17 @@ function startApp(env: Record<string, string>): App {
 
 const WORKER_UP = /worker: running in its own process \(pid (\d+)\)/;
 
-function parentOf(pid: number): number {
-  // /proc/<pid>/stat: "pid (comm) state ppid ..."; comm may hold spaces, so split after ")".
-  return Number(readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]!.split(" ")[1]);
+/** Fields of /proc/<pid>/stat from the third on ("pid (comm) state ppid …"; comm may hold spaces). */
+function statOf(pid: number): string[] {
+  return readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]!.split(" ");
 }
+const parentOf = (pid: number) => Number(statOf(pid)[1]);
+const niceOf = (pid: number) => Number(statOf(pid)[16]);
 
 /** A process that exists and is not a zombie waiting to be reaped. */
 function alive(pid: number): boolean {
   try {
-    return readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]!.split(" ")[0] !== "Z";
+    return statOf(pid)[0] !== "Z";
   } catch {
     return false;
   }
@@ -120,6 +122,7 @@ describe("npm start runs its sync worker in a process of its own", () => {
     const first = Number((await app.line(WORKER_UP))[1]);
     expect(first).not.toBe(app.pid);
     expect(parentOf(first)).toBe(app.pid);
+    expect(niceOf(first)).toBe(Math.min(19, niceOf(app.pid) + 10));
     expect(await workerHealth(healthPort)).toMatchObject({ status: 200, body: { status: "running", pid: first, restarts: 0 } });
     expect((await fetch(`http://127.0.0.1:${PORT}/api/v1/health`)).status).toBe(200);
 

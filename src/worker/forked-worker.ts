@@ -15,9 +15,9 @@ const say = (message: string) => process.stdout.write(`worker: ${message}\n`);
 
 // Passes are background work: when the two processes want the same core, the API's requests go
 // first (D310). Set before the worker starts, so the threads started later (libuv's pool) inherit it.
-const NICENESS = 10;
+const NICER_BY = 10;
 try {
-  os.setPriority(0, NICENESS);
+  os.setPriority(0, Math.min(19, os.getPriority(0) + NICER_BY));
 } catch (error) {
   say(`could not lower this process's priority: ${error instanceof Error ? error.message : String(error)}`);
 }
