@@ -132,7 +132,8 @@ describe("npm start runs its sync worker in a process of its own", () => {
     await expect.poll(okRuns, { timeout: 60_000, interval: 200 }).toBeGreaterThan(before);
     expect(await db.prisma.dataSourceRow.count({ where: { dataSourceId: sourceId } })).toBe(500);
     // The pass was counted in the worker process; npm start's /metrics shows it (D311).
-    expect(await scrape()).toMatch(/^groundwork_sync_passes_total\{outcome="ok"\} 1$/m);
+    // (Polled: the run row commits a moment before the worker counts the pass.)
+    await expect.poll(scrape, { timeout: 15_000, interval: 250 }).toMatch(/^groundwork_sync_passes_total\{outcome="ok"\} 1$/m);
     expect(await scrape()).toMatch(/^groundwork_worker_process_up 1$/m);
 
     // Killed in the middle of a pass: the parent says so, health answers 503 until a new process

@@ -118,7 +118,7 @@ export function superviseWorker(options: SupervisorOptions): SupervisedWorker {
   let stopping: Promise<void> | undefined;
   return {
     status: () => ({ ...status }),
-    collectMetrics(timeoutMs = 1000) {
+    collectMetrics(timeoutMs = 2000) {
       const current = child;
       if (!current || status.state !== "running") return Promise.resolve([]);
       const id = nextRequest++;

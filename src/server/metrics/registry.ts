@@ -59,13 +59,13 @@ function createMetrics(): Metrics {
     }),
     syncPasses: new Counter({
       name: "groundwork_sync_passes_total",
-      help: "Sync passes run by this process's workers, by outcome (ok, needs_attention, error).",
+      help: "Sync passes run by this process's workers (under npm start, by its worker process), by outcome (ok, needs_attention, error).",
       labelNames: ["outcome"],
       registers,
     }),
     syncDuration: new Histogram({
       name: "groundwork_sync_pass_duration_seconds",
-      help: "Duration of sync passes run by this process's workers, by outcome.",
+      help: "Duration of sync passes run by this process's workers (under npm start, by its worker process), by outcome.",
       labelNames: ["outcome"],
       buckets: [0.1, 0.5, 1, 5, 15, 60, 300, 900, 1800],
       registers,
