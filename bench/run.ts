@@ -19,7 +19,8 @@ import { Table } from "./table";
 /**
  * `npm run bench`: the rows endpoint against a bare node:http + pg baseline, and the sync engine
  * against COPY, side by side on one Postgres (DATABASE_URL's server, else an embedded one under
- * .data/bench-postgres). Prints one table and writes it to bench/results/latest.md.
+ * .data/bench-postgres). Prints one table and writes it to bench/results/latest.md
+ * (latest-<part>.md for a BENCH_ONLY run, not checked in).
  *   BENCH_ROWS      rows in the source and the customer table (default 1 000 000)
  *   BENCH_SECONDS   seconds per load step (default 5)
  *   BENCH_APP       next (default: the production server, src/cli/start.ts) | handler (the same
@@ -102,7 +103,8 @@ async function main(): Promise<void> {
   const text = [...header, table.markdown(), ""].join("\n");
   log(`\n${text}`);
   await mkdir(path.resolve("bench/results"), { recursive: true });
-  await writeFile(path.resolve("bench/results/latest.md"), text);
+  // A partial run (BENCH_ONLY) never replaces the last full one, which is checked in.
+  await writeFile(path.resolve(`bench/results/${ONLY ? `latest-${ONLY}` : "latest"}.md`), text);
   if (!ONLY) await runHostileBodiesBench(log);
   if (!ONLY) await runCsvUploadBench(log);
   if (!ONLY) await runRecordsExportBench(log);
