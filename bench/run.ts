@@ -11,6 +11,7 @@ import { runDeleteBench } from "./delete-bench";
 import { hookCostMicros, writerAtRate } from "./request-log-bench";
 import { runRecordsExportBench } from "./records-export";
 import { runRowsBench } from "./rows-bench";
+import { runSharingBench } from "./sharing-bench";
 import { seed } from "./seed";
 import { runSyncBench } from "./sync-bench";
 import { Table } from "./table";
@@ -18,14 +19,16 @@ import { Table } from "./table";
 /**
  * `npm run bench`: the rows endpoint against a bare node:http + pg baseline, and the sync engine
  * against COPY, side by side on one Postgres (DATABASE_URL's server, else an embedded one under
- * .data/bench-postgres). Prints one table and writes it to bench/results/latest.md.
+ * .data/bench-postgres). Prints one table and writes it to bench/results/latest.md
+ * (latest-<part>.md for a BENCH_ONLY run, not checked in).
  *   BENCH_ROWS      rows in the source and the customer table (default 1 000 000)
  *   BENCH_SECONDS   seconds per load step (default 5)
  *   BENCH_APP       next (default: the production server, src/cli/start.ts) | handler (the same
  *                   /api/v1 handler over node:http, src/test/serve-api.ts: no Next build needed)
  *   BENCH_WALK_MAX  seconds a full walk may take before it is stopped and extrapolated (default 300);
  *                   the rows part walks four times: app and baseline, before and after a 10 % pass
- *   BENCH_ONLY      rows | sync | delete | hostile | csv | export | requestlog: run one part (while working on it);
+ *   BENCH_ONLY      rows | sync | delete | sharing | hostile | csv | export | requestlog: run one part (while working on it);
+ *                   sharing: API latency on `npm start` while its worker process runs a first pass (issue 27);
  *                   requestlog: the request log writer alone at BENCH_LOG_RATE (2000/s) for
  *                   BENCH_LOG_SECONDS (30), no seeding (the rows part also runs it, with the app)
  * Then, on their own databases, the hostile-bodies check of issue 10 (bench/hostile-bodies.ts),
@@ -81,6 +84,8 @@ async function main(): Promise<void> {
     if (!ONLY || ONLY === "sync") await runSyncBench({ appUrl, customerUrl, fixture, rows: ROWS, table, log });
     // After the sync benchmark, which leaves its source holding every row: that source is deleted.
     if (!ONLY || ONLY === "delete") await runDeleteBench({ appUrl, fixture, rows: ROWS, table, log });
+    // Last: it takes every other source off the schedule, and runs a first pass of its own.
+    if (!ONLY || ONLY === "sharing") await runSharingBench({ appUrl, customerUrl, fixture, rows: ROWS, stepSeconds: STEP_SECONDS, table, log });
   } finally {
     await db.$disconnect().catch(() => undefined);
     await dropDatabase(adminUrl, appName).catch(() => undefined);
@@ -99,7 +104,8 @@ async function main(): Promise<void> {
   const text = [...header, table.markdown(), ""].join("\n");
   log(`\n${text}`);
   await mkdir(path.resolve("bench/results"), { recursive: true });
-  await writeFile(path.resolve("bench/results/latest.md"), text);
+  // A partial run (BENCH_ONLY) never replaces the last full one, which is checked in.
+  await writeFile(path.resolve(`bench/results/${ONLY ? `latest-${ONLY}` : "latest"}.md`), text);
   if (!ONLY) await runHostileBodiesBench(log);
   if (!ONLY) await runCsvUploadBench(log);
   if (!ONLY) await runRecordsExportBench(log);

@@ -1,5 +1,6 @@
 import type { Server } from "node:http";
 import path from "node:path";
+import { fileURLToPath } from "node:url";
 import next from "next";
 import { env, resetEnvCache } from "@/env";
 import { loadAuthSecret } from "@/server/auth/secret";
@@ -15,14 +16,21 @@ import { recordEdgeRefusal } from "@/server/http/record-edge-refusal";
 import { closeRequestLogWriter, requestLogWriter } from "@/server/http/request-log-writer";
 import { logger } from "@/server/logger";
 import { seedDemoInstance } from "@/server/seed/seed-demo";
-import { startWorker, type RunningWorker } from "@/worker/start-worker";
+import { metrics } from "@/server/metrics/registry";
+import { releaseJobsOf } from "@/worker/release-jobs";
+import { serveWorkerHealth, type WorkerHealth } from "@/worker/worker-health";
 import { ensureBuild } from "./ensure-build";
 import { onStopSignals } from "./stop-signals";
+import { superviseWorker, type SupervisedWorker, type WorkerStatus } from "./worker-supervisor";
+
+/** The worker's entry, forked into a process of its own (D310). */
+const WORKER_ENTRY = fileURLToPath(new URL("../worker/forked-worker.ts", import.meta.url));
 
 /**
  * `npm start`: build when needed → database (embedded unless DATABASE_URL) → migrations →
- * first-run seed → Next on PORT, in this one process so Ctrl-C stops everything cleanly: a
- * signal drains requests and the worker before exiting (D178).
+ * first-run seed → the sync worker in a child process it supervises (D310) → Next on PORT. Ctrl-C
+ * stops everything cleanly: a signal drains requests and the worker, then closes the database
+ * (D178, D312).
  */
 async function main(): Promise<void> {
   const root = process.cwd();
@@ -39,15 +47,17 @@ async function main(): Promise<void> {
   // run as root, could then not enter.)
   await loadEncryptionKey(dataDir);
   // Filled in once listening; the signal handlers are installed before that.
-  const running: { server?: Server; worker?: RunningWorker } = {};
+  const running: { server?: Server; worker?: SupervisedWorker; workerHealth?: WorkerHealth | null } = {};
   onStopSignals(async () => {
     const deadlineMs = config.GROUNDWORK_SHUTDOWN_TIMEOUT_MS;
+    running.workerHealth?.stopping();
     // The HTTP server drains (health 503, no new connections, in-flight requests finish) while
-    // the in-process worker takes no new job and finishes or releases its running pass.
+    // the worker process takes no new job and finishes or releases its running pass (D312).
     await Promise.all([
       running.server && stopServer(running.server, { timeoutMs: deadlineMs, log: say }),
       running.worker?.stop({ deadlineMs }).catch((error: unknown) => say(`worker stop failed: ${String(error)}`)),
     ]);
+    await running.workerHealth?.close();
     // What the request log still holds is written before the database stops.
     await closeRequestLogWriter().catch((error: unknown) => say(`request log flush failed: ${String(error)}`));
     say("closing the database");
@@ -73,7 +83,20 @@ async function main(): Promise<void> {
   }
 
   if (env().GROUNDWORK_WORKER === "on") {
-    running.worker = await startWorker({ databaseUrl: database.url, log: (message) => say(`worker: ${message}`), dataDir });
+    // The child reads DATABASE_URL, GROUNDWORK_DATA_DIR and the rest from this environment.
+    process.env.GROUNDWORK_DATA_DIR = dataDir;
+    const worker = superviseWorker({
+      entry: WORKER_ENTRY,
+      log: say,
+      onChange: countWorker,
+      releaseJobs: (workerIds) => releaseJobsOf(database.url, workerIds, (message) => say(`worker: ${message}`)),
+    });
+    running.worker = worker;
+    metrics().relayed = () => worker.collectMetrics();
+    running.workerHealth = await serveWorkerHealth(env().GROUNDWORK_WORKER_HEALTH_PORT, say, () => {
+      const { state, pid, restarts, lastExit } = worker.status();
+      return { ok: state === "running", status: state, pid, restarts, last_exit: lastExit };
+    });
   }
 
   const { PORT: port, HOST: hostname } = env();
@@ -98,6 +121,13 @@ async function main(): Promise<void> {
   say(`  Dashboard: ${base}/`);
   say(`  API base:  ${base}/api/v1`);
   say(`  API docs:  ${base}/docs`);
+}
+
+/** The worker process in /metrics: up or not, and how often it was restarted (D311). */
+function countWorker(status: WorkerStatus): void {
+  const m = metrics();
+  m.workerUp.set(status.state === "running" ? 1 : 0);
+  if (status.state === "restarting") m.workerRestarts.inc();
 }
 
 main().catch((error: unknown) => {

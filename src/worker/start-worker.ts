@@ -1,6 +1,6 @@
 import path from "node:path";
 import { EventEmitter } from "node:events";
-import { Logger, makeWorkerUtils, parseCronItems, run, type LogFunctionFactory, type TaskList, type WorkerEvents } from "graphile-worker";
+import { Logger, parseCronItems, run, type TaskList, type WorkerEvents } from "graphile-worker";
 import { env } from "@/env";
 import { createPrismaClient } from "@/server/db/client";
 import { loadEncryptionKey } from "@/server/modules/data-sources/credentials/encryption-key";
@@ -14,6 +14,7 @@ import { IDEMPOTENCY_CLEANUP_TASK, SYNC_TICK_TASK } from "./jobs";
 import { DELETE_SOURCE_TASK, deleteSourcePayloadSchema, purgeDeletedSource } from "@/server/modules/data-sources/manage/purge-source";
 import { ALERT_TICK_TASK } from "@/server/modules/alerts/alert-queue";
 import { alertTasks, type AlertWorkerOptions } from "./alert-tasks";
+import { graphileLog, releaseJobsOf } from "./release-jobs";
 
 export interface StartWorkerOptions {
   databaseUrl: string;
@@ -32,6 +33,8 @@ export interface StartWorkerOptions {
   onBatch?: (progress: { sourceId: string; rowsRead: number }) => void;
   /** Alert delivery: senders and tries (default: from the environment). */
   alerts?: AlertWorkerOptions;
+  /** The graphile workers holding a job, at every change: whose jobs to release if this process dies (D311). */
+  onBusyWorkers?: (workerIds: string[]) => void;
 }
 
 export interface RunningWorker {
@@ -101,8 +104,15 @@ export async function startWorker(options: StartWorkerOptions): Promise<RunningW
   // Which graphile workers hold a job right now: the ones a stop past its deadline releases.
   const busyWorkers = new Set<string>();
   const events: WorkerEvents = new EventEmitter();
-  events.on("job:start", ({ worker }) => busyWorkers.add(worker.workerId));
-  events.on("job:complete", ({ worker }) => busyWorkers.delete(worker.workerId));
+  const busyChanged = () => options.onBusyWorkers?.([...busyWorkers]);
+  events.on("job:start", ({ worker }) => {
+    busyWorkers.add(worker.workerId);
+    busyChanged();
+  });
+  events.on("job:complete", ({ worker }) => {
+    busyWorkers.delete(worker.workerId);
+    busyChanged();
+  });
   let runner;
   try {
     runner = await run({
@@ -156,13 +166,7 @@ export async function startWorker(options: StartWorkerOptions): Promise<RunningW
           // again at once, and this process's exit ends the pass (its source lock with it).
           options.log(`deadline of ${deadlineMs} ms reached: releasing running passes to another worker`);
           graceful.catch(() => undefined);
-          const utils = await makeWorkerUtils({ connectionString: options.databaseUrl, logger: new Logger(graphileLog(options.log)) });
-          try {
-            await utils.forceUnlockWorkers([...busyWorkers]);
-          } finally {
-            await utils.release();
-          }
-          options.log(`released the jobs of ${busyWorkers.size} busy worker(s)`);
+          await releaseJobsOf(options.databaseUrl, [...busyWorkers], options.log);
           return;
         } else {
           options.log("running passes finished");
@@ -171,12 +175,5 @@ export async function startWorker(options: StartWorkerOptions): Promise<RunningW
       })();
       return stopping;
     },
-  };
-}
-
-/** graphile-worker's own chatter below warnings is dropped; job failures and warnings pass. */
-function graphileLog(log: (message: string) => void): LogFunctionFactory {
-  return () => (level, message) => {
-    if (level === "error" || level === "warning") log(`worker ${level}: ${message}`);
   };
 }

@@ -1,4 +1,5 @@
 import { createHash, timingSafeEqual } from "node:crypto";
+import { AggregatorRegistry } from "prom-client";
 import { env } from "@/env";
 import { getPrisma } from "@/server/db/client";
 import type { PrismaClient } from "@/server/db/types";
@@ -33,7 +34,10 @@ export function createMetricsHandler(deps: MetricsDeps): (req: Request) => Promi
       const counts = await countSourcesByState(deps.db());
       for (const state of SOURCE_STATES) m.dataSources.set({ status: state }, counts[state]);
       m.staleDataSources.set(counts.stale);
-      return new Response(await m.registry.metrics(), {
+      const relayed = await m.relayed?.();
+      // prom-client's aggregation (made for cluster workers) sums the relayed series into ours.
+      const registry = relayed?.length ? AggregatorRegistry.aggregate([await m.registry.getMetricsAsJSON(), relayed]) : m.registry;
+      return new Response(await registry.metrics(), {
         status: 200,
         headers: { "Content-Type": m.registry.contentType, "Cache-Control": "no-store", "X-Request-Id": requestId },
       });

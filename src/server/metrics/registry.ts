@@ -1,4 +1,4 @@
-import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from "prom-client";
+import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry, type MetricObjectWithValues, type MetricValue } from "prom-client";
 
 export interface Metrics {
   registry: Registry;
@@ -10,6 +10,13 @@ export interface Metrics {
   dataSources: Gauge<"status">;
   staleDataSources: Gauge;
   requestLogDropped: Counter<"reason">;
+  workerUp: Gauge;
+  workerRestarts: Counter;
+  /**
+   * Series another process counts for this one: `npm start`'s worker process and its pass
+   * counters (D311). Added to the scrape, summed with this process's own.
+   */
+  relayed?: () => Promise<MetricObjectWithValues<MetricValue<string>>[]>;
 }
 
 const GLOBAL_KEY = Symbol.for("groundwork.metrics");
@@ -52,13 +59,13 @@ function createMetrics(): Metrics {
     }),
     syncPasses: new Counter({
       name: "groundwork_sync_passes_total",
-      help: "Sync passes run by this process's workers, by outcome (ok, needs_attention, error).",
+      help: "Sync passes run by this process's workers (under npm start, by its worker process), by outcome (ok, needs_attention, error).",
       labelNames: ["outcome"],
       registers,
     }),
     syncDuration: new Histogram({
       name: "groundwork_sync_pass_duration_seconds",
-      help: "Duration of sync passes run by this process's workers, by outcome.",
+      help: "Duration of sync passes run by this process's workers (under npm start, by its worker process), by outcome.",
       labelNames: ["outcome"],
       buckets: [0.1, 0.5, 1, 5, 15, 60, 300, 900, 1800],
       registers,
@@ -78,6 +85,16 @@ function createMetrics(): Metrics {
       name: "groundwork_request_log_dropped_total",
       help: "Request log entries dropped instead of written, by reason (overflow: buffer full; write_failed; closed).",
       labelNames: ["reason"],
+      registers,
+    }),
+    workerUp: new Gauge({
+      name: "groundwork_worker_process_up",
+      help: "1 while npm start's sync worker process is running and taking jobs, 0 while it starts, restarts or stops (D311).",
+      registers,
+    }),
+    workerRestarts: new Counter({
+      name: "groundwork_worker_process_restarts_total",
+      help: "Restarts of npm start's sync worker process after it ended unexpectedly (D311).",
       registers,
     }),
   };
