@@ -197,7 +197,7 @@ export async function startFakeCrm(): Promise<FakeCrm> {
     now: () => new Date(Date.now() + crm.clockOffsetMs),
     setRecords(name, fields, records, options = {}) {
       const previous = objects.get(name);
-      const stampField = options.stampField === undefined ? (previous?.stampField ?? "SystemModstamp") : options.stampField;
+      const stampField = options.stampField !== undefined ? options.stampField : previous ? previous.stampField : "SystemModstamp";
       const declared = ["Id", ...fields.filter((field) => field !== "Id" && field !== stampField)];
       const object: SObject = {
         fields: stampField ? [...declared, stampField] : declared,
