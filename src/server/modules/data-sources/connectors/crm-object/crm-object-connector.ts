@@ -12,6 +12,8 @@ import { guardedFetch } from "./guarded-fetch";
 
 /** One authenticated, described read of the object, for change capture (capture/crm-modified-since.ts). */
 export interface CrmCaptureSession {
+  /** The object's API name. */
+  object: string;
   /** The mirrored column set, Id first. */
   columns: string[];
   /** What the describe call said: the stamp field, replicateable, and the CRM's clock. */
@@ -77,6 +79,7 @@ export function crmObjectConnector(config: CrmObjectConfig, credentials: CrmCred
       const description = described.value;
       const columns = config.fields ? configuredFields(config.fields) : description.fields;
       return success<CrmCaptureSession>({
+        object: config.object,
         columns,
         description,
         snapshot: () => query(checked, sessions, columns, options),
