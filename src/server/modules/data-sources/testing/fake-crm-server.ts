@@ -1,7 +1,10 @@
 import { randomBytes } from "node:crypto";
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
-import { answerDeleted, emptyDeleteLog, salesforceDate, type DeleteLog } from "./fake-crm-deleted";
+import { answerDeleted } from "./fake-crm-deleted";
+import { fieldType, nextObject, stampOf, type ObjectOptions, type SObject } from "./fake-crm-objects";
+
+export type { ObjectOptions } from "./fake-crm-objects";
 
 /**
  * A local stand-in for the Salesforce REST API, faithful to the parts the connector uses:
@@ -47,21 +50,6 @@ export interface FakeCrm {
   /** Makes nextRecordsUrl point at another origin (the connector must not follow). */
   nextRecordsOrigin: string | null;
   close(): Promise<void>;
-}
-
-export interface ObjectOptions {
-  /** The field that moves on every change; null: the object has none (no modified-since reads). */
-  stampField?: "SystemModstamp" | "LastModifiedDate" | null;
-  /** False: the object refuses replication calls (describe says `replicateable: false`). */
-  replicateable?: boolean;
-}
-
-interface SObject {
-  fields: string[];
-  records: Record<string, unknown>[];
-  stampField: string | null;
-  replicateable: boolean;
-  deleteLog: DeleteLog;
 }
 
 const API = /^\/services\/data\/(v\d+\.\d+)/;
@@ -196,28 +184,7 @@ export async function startFakeCrm(): Promise<FakeCrm> {
     deletedIdLimit: 600_000,
     now: () => new Date(Date.now() + crm.clockOffsetMs),
     setRecords(name, fields, records, options = {}) {
-      const previous = objects.get(name);
-      const stampField = options.stampField !== undefined ? options.stampField : previous ? previous.stampField : "SystemModstamp";
-      const declared = ["Id", ...fields.filter((field) => field !== "Id" && field !== stampField)];
-      const object: SObject = {
-        fields: stampField ? [...declared, stampField] : declared,
-        records: [],
-        stampField,
-        replicateable: options.replicateable ?? previous?.replicateable ?? true,
-        deleteLog: previous?.deleteLog ?? emptyDeleteLog(),
-      };
-      const before = new Map((previous?.records ?? []).map((record) => [String(record.Id), record]));
-      const now = salesforceDate(crm.now());
-      for (const record of records) {
-        const old = before.get(String(record.Id));
-        before.delete(String(record.Id));
-        if (!stampField) object.records.push({ ...record });
-        else if (record[stampField] !== undefined) object.records.push({ ...record });
-        else if (old && sameValues(old, record, declared)) object.records.push({ ...record, [stampField]: old[stampField] });
-        else object.records.push({ ...record, [stampField]: now });
-      }
-      for (const id of before.keys()) object.deleteLog.entries.push({ id, deletedAt: crm.now().getTime() });
-      objects.set(name, object);
+      objects.set(name, nextObject(objects.get(name), fields, records, options, crm.now()));
     },
     purgeDeleteLog(name) {
       const log = objects.get(name)?.deleteLog;
@@ -239,19 +206,6 @@ export async function startFakeCrm(): Promise<FakeCrm> {
     },
   };
   return crm;
-}
-
-function sameValues(a: Record<string, unknown>, b: Record<string, unknown>, fields: string[]): boolean {
-  return fields.every((field) => JSON.stringify(a[field] ?? null) === JSON.stringify(b[field] ?? null));
-}
-
-function stampOf(record: Record<string, unknown>, object: SObject): number {
-  return object.stampField ? new Date(String(record[object.stampField]).replace(/([+-]\d{2})(\d{2})$/, "$1:$2")).getTime() : 0;
-}
-
-function fieldType(field: string, object: SObject): string {
-  if (field === "Id") return "id";
-  return field === object.stampField ? "datetime" : "string";
 }
 
 function endpointOf(method: string, path: string): Endpoint | null {
