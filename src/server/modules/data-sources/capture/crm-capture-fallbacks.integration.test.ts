@@ -1,5 +1,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { Prisma } from "@/server/db/generated/client";
+import { CLI_OPERATOR } from "@/server/modules/access/acting-principal";
+import { approveDeletions } from "../approve-deletions";
 import { useTestDatabase } from "@/test/db";
 import { startFakeCrm, type FakeCrm } from "../testing/fake-crm-server";
 import { accountId, oldAccounts, renamed, runOf, syncedCrmObject } from "../testing/crm-capture-fixtures";
@@ -16,9 +18,9 @@ beforeEach(() => {
 });
 
 /** The next pass: a full compare, with this reason, and what it did. */
-async function expectFullCompare(sourceId: string, reason: RegExp | null) {
+async function expectFullCompare(sourceId: string, reason: RegExp | null, status = "ok") {
   const outcome = await syncNow(db.prisma, sourceId, { batchSize: 200 });
-  expect(outcome.status).toBe("ok");
+  expect(outcome.status).toBe(status);
   const run = await runOf(db.prisma, outcome.syncRunId);
   expect(run.fullCompare).toBe(true);
   if (reason === null) expect(run.fallbackReason).toBeNull();
@@ -109,6 +111,24 @@ describe("a CRM object falls back to a full compare", () => {
     const { outcome, source } = await expectFullCompare(sourceId, /daily safety-net/);
     expect(outcome.counts.updated).toBe(1);
     expect(source.lastFullCompareAt!.getTime()).toBeGreaterThan(Date.now() - 60_000);
+    await expectIncremental(sourceId);
+  });
+
+  it("after a full compare whose deletions the guardrail held back, until they are approved", async () => {
+    const records = oldAccounts(crm, 10);
+    const { object, sourceId } = await syncedCrmObject(db.prisma, crm, records);
+    crm.setRecords(object, ["Name"], records.slice(6));
+    await db.prisma.dataSource.update({ where: { id: sourceId }, data: { captureState: Prisma.DbNull } });
+    const { outcome, source } = await expectFullCompare(sourceId, /no high-water mark/, "needs_attention");
+    expect(outcome.counts).toMatchObject({ declined: 6, tombstoned: 0 });
+    expect(source.captureState).toMatchObject({ heldBack: true });
+    const again = await expectFullCompare(sourceId, /held back deletions/, "needs_attention");
+    expect(again.outcome.counts).toMatchObject({ declined: 6, tombstoned: 0 });
+    await approveDeletions(db.prisma, CLI_OPERATOR, sourceId);
+    const approved = await syncNow(db.prisma, sourceId);
+    expect(approved).toMatchObject({ status: "ok", counts: { tombstoned: 6 } });
+    expect(await runOf(db.prisma, approved.syncRunId)).toMatchObject({ fullCompare: true, fallbackReason: expect.stringMatching(/held back deletions/) });
+    expect((await db.prisma.dataSource.findUniqueOrThrow({ where: { id: sourceId } })).captureState).toMatchObject({ heldBack: false });
     await expectIncremental(sourceId);
   });
 
