@@ -131,6 +131,20 @@ describe("a CRM object in modified_since mode", () => {
     expect(await runOf(db.prisma, applied.syncRunId)).toMatchObject({ fullCompare: false });
   });
 
+  it("a deleted-records query that fails fails the pass: rows and mark unchanged, the next pass catches up", async () => {
+    const records = oldAccounts(crm, 10);
+    const { object, sourceId } = await syncedCrmObject(db.prisma, crm, records);
+    const before = await db.prisma.dataSource.findUniqueOrThrow({ where: { id: sourceId } });
+    crm.setRecords(object, ["Name"], renamed(records, new Set([1])).slice(0, 9));
+    laterMinute();
+    crm.fail("deleted", { status: 503 });
+    expect(await syncNow(db.prisma, sourceId)).toMatchObject({ status: "error", error: expect.stringMatching(/^The CRM deleted-records query on Obj\w+ answered 503/) });
+    const failed = await db.prisma.dataSource.findUniqueOrThrow({ where: { id: sourceId } });
+    expect(failed.captureState).toEqual(before.captureState);
+    expect((await storedRows(db.prisma, sourceId)).get(accountId(1))!.data).toMatchObject({ Name: "Account 1" });
+    expect(await syncNow(db.prisma, sourceId)).toMatchObject({ status: "ok", counts: { updated: 1, tombstoned: 1 } });
+  });
+
   it("a record deleted and then undeleted before the pass stays live", async () => {
     const records = oldAccounts(crm, 10);
     const { object, sourceId } = await syncedCrmObject(db.prisma, crm, records);

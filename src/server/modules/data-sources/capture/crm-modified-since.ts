@@ -39,8 +39,10 @@ export async function mirrorCrmObject(tx: pg.ClientBase, connector: CrmObjectCon
   const { description } = capture;
   const config = crmObjectConfigSchema.parse(source.config);
   const empty = !(await hasRows(tx, source.id));
+  // Only compare and modified_since apply to a CRM object; any other value is treated as unset.
+  const mode = source.captureMode === "compare" || source.captureMode === "modified_since" ? source.captureMode : null;
   const plan = planCrmCapture({
-    mode: source.captureMode,
+    mode,
     state: source.captureState,
     lastFullCompareAt: source.lastFullCompareAt,
     object: config.object,
@@ -52,14 +54,15 @@ export async function mirrorCrmObject(tx: pg.ClientBase, connector: CrmObjectCon
     empty,
     reread: options.fullCompare === true,
   });
-  if (!plan.incremental) return fullCompare(tx, connector, capture, source, stamp, options, plan.reason, plan.supported, config.object);
+  const full = { ...source, captureMode: mode };
+  if (!plan.incremental) return fullCompare(tx, connector, capture, full, stamp, options, plan.reason, plan.supported, config.object);
 
   // Deletions first: a record deleted after this answer is found by the next pass (its window
   // starts at this pass's mark, less the overlap); one undeleted after it is read below.
   const deleted = await capture.deletedBetween({ start: plan.since, end: plan.crmNow });
   if (!deleted.ok) {
     if (!("unavailable" in deleted)) return deleted;
-    return fullCompare(tx, connector, capture, source, stamp, options, `the CRM's delete log cannot answer for the window: ${deleted.reason}`, true, config.object);
+    return fullCompare(tx, connector, capture, full, stamp, options, `the CRM's delete log cannot answer for the window: ${deleted.reason}`, true, config.object);
   }
   await prepareStage(tx);
   const orderBase = await highestOrder(tx, source.id);
