@@ -102,6 +102,20 @@ describe("a CRM object falls back to a full compare", () => {
     expect(outcome.counts.tombstoned).toBe(1);
   });
 
+  it("when more deletions than one answer may hold fall within two minutes (the window cannot be split further)", async () => {
+    const records = oldAccounts(crm, 10);
+    const { object, sourceId } = await syncedCrmObject(db.prisma, crm, records);
+    crm.setRecords(object, ["Name"], records.slice(3));
+    crm.clockOffsetMs += 60_000;
+    crm.deletedIdLimit = 2;
+    try {
+      const { outcome } = await expectFullCompare(sourceId, /more deletions of Obj\w+ within two minutes/);
+      expect(outcome.counts.tombstoned).toBe(3);
+    } finally {
+      crm.deletedIdLimit = 600_000;
+    }
+  });
+
   it("on the daily safety-net schedule, and the compare repairs drift a stamp would never show", async () => {
     const { sourceId } = await syncedCrmObject(db.prisma, crm, oldAccounts(crm, 5));
     await expectIncremental(sourceId);
