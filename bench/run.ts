@@ -14,6 +14,7 @@ import { runRowsBench } from "./rows-bench";
 import { runSharingBench } from "./sharing-bench";
 import { seed } from "./seed";
 import { runSyncBench } from "./sync-bench";
+import { runCrmSyncBench } from "./crm-sync-bench";
 import { Table } from "./table";
 
 /**
@@ -27,7 +28,8 @@ import { Table } from "./table";
  *                   /api/v1 handler over node:http, src/test/serve-api.ts: no Next build needed)
  *   BENCH_WALK_MAX  seconds a full walk may take before it is stopped and extrapolated (default 300);
  *                   the rows part walks four times: app and baseline, before and after a 10 % pass
- *   BENCH_ONLY      rows | sync | delete | sharing | hostile | csv | export | requestlog: run one part (while working on it);
+ *   BENCH_CRM_ROWS  records in the CRM object of the CRM sync part (default: BENCH_ROWS, at most 200 000)
+ *   BENCH_ONLY      rows | sync | crm | delete | sharing | hostile | csv | export | requestlog: run one part (while working on it);
  *                   sharing: API latency on `npm start` while its worker process runs a first pass (issue 27);
  *                   requestlog: the request log writer alone at BENCH_LOG_RATE (2000/s) for
  *                   BENCH_LOG_SECONDS (30), no seeding (the rows part also runs it, with the app)
@@ -40,6 +42,8 @@ const STEP_SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
 const APP = process.env.BENCH_APP === "handler" ? "handler" : "next";
 const WALK_MAX = Number(process.env.BENCH_WALK_MAX ?? 300);
 const ONLY = process.env.BENCH_ONLY;
+/** The CRM stand-in holds its records in this process's memory: bounded whatever BENCH_ROWS is. */
+const CRM_ROWS = Number(process.env.BENCH_CRM_ROWS ?? Math.min(ROWS, 200_000));
 
 async function main(): Promise<void> {
   const started = performance.now();
@@ -82,6 +86,7 @@ async function main(): Promise<void> {
     log(`seeded in ${((performance.now() - started) / 1000).toFixed(0)} s`);
     if (!ONLY || ONLY === "rows") await runRowsBench({ appUrl, fixture, rows: ROWS, stepSeconds: STEP_SECONDS, app: APP, walkMax: WALK_MAX, table, log });
     if (!ONLY || ONLY === "sync") await runSyncBench({ appUrl, customerUrl, fixture, rows: ROWS, table, log });
+    if (!ONLY || ONLY === "sync" || ONLY === "crm") await runCrmSyncBench({ appUrl, fixture, rows: CRM_ROWS, table, log });
     // After the sync benchmark, which leaves its source holding every row: that source is deleted.
     if (!ONLY || ONLY === "delete") await runDeleteBench({ appUrl, fixture, rows: ROWS, table, log });
     // Last: it takes every other source off the schedule, and runs a first pass of its own.

@@ -3,14 +3,16 @@ import { parseArgs } from "node:util";
 import { env } from "@/env";
 import { openEnvironment } from "@/simulator/environment";
 import { formatSummary, simulate } from "@/simulator/simulate";
+import { startFakeCrm } from "@/server/modules/data-sources/testing/fake-crm-server";
 
-// `npm run simulate:devices -- [--devices N] [--runs R] [--seed S]`: devices that follow the
+// `npm run simulate:devices -- [--devices N] [--runs R] [--seed S] [--crm]`: devices that follow the
 // rows API while passes commit under them must end with the server's live rows (src/simulator).
+// --crm adds a CRM object, read in modified_since mode, from the local Salesforce stand-in.
 // The customer tables live on this machine's embedded server, so the npm script allows private
 // connector targets (D51); against BASE_URL the app's own setting applies.
 
 const { values } = parseArgs({
-  options: { devices: { type: "string", default: "3" }, runs: { type: "string", default: "20" }, seed: { type: "string" } },
+  options: { devices: { type: "string", default: "3" }, runs: { type: "string", default: "20" }, seed: { type: "string" }, crm: { type: "boolean", default: false } },
 });
 const number = (name: string, value: string | undefined, min: number) => {
   const parsed = Number(value);
@@ -28,12 +30,14 @@ const { DATABASE_URL, BASE_URL } = env();
 const environment = await openEnvironment({ repoRoot: fileURLToPath(new URL("..", import.meta.url)), databaseUrl: DATABASE_URL, baseUrl: BASE_URL });
 const print = (line: string) => process.stdout.write(`${line}\n`);
 print(`Simulating ${devices} key-only + ${devices} documented + ${devices} naive devices per source, ${runs} runs, seed ${seed}; API: ${environment.transport}`);
+const crm = values.crm ? await startFakeCrm() : undefined;
 let failed = true;
 try {
-  const summary = await simulate(environment.deps, { devices, runs, seed, print });
+  const summary = await simulate({ ...environment.deps, crm }, { devices, runs, seed, print });
   print(formatSummary(summary));
   failed = summary.divergedRuns.length > 0;
 } finally {
+  await crm?.close();
   await environment.close();
 }
 process.exit(failed ? 1 : 0);

@@ -8,6 +8,8 @@ import { getDataSourceVersions } from "@/server/modules/data-sources/get-data-so
 import { createOrganization } from "@/server/modules/organizations/create-organization";
 import { compareDevice, describeDifference, serverLiveRows, type Difference } from "./compare";
 import { CsvWriter } from "./csv-writer";
+import { CrmWriter } from "./crm-writer";
+import type { FakeCrm } from "@/server/modules/data-sources/testing/fake-crm-server";
 import { Device, type DeviceKind, type DeviceSource } from "./device";
 import { createRng, type Rng } from "./prng";
 import type { RowsApi } from "./rows-api";
@@ -23,6 +25,8 @@ export interface SimulationDeps {
   customerUrl: string;
   secrets: SecretBox;
   api: RowsApi;
+  /** When set, each run also mirrors a CRM object from this stand-in, in modified_since mode (crm-writer.ts). */
+  crm?: FakeCrm;
 }
 
 export interface DeviceOutcome {
@@ -79,6 +83,8 @@ export async function runScenario(deps: SimulationDeps, options: { seed: number;
     { organizationId, dataSourceId: tableSource.id, label: "table", versions: () => versionsOf(deps.db, tableSource.id) },
     { organizationId, dataSourceId: csvSource.id, label: "csv", versions: () => versionsOf(deps.db, csvSource.id) },
   ];
+  const crm = deps.crm ? await crmSource(deps, deps.crm, organizationId, derive(), timeline, options.seed) : null;
+  if (crm) sources.push({ organizationId, dataSourceId: crm.sourceId, label: "crm", versions: () => versionsOf(deps.db, crm.sourceId) });
   const devices: Device[] = [];
   for (const source of sources) {
     for (const kind of DEVICE_KINDS) {
@@ -108,11 +114,14 @@ export async function runScenario(deps: SimulationDeps, options: { seed: number;
   const steps = writerRng.int(4, 8);
   try {
     for (let step = 1; step <= steps; step++) {
-      if (writerRng.chance(0.7)) await table.step(step);
+      const roll = writerRng.next();
+      if (crm && roll >= 0.65) await crm.writer.step(step);
+      else if (roll < (crm ? 0.45 : 0.7)) await table.step(step);
       else await csv.step(step);
       await sleep(writerRng.int(0, 6));
     }
     await table.pass("final pass");
+    await crm?.writer.finish();
   } finally {
     writing = false;
     await Promise.all(loops);
@@ -144,7 +153,25 @@ export async function runScenario(deps: SimulationDeps, options: { seed: number;
       traces.push(describeDifference(device, differences, timeline, await tombstoneOf(deps.db, source.dataSourceId, first.externalId)));
     }
   }
+  // The CRM mirror itself must equal the CRM once its last pass ran (modified_since reads only changes).
+  for (const problem of (await crm?.writer.mirrorDifferences()) ?? []) traces.push(`  crm mirror: ${problem}`);
   return { seed: options.seed, devices: outcomes, traces, steps };
+}
+
+async function crmSource(deps: SimulationDeps, crm: FakeCrm, organizationId: string, rng: Rng, timeline: Timeline, seed: number) {
+  const writer = new CrmWriter({ db: deps.db, crm, secrets: deps.secrets, rng, timeline }, `Sim${seed}x${randomBytes(3).toString("hex")}`);
+  writer.create();
+  const source = await createManagedSource(deps.db, deps.secrets, SYSTEM, {
+    kind: "crm_object",
+    organizationId,
+    name: `CRM ${writer.object}`,
+    syncIntervalSeconds: null,
+    config: { instanceUrl: crm.url, object: writer.object, fields: null },
+    credentials: { clientId: crm.clientId, clientSecret: crm.clientSecret },
+  });
+  writer.setSource(source.id);
+  await writer.pass("crm first pass");
+  return { writer, sourceId: source.id };
 }
 
 /**

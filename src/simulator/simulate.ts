@@ -24,16 +24,20 @@ export interface SimulationSummary {
   devicesPerKind: number;
   divergedRuns: number[];
   kinds: Record<DeviceKind, KindSummary>;
+  /** The sources each run mirrored (table, csv, and crm when a CRM stand-in is given). */
+  sources: string[];
 }
 
 export async function simulate(deps: SimulationDeps, options: SimulationOptions): Promise<SimulationSummary> {
   const kinds = Object.fromEntries(DEVICE_KINDS.map((kind) => [kind, { mirrors: 0, diverged: 0, rows: 0 }])) as Record<DeviceKind, KindSummary>;
   const divergedRuns: number[] = [];
+  const sources = new Set<string>();
   const started = Date.now();
   for (let index = 0; index < options.runs; index++) {
     const seed = runSeed(options.seed, index);
     const result = await runScenario(deps, { seed, devicesPerKind: options.devices });
     for (const device of result.devices) {
+      sources.add(device.source);
       const summary = kinds[device.kind];
       summary.mirrors++;
       if (device.error || device.differences.length > 0) summary.diverged++;
@@ -48,12 +52,12 @@ export async function simulate(deps: SimulationDeps, options: SimulationOptions)
       options.print(`… ${index + 1}/${options.runs} runs, ${divergedRuns.length} diverged, ${Math.round((Date.now() - started) / 1000)} s`);
     }
   }
-  return { runs: options.runs, devicesPerKind: options.devices, divergedRuns, kinds };
+  return { runs: options.runs, devicesPerKind: options.devices, divergedRuns, kinds, sources: [...sources] };
 }
 
 export function formatSummary(summary: SimulationSummary): string {
   const lines = [
-    `Summary: ${summary.runs} runs × 2 sources (Postgres table, CSV) × ${summary.devicesPerKind} devices of each kind; ${summary.divergedRuns.length} runs diverged`,
+    `Summary: ${summary.runs} runs × ${summary.sources.length} sources (${summary.sources.join(", ")}) × ${summary.devicesPerKind} devices of each kind; ${summary.divergedRuns.length} runs diverged`,
   ];
   for (const kind of DEVICE_KINDS) {
     const k = summary.kinds[kind];

@@ -9,6 +9,9 @@ import { requireSource } from "./require-source";
 import type { Result } from "./result";
 import { crmCredentialsSchema, crmObjectConfigSchema, describeIssue, postgresCredentialsSchema, postgresTableConfigSchema } from "./source-config";
 import { DEFAULT_TIMEOUT_MS } from "./sync/run-sync-pass";
+import type { CaptureMode } from "@/server/db/generated/client";
+import { isCrmObjectConnector } from "./capture/crm-modified-since";
+import { crmCaptureModes } from "./capture/crm-capture-support";
 
 /** A connector form before it is saved: the same settings create-source takes. */
 export const connectionSettingsSchema = z.discriminatedUnion("kind", [
@@ -17,8 +20,15 @@ export const connectionSettingsSchema = z.discriminatedUnion("kind", [
 ]);
 export type ConnectionSettings = z.input<typeof connectionSettingsSchema>;
 
+/** Whether the target supports a change capture mode, and why not when it does not. */
+export interface CaptureModeSupport {
+  mode: CaptureMode;
+  supported: boolean;
+  reason: string | null;
+}
+
 export type ConnectionCheck =
-  | { ok: true; columns: string[]; rowsSampled: number }
+  | { ok: true; columns: string[]; rowsSampled: number; captureModes?: CaptureModeSupport[] }
   /** The same readable, secret-free reason a pass would store as sync_error. */
   | { ok: false; reason: string };
 
@@ -54,6 +64,7 @@ export async function testSourceConnection(
 
 async function probe(connector: Result<Connector>, timeoutMs: number): Promise<ConnectionCheck> {
   if (!connector.ok) return { ok: false, reason: connector.reason };
+  if (isCrmObjectConnector(connector.value)) return crmCaptureModes(connector.value, PROBE_ROWS, timeoutMs);
   const opened = await connector.value.fetchSnapshot({ batchSize: PROBE_ROWS, timeoutMs });
   if (!opened.ok) return { ok: false, reason: opened.reason };
   const snapshot = opened.value;

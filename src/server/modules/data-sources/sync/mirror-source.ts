@@ -10,6 +10,7 @@ import { decideDeletions } from "./delete-guardrail";
 import { sampleUnseen } from "./held-back";
 import { applyStage, countUnseen, prepareStage, indexStage, passBaseline, repeatedKey, stageBatch, tombstoneUnseen } from "./mirror-rows";
 import type { SyncCounts } from "./run-sync-pass";
+import type { PassCapture } from "../capture/crm-capture-record";
 
 export type MirrorResult = Result<{
   counts: SyncCounts;
@@ -22,6 +23,8 @@ export type MirrorResult = Result<{
   firstPass: boolean;
   /** Live rows before this pass. */
   liveBefore: number;
+  /** How a capture mode read the source (capture/), when one chose; absent for a plain compare. */
+  capture?: PassCapture;
 }>;
 
 /**
@@ -90,7 +93,7 @@ export async function mirrorSource(
 }
 
 /** Stages every row the snapshot reads (sync_stage), then fails on a key read twice. */
-async function stageFullRead(
+export async function stageFullRead(
   tx: pg.ClientBase,
   snapshot: Snapshot,
   options: { onBatch?: (progress: { rowsRead: number }) => void; onReadDone?: (rowsRead: number) => void },

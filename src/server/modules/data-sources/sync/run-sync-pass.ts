@@ -7,6 +7,8 @@ import type pg from "pg";
 import { lockSourceForWriteRaw, SOURCE_TRANSACTION_OPTIONS } from "../source-lock";
 import { openPassConnection } from "./pass-connection";
 import { mirrorSource, type MirrorResult } from "./mirror-source";
+import { isCrmObjectConnector, mirrorCrmObject } from "../capture/crm-modified-since";
+import { recordPassCapture } from "../capture/crm-capture-record";
 import { createProgressWriter } from "./progress-writer";
 import { analyzeRows, shouldAnalyze, type WriteShare } from "./statistics";
 import { abortedPassReason, INTERNAL_ERROR, isTransactionTimeout, recordAbortedPass } from "./record-aborted-pass";
@@ -175,18 +177,20 @@ async function passSteps(
   let result: MirrorResult;
   try {
     const connector = connectorForSource(source, deps);
-    result = connector.ok
-      ? await mirrorSource(client, connector.value, source, stamp, {
-          batchSize: options.batchSize ?? DEFAULT_BATCH_SIZE,
-          timeoutMs: options.timeoutMs ?? DEFAULT_TIMEOUT_MS,
-          fullCompare: options.fullCompare ?? false,
-          onBatch: (batch) => {
-            progress.report("reading", batch.rowsRead);
-            options.onBatch?.(batch);
-          },
-          onReadDone: (rowsRead) => progress.report("reconciling", rowsRead),
-        })
-      : connector;
+    const passOptions = {
+      batchSize: options.batchSize ?? DEFAULT_BATCH_SIZE,
+      timeoutMs: options.timeoutMs ?? DEFAULT_TIMEOUT_MS,
+      fullCompare: options.fullCompare ?? false,
+      onBatch: (batch: { rowsRead: number }) => {
+        progress.report("reading", batch.rowsRead);
+        options.onBatch?.(batch);
+      },
+      onReadDone: (rowsRead: number) => progress.report("reconciling", rowsRead),
+    };
+    // A CRM object chooses per pass between modified-since reads and a full compare (capture/).
+    if (!connector.ok) result = connector;
+    else if (isCrmObjectConnector(connector.value)) result = await mirrorCrmObject(client, connector.value, source, stamp, passOptions);
+    else result = await mirrorSource(client, connector.value, source, stamp, passOptions);
   } catch (error) {
     onBug(error);
     result = { ok: false, reason: INTERNAL_ERROR };
@@ -217,6 +221,7 @@ async function passSteps(
       WHERE id = $1`,
     [run.id, status, finishedAt, counts.inserted, counts.updated, counts.tombstoned, counts.revived, counts.declined, rowsRead, declinedSample],
   );
+  if (result.value.capture) await recordPassCapture(client, sourceId, run.id, result.value.capture, finishedAt);
   const changedRows = counts.inserted + counts.updated + counts.tombstoned + counts.revived;
   return { status, syncRunId: run.id, counts, error: null, written: { firstPass, changedRows, rowsBefore: liveBefore } };
 }

@@ -158,8 +158,8 @@ describe("a CRM object source", () => {
   it("mirrors records with the record Id as external_id, across pages", async () => {
     const { sourceId, rows } = await syncedCrmSource();
     expect(rows.size).toBe(450);
-    expect(rows.get("001000000000007")!.data).toEqual({ Id: "001000000000007", Name: "Account 7" });
-    expect((await db.prisma.dataSource.findUniqueOrThrow({ where: { id: sourceId } })).columns).toEqual(["Id", "Name"]);
+    expect(rows.get("001000000000007")!.data).toEqual({ Id: "001000000000007", Name: "Account 7", SystemModstamp: expect.any(String) });
+    expect((await db.prisma.dataSource.findUniqueOrThrow({ where: { id: sourceId } })).columns).toEqual(["Id", "Name", "SystemModstamp"]);
     const outcome = await syncNow(db.prisma, sourceId, { batchSize: 200 });
     expect(outcome).toMatchObject({ status: "ok", counts: { inserted: 0, updated: 225 } });
   });

@@ -10,6 +10,12 @@ export const testConnectionInput = organizationInput.extend({
   settings: z.custom<ConnectionSettings>((value) => typeof value === "object" && value !== null, "settings must be an object"),
 });
 export const testConnectionOutput = z.discriminatedUnion("ok", [
-  z.object({ ok: z.literal(true), columns: z.array(z.string()), rowsSampled: z.number().int() }),
+  z.object({
+    ok: z.literal(true),
+    columns: z.array(z.string()),
+    rowsSampled: z.number().int(),
+    /** Which change capture modes the target supports, and why not (issue 27). */
+    captureModes: z.array(z.object({ mode: z.enum(["compare", "xmin", "cdc", "modified_since"]), supported: z.boolean(), reason: z.string().nullable() })).optional(),
+  }),
   z.object({ ok: z.literal(false), reason: z.string() }),
 ]);

@@ -11,6 +11,11 @@ export const MAX_CRM_RESPONSE_BYTES = 32 * 1024 * 1024;
 export interface CrmResponse {
   status: number;
   body: unknown;
+  /**
+   * The CRM's own clock, from the answer's `Date` header (second precision), when it sent one.
+   * Change capture takes its marks from this, never from this host's clock (skew).
+   */
+  serverTime?: Date;
 }
 
 /**
@@ -41,7 +46,8 @@ export async function crmRequest(
         if (response.ok) return failure(`${operation} at ${host} answered ${response.status} with a body that is not JSON`);
       }
     }
-    return success({ status: response.status, body });
+    const serverTime = dateHeader(response.headers.get("date"));
+    return success({ status: response.status, body, ...(serverTime ? { serverTime } : {}) });
   } catch (error) {
     // A body cut short by the timer may surface as a plain socket error: the timer says why.
     if (signal.aborted) return failure(`${operation} at ${host} timed out after ${timeoutMs} ms`);
@@ -71,6 +77,12 @@ async function readCapped(response: Response, maxBytes: number): Promise<string 
     }
     text += decoder.decode(value, { stream: true });
   }
+}
+
+function dateHeader(value: string | null): Date | null {
+  if (!value) return null;
+  const parsed = new Date(value);
+  return Number.isNaN(parsed.getTime()) ? null : parsed;
 }
 
 function formatBytes(bytes: number): string {

@@ -43,10 +43,15 @@ describe("the CRM object connector (Salesforce REST query protocol)", () => {
   it("takes a client-credentials token, then follows nextRecordsUrl page by page, one batch per page", async () => {
     const { failure, batches, columns } = await readAll({ batchSize: 200 });
     expect(failure).toBeNull();
-    expect(columns).toEqual(["Id", "Name", "Industry"]);
+    // Every field the object describes, its SystemModstamp included (as Salesforce describes it).
+    expect(columns).toEqual(["Id", "Name", "Industry", "SystemModstamp"]);
     expect(batches.map((batch) => batch.length)).toEqual([200, 200, 50]);
     const first = batches[0]![0]!;
-    expect(first).toEqual({ externalId: "001000000000000", data: { Id: "001000000000000", Name: "Account 0", Industry: null }, orderValue: null });
+    expect(first).toEqual({
+      externalId: "001000000000000",
+      data: { Id: "001000000000000", Name: "Account 0", Industry: null, SystemModstamp: expect.stringMatching(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}\+0000$/) },
+      orderValue: null,
+    });
     expect(crm.requests).toEqual([
       "POST /services/oauth2/token",
       "GET /services/data/v60.0/sobjects/Account/describe",

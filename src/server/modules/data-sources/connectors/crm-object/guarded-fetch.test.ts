@@ -28,7 +28,7 @@ describe("fetch to a tenant's CRM host", () => {
   it("connects to the address the policy checked, keeping the host name (a name the system cannot resolve works)", async () => {
     const fetchImpl = guardedFetch({ allowPrivate: true, resolve: dns({ "crm.test": ["127.0.0.1"] }) });
     const result = await crmRequest(fetchImpl, "The CRM token endpoint", `http://crm.test:${port}/token`, { method: "POST", body: "a=1" }, 2_000);
-    expect(result).toEqual({ ok: true, value: { status: 200, body: { echoed: "a=1" } } });
+    expect(result).toMatchObject({ ok: true, value: { status: 200, body: { echoed: "a=1" } } });
     expect(seen.at(-1)).toBe(`POST /token host=crm.test:${port}`);
   });
 
@@ -47,7 +47,7 @@ describe("fetch to a tenant's CRM host", () => {
 
   it("does not follow redirects", async () => {
     const fetchImpl = guardedFetch({ allowPrivate: true });
-    expect(await crmRequest(fetchImpl, "q", `http://127.0.0.1:${port}/redirect`, {}, 2_000)).toEqual({ ok: true, value: { status: 302, body: null } });
+    expect(await crmRequest(fetchImpl, "q", `http://127.0.0.1:${port}/redirect`, {}, 2_000)).toMatchObject({ ok: true, value: { status: 302, body: null } });
     expect(seen.filter((line) => line.includes("/elsewhere"))).toEqual([]);
   });
 });

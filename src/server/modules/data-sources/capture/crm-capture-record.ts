@@ -1,0 +1,36 @@
+import type pg from "pg";
+import type { CaptureMode } from "@/server/db/generated/client";
+
+/** How a pass read its source, for the sync run and the source (prisma: SyncRun/DataSource capture fields). */
+export interface PassCapture {
+  /** The mode this pass ran in (the source's mode; a full compare may still be its fallback). */
+  mode: CaptureMode;
+  fullCompare: boolean;
+  /** Why an incremental mode compared everything this time; null when it did not, or compare is the mode. */
+  fallbackReason: string | null;
+  /** The source's mode after this pass (a legacy source moves to the best one on a full compare). */
+  sourceMode: CaptureMode;
+  /** What the next pass needs (high-water mark...); null clears it. Never a secret. */
+  state: object | null;
+  /** HTTP requests (or statements) sent to the customer, and rows read from them. */
+  customerStatements: number;
+  customerRowsRead: number;
+}
+
+/**
+ * Writes a committed pass's capture figures to its sync run and its source, in the pass's
+ * transaction: the mark moves exactly when the rows it covers are committed.
+ */
+export async function recordPassCapture(tx: pg.ClientBase, sourceId: string, runId: string, capture: PassCapture, finishedAt: Date): Promise<void> {
+  await tx.query(
+    `UPDATE sync_runs SET capture_mode = $2::"CaptureMode", full_compare = $3, fallback_reason = $4, customer_statements = $5, customer_rows_read = $6
+      WHERE id = $1`,
+    [runId, capture.mode, capture.fullCompare, capture.fallbackReason, capture.customerStatements, capture.customerRowsRead],
+  );
+  await tx.query(
+    `UPDATE data_sources SET capture_mode = $2::"CaptureMode", capture_state = $3::jsonb,
+            last_full_compare_at = CASE WHEN $4::boolean THEN $5::timestamptz ELSE last_full_compare_at END
+      WHERE id = $1`,
+    [sourceId, capture.sourceMode, capture.state === null ? null : JSON.stringify(capture.state), capture.fullCompare, finishedAt],
+  );
+}
