@@ -12,7 +12,7 @@ import type { RateLimitStore } from "@/server/modules/rate-limit/rate-limit-stor
 export async function authenticateRequest(deps: {
   db: Db;
   rateLimiter: RateLimitStore;
-  headers: Headers;
+  headers: { get(name: string): string | null };
   /** Told the key as soon as it is known, so a 429 is still logged against it (D190). */
   onIdentified?: (principal: ApiKeyPrincipal) => void;
 }): Promise<ApiKeyPrincipal> {

@@ -13,15 +13,22 @@ export interface ResponseHolder {
   headers: Record<string, string>;
 }
 
+/** What a procedure may read of the request itself (the idempotency middleware's fingerprint). */
+export interface ApiRequestHead {
+  method: string;
+  pathname: string;
+  headers: { get(name: string): string | null };
+}
+
 export interface ApiContext {
   requestId: string;
-  req: Request;
+  req: ApiRequestHead;
   rawBody: RawBody;
   db: Db;
   log: Logger;
   rateLimiter: RateLimitStore;
   response: ResponseHolder;
-  /** The caller, when the pipeline identified (and charged) it before reading the body. */
+  /** The caller, identified (and charged) by the pipeline before it read the body; none for a public operation. */
   principal?: ApiKeyPrincipal;
   /**
    * The key's concurrency gate (D45), when the pipeline left it to the idempotency middleware

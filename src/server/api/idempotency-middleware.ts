@@ -13,13 +13,13 @@ const IDEMPOTENT_METHODS = new Set(["POST", "PATCH"]);
  */
 export const idempotencyMiddleware = middleware(async (opts) => {
   const ctx = opts.ctx as ApiContext & { principal: ApiKeyPrincipal };
-  const method = ctx.req.method.toUpperCase();
+  const method = ctx.req.method;
   if (!IDEMPOTENT_METHODS.has(method)) return opts.next();
   const key = parseIdempotencyKey(ctx.req.headers.get("idempotency-key"));
   const db = ctx.db;
   if (key === null || !isRootClient(db)) return opts.next();
 
-  const fingerprint = requestFingerprint(method, new URL(ctx.req.url).pathname, ctx.rawBody.bytes);
+  const fingerprint = requestFingerprint(method, ctx.req.pathname, ctx.rawBody.bytes);
   const status = opts.meta?.successStatus ?? 200;
   type Result = Awaited<ReturnType<typeof opts.next>>;
   const outcome = await runIdempotent<Result>(

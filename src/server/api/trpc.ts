@@ -1,30 +1,14 @@
 import { initTRPC } from "@trpc/server";
 import type { ApiContext } from "./context";
 import type { ApiMeta } from "./meta";
-import { toAppError } from "./to-app-error";
 
-const t = initTRPC
-  .context<ApiContext>()
-  .meta<ApiMeta>()
-  .create({
-    // NOTE: the REST pipeline keeps only `error`; `message`/`code`/`data` stay for the
-    // internal tRPC client of the dashboard. Stack traces are never part of the shape.
-    errorFormatter({ shape, error }) {
-      const appError = toAppError(error);
-      return {
-        message: appError.message,
-        code: shape.code,
-        data: { code: shape.data.code, httpStatus: shape.data.httpStatus, path: shape.data.path },
-        error: {
-          code: appError.code,
-          message: appError.message,
-          ...(appError.details ? { details: appError.details } : {}),
-        },
-      };
-    },
-  });
+/**
+ * The /api/v1 procedures. No error formatter: no tRPC HTTP adapter serves this router. The
+ * pipeline (src/server/http/handle-api-request.ts) calls procedures through the router's
+ * server-side caller and turns whatever they throw into the one error body itself.
+ */
+const t = initTRPC.context<ApiContext>().meta<ApiMeta>().create();
 
 export const createRouter = t.router;
 export const middleware = t.middleware;
-export const createCallerFactory = t.createCallerFactory;
 export const baseProcedure = t.procedure;

@@ -6,7 +6,7 @@ import { statusForCode } from "@/server/errors/http-status";
 import type { Logger } from "@/server/logger";
 import { CLIENT_ADDRESS_HEADER, parseTrustedProxies, resolveClientAddress } from "./client-address";
 import { bodyRefusal, edgeRefusal, hostRefusal, normalizeUnreservedEscapes, parserRefusal } from "./edge-checks";
-import { errorBody, internalError } from "@/server/errors/envelope";
+import { errorBody, internalError, type ErrorBody } from "@/server/errors/envelope";
 import { newRequestId, REQUEST_ID_HEADER } from "./request-id";
 import { contentSecurityPolicy, HSTS_VALUE, newNonce, SECURITY_HEADERS, servedOverHttps } from "./security-headers";
 import { trackConnections, type ServerState } from "./graceful-stop";
@@ -105,8 +105,9 @@ export function createNodeServer(handle: NodeHandler, log: Logger, options: Node
     }
     const requestId = newRequestId();
     log.info({ request_id: requestId, code: error.code, status: refusal.status }, "request refused by the HTTP parser");
-    options.onRefused?.({ requestId, req: null, status: refusal.status, error: { code: refusal.error.code, message: refusal.error.message } });
-    socket.end(rawResponse(refusal.status, refusal.error, requestId));
+    const body = errorBody(refusal.error, requestId);
+    options.onRefused?.({ requestId, req: null, status: refusal.status, error: body.error });
+    socket.end(rawResponse(refusal.status, refusal.error, body));
   });
   return server;
 }
@@ -143,15 +144,15 @@ function answer(res: ServerResponse, status: number, error: AppError, log: Logge
 }
 
 /** A whole response written to a socket the parser gave up on (there is no ServerResponse). */
-function rawResponse(status: number, error: AppError, requestId: string): string {
-  const text = JSON.stringify(errorBody(error, requestId));
+function rawResponse(status: number, error: AppError, body: ErrorBody): string {
+  const text = JSON.stringify(body);
   const headers = {
     ...SECURITY_HEADERS,
     ...(error.headers ?? {}),
     "Content-Type": "application/json; charset=utf-8",
     "Content-Length": String(Buffer.byteLength(text)),
     "Cache-Control": "no-store",
-    [REQUEST_ID_HEADER]: requestId,
+    [REQUEST_ID_HEADER]: body.request_id,
     Connection: "close",
   };
   const lines = Object.entries(headers).map(([name, value]) => `${name}: ${value}`);

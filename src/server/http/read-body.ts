@@ -19,38 +19,49 @@ export function methodTakesBody(method: string): boolean {
   return BODY_METHODS.has(method.toUpperCase());
 }
 
+/** What reading a body needs of a request (an ApiRequest, api-request.ts). */
+export interface BodySource {
+  method: string;
+  headers: { get(name: string): string | null };
+  body: AsyncIterable<Uint8Array> | null;
+}
+
 /** Reads the body once, bounded, and checks it is JSON (and storable) when the method carries one. */
-export async function readRawBody(req: Request, maxBytes = MAX_BODY_BYTES): Promise<RawBody> {
+export async function readRawBody(req: BodySource, maxBytes = MAX_BODY_BYTES): Promise<RawBody> {
   const declared = Number(req.headers.get("content-length") ?? "NaN");
   if (Number.isFinite(declared) && declared > maxBytes) throw tooLarge(maxBytes);
 
-  const bytes = await readBounded(req, maxBytes);
+  const bytes = await readBounded(req.body, maxBytes);
+  if (bytes.length === 0) return EMPTY_BODY;
   const text = new TextDecoder("utf-8").decode(bytes);
-  if (methodTakesBody(req.method) && bytes.length > 0) return { bytes, text, json: parseJsonBody(req, text) };
+  if (methodTakesBody(req.method)) return { bytes, text, json: parseJsonBody(req.headers, text) };
   return { bytes, text };
 }
 
-async function readBounded(req: Request, maxBytes: number): Promise<Uint8Array<ArrayBuffer>> {
-  if (!req.body) return new Uint8Array(0);
-  const reader = req.body.getReader();
+const EMPTY_BODY: RawBody = Object.freeze({ bytes: new Uint8Array(0), text: "" });
+
+async function readBounded(body: AsyncIterable<Uint8Array> | null, maxBytes: number): Promise<Uint8Array<ArrayBuffer>> {
+  if (!body) return new Uint8Array(0);
+  const iterator = body[Symbol.asyncIterator]();
   const chunks: Uint8Array[] = [];
   let total = 0;
   for (;;) {
-    let chunk: ReadableStreamReadResult<Uint8Array>;
+    let chunk: IteratorResult<Uint8Array>;
     try {
-      chunk = await reader.read();
+      chunk = await iterator.next();
     } catch (error) {
       throw clientAborted(error);
     }
-    const { done, value } = chunk;
-    if (done) break;
-    total += value.byteLength;
+    if (chunk.done) break;
+    total += chunk.value.byteLength;
     if (total > maxBytes) {
-      await reader.cancel();
+      // Ends the stream: a Fetch body is cancelled, a node:http request destroyed.
+      await iterator.return?.();
       throw tooLarge(maxBytes);
     }
-    chunks.push(value);
+    chunks.push(chunk.value);
   }
+  if (chunks.length === 1) return new Uint8Array(chunks[0]!.buffer as ArrayBuffer, chunks[0]!.byteOffset, total);
   const bytes = new Uint8Array(total);
   let offset = 0;
   for (const chunk of chunks) {
@@ -89,8 +100,8 @@ export async function* boundedBodyChunks(req: Request, maxBytes: number): AsyncG
   }
 }
 
-function parseJsonBody(req: Request, text: string): unknown {
-  const contentType = req.headers.get("content-type") ?? "";
+function parseJsonBody(headers: BodySource["headers"], text: string): unknown {
+  const contentType = headers.get("content-type") ?? "";
   const mediaType = contentType.split(";")[0]?.trim().toLowerCase();
   if (mediaType !== "application/json") {
     throw new AppError(

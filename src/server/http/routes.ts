@@ -4,6 +4,10 @@ import type { ApiMeta } from "@/server/api/meta";
 /** One REST operation exposed by a tRPC procedure through its OpenAPI meta. */
 export interface ApiRoute {
   procedurePath: string;
+  /** The procedure's path in the router, split once (`["organizations", "list"]`). */
+  procedureSegments: string[];
+  /** Whether the procedure declares an input (a procedure without one is called with none). */
+  hasInput: boolean;
   method: string;
   /** OpenAPI path template relative to /api/v1, e.g. `/organizations/{id}`. */
   path: string;
@@ -34,7 +38,16 @@ export function listApiRoutes(router: AnyTRPCRouter): ApiRoute[] {
     if (!meta?.openapi || meta.openapi.enabled === false) continue;
     const path = normalizePath(meta.openapi.path);
     const queryParameters = queryParametersOf(procedure, meta.openapi.method, path);
-    routes.push({ procedurePath, method: meta.openapi.method, path, meta, pattern: pathPattern(path), queryParameters });
+    routes.push({
+      procedurePath,
+      procedureSegments: procedurePath.split("."),
+      hasInput: (procedure._def.inputs ?? []).length > 0,
+      method: meta.openapi.method,
+      path,
+      meta,
+      pattern: pathPattern(path),
+      queryParameters,
+    });
   }
   return routes;
 }
@@ -53,11 +66,7 @@ export function matchRoute(routes: ApiRoute[], method: string, pathname: string)
   return allow.length > 0 ? { kind: "method_not_allowed", allow } : { kind: "not_found" };
 }
 
-export function routeForProcedure(routes: ApiRoute[], procedurePath: string): ApiRoute | undefined {
-  return routes.find((route) => route.procedurePath === procedurePath);
-}
-
-/** What the OpenAPI adapter reads from the query: the input's fields minus path parameters, on GET and DELETE only. */
+/** The query parameters an operation takes: its input's fields minus path parameters, on GET and DELETE only. */
 function queryParametersOf(procedure: ProcedureLike, method: string, path: string): string[] {
   if (method !== "GET" && method !== "DELETE") return [];
   const pathParameters = new Set([...path.matchAll(/\{([^}]+)\}/g)].map((found) => found[1]));
