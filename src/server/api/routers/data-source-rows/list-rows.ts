@@ -1,4 +1,5 @@
 import { page } from "@/server/api/envelope";
+import { outputContract } from "@/server/api/output-contract";
 import { apiProcedure } from "@/server/api/procedures";
 import { listRows } from "@/server/modules/data-source-rows/list-rows";
 import { listRowsInput, listRowsMeta, listRowsOutput } from "./list-rows.types";
@@ -7,7 +8,7 @@ import { toRowDto } from "./row.types";
 export const listRowsProcedure = apiProcedure
   .meta(listRowsMeta)
   .input(listRowsInput)
-  .output(listRowsOutput)
+  .output(outputContract(listRowsOutput))
   .query(async ({ ctx, input }) => {
     const result = await listRows(ctx.db, {
       organizationId: input.organization_id,

@@ -1,5 +1,6 @@
 import { actingForApiKey } from "@/server/modules/access/acting-principal";
 import { ok } from "@/server/api/envelope";
+import { outputContract } from "@/server/api/output-contract";
 import { apiProcedure } from "@/server/api/procedures";
 import { createOrganization } from "@/server/modules/organizations/create-organization";
 import { createOrganizationInput, createOrganizationMeta, createOrganizationOutput } from "./create-organization.types";
@@ -8,5 +9,5 @@ import { toOrganizationDto } from "./organization.types";
 export const createOrganizationProcedure = apiProcedure
   .meta(createOrganizationMeta)
   .input(createOrganizationInput)
-  .output(createOrganizationOutput)
+  .output(outputContract(createOrganizationOutput))
   .mutation(async ({ ctx, input }) => ok(ctx, toOrganizationDto(await createOrganization(ctx.db, actingForApiKey(ctx.principal), input.name))));

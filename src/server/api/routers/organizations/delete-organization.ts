@@ -1,5 +1,6 @@
 import { actingForApiKey } from "@/server/modules/access/acting-principal";
 import { ok } from "@/server/api/envelope";
+import { outputContract } from "@/server/api/output-contract";
 import { apiProcedure } from "@/server/api/procedures";
 import { deleteOrganization } from "@/server/modules/organizations/delete-organization";
 import { deleteOrganizationInput, deleteOrganizationMeta, deleteOrganizationOutput } from "./delete-organization.types";
@@ -7,7 +8,7 @@ import { deleteOrganizationInput, deleteOrganizationMeta, deleteOrganizationOutp
 export const deleteOrganizationProcedure = apiProcedure
   .meta(deleteOrganizationMeta)
   .input(deleteOrganizationInput)
-  .output(deleteOrganizationOutput)
+  .output(outputContract(deleteOrganizationOutput))
   .mutation(async ({ ctx, input }) => {
     await deleteOrganization(ctx.db, actingForApiKey(ctx.principal), input.id);
     return ok(ctx, { id: input.id, deleted: true as const });

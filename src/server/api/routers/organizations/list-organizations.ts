@@ -1,5 +1,6 @@
 import { actingForApiKey } from "@/server/modules/access/acting-principal";
 import { page } from "@/server/api/envelope";
+import { outputContract } from "@/server/api/output-contract";
 import { apiProcedure } from "@/server/api/procedures";
 import { listOrganizations } from "@/server/modules/organizations/list-organizations";
 import { listOrganizationsInput, listOrganizationsMeta, listOrganizationsOutput } from "./list-organizations.types";
@@ -8,7 +9,7 @@ import { toOrganizationDto } from "./organization.types";
 export const listOrganizationsProcedure = apiProcedure
   .meta(listOrganizationsMeta)
   .input(listOrganizationsInput)
-  .output(listOrganizationsOutput)
+  .output(outputContract(listOrganizationsOutput))
   .query(async ({ ctx, input }) => {
     const result = await listOrganizations(ctx.db, { ...input, principal: actingForApiKey(ctx.principal) });
     return page(ctx, result.items.map(toOrganizationDto), result.meta);

@@ -1,4 +1,5 @@
 import { ok } from "@/server/api/envelope";
+import { outputContract } from "@/server/api/output-contract";
 import { apiProcedure } from "@/server/api/procedures";
 import type { Prisma } from "@/server/db/types";
 import { createRecord } from "@/server/modules/records/create-record";
@@ -8,7 +9,7 @@ import { toRecordDto } from "./record.types";
 export const createRecordProcedure = apiProcedure
   .meta(createRecordMeta)
   .input(createRecordInput)
-  .output(createRecordOutput)
+  .output(outputContract(createRecordOutput))
   .mutation(async ({ ctx, input }) => {
     const record = await createRecord(ctx.db, {
       organizationId: input.org,

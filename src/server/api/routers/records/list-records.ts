@@ -1,4 +1,5 @@
 import { page } from "@/server/api/envelope";
+import { outputContract } from "@/server/api/output-contract";
 import { apiProcedure } from "@/server/api/procedures";
 import { listRecords } from "@/server/modules/records/list-records";
 import { listRecordsInput, listRecordsMeta, listRecordsOutput } from "./list-records.types";
@@ -7,7 +8,7 @@ import { toRecordDto } from "./record.types";
 export const listRecordsProcedure = apiProcedure
   .meta(listRecordsMeta)
   .input(listRecordsInput)
-  .output(listRecordsOutput)
+  .output(outputContract(listRecordsOutput))
   .query(async ({ ctx, input }) => {
     const result = await listRecords(ctx.db, {
       organizationId: input.org,
