@@ -1,6 +1,6 @@
 import { performance } from "node:perf_hooks";
 import pino from "pino";
-import { listRowsOutput } from "@/server/api/routers/data-source-rows/list-rows.types";
+import { listRowsOutput } from "@/server/api/v1/data-source-rows/list-rows.types";
 import { observeApiRequest } from "@/server/metrics/http-metrics";
 
 // What a rows page pays per request for what issue 26.4 questions, in isolation (one process,

@@ -1,6 +1,6 @@
 import pino from "pino";
 import { createMemoryRateLimitStore, type RateLimitStore } from "@/server/modules/rate-limit/rate-limit-store";
-import { appRouter } from "@/server/api/root";
+import { appRouter } from "@/server/api/v1/root";
 import type { PrismaClient } from "@/server/db/types";
 import { createApiHandler } from "@/server/http/handle-api-request";
 import { mintApiKey } from "@/server/modules/api-keys/mint-key";

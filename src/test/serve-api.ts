@@ -1,7 +1,7 @@
 import type { AddressInfo } from "node:net";
 import pino from "pino";
 import { env } from "@/env";
-import { appRouter } from "@/server/api/root";
+import { appRouter } from "@/server/api/v1/root";
 import { apiPoolOptions, createPrismaClient } from "@/server/db/client";
 import { createNodeApiHandler } from "@/server/http/handle-api-request";
 import { handleHealthRequest } from "@/server/http/health-route";

@@ -1,5 +1,5 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { appRouter } from "@/server/api/root";
+import { appRouter } from "@/server/api/v1/root";
 import { getPrisma } from "@/server/db/client";
 import { env } from "@/env";
 import { logger } from "@/server/logger";

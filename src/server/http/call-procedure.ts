@@ -1,7 +1,7 @@
 import type { AnyTRPCRouter } from "@trpc/server";
-import type { ApiContext } from "@/server/api/context";
-import { methodTakesBody } from "./read-body";
-import type { ApiRoute } from "./routes";
+import type { ApiContext } from "@/server/api/v1/context";
+import { methodTakesBody } from "../web/read-body";
+import type { ApiRoute } from "../api/v1/routes";
 
 type Callable = (input: unknown) => Promise<unknown>;
 type CallerFactory = (ctx: ApiContext) => Record<string, unknown>;

@@ -1,7 +1,7 @@
 import type { AnyTRPCRouter } from "@trpc/server";
 import { TRPCError } from "@trpc/server";
-import type { ApiContext, ResponseHolder } from "@/server/api/context";
-import { authenticateRequest } from "@/server/api/authenticate-request";
+import type { ApiContext, ResponseHolder } from "@/server/api/v1/context";
+import { authenticateRequest } from "@/server/api/v1/authenticate-request";
 import { toAppError } from "@/server/api/to-app-error";
 import type { PrismaClient } from "@/server/db/generated/client";
 import { AppError, type AppErrorCode } from "@/server/errors/app-error";
@@ -15,13 +15,13 @@ import type { ApiKeyPrincipal } from "@/server/modules/api-keys/principal";
 import { fromFetchRequest, fromNodeRequest, sendNodeAnswer, toFetchResponse, type ApiAnswer, type ApiRequest } from "./api-request";
 import { createProcedureCaller, type ProcedureCaller } from "./call-procedure";
 import { createKeyConcurrency } from "./key-concurrency";
-import { assertNoNulInQuery, assertNoPrototypeKeysInQuery } from "./unstorable-input";
+import { assertNoNulInQuery, assertNoPrototypeKeysInQuery } from "../web/unstorable-input";
 import { assertKnownQueryParameters } from "./query-parameters";
 import { isInstanceSurface, refuseInstanceSurface } from "./instance-surfaces";
-import { isClientAbort, readRawBody } from "./read-body";
+import { isClientAbort, readRawBody } from "../web/read-body";
 import { recordRequest, type RequestTrace } from "./record-request";
-import { newRequestId, REQUEST_ID_HEADER } from "./request-id";
-import { listApiRoutes, matchRoute, type ApiRoute, type RouteMatch } from "./routes";
+import { newRequestId, REQUEST_ID_HEADER } from "../web/request-id";
+import { listApiRoutes, matchRoute, type ApiRoute, type RouteMatch } from "../api/v1/routes";
 import type { IncomingMessage, ServerResponse } from "node:http";
 
 export const API_PREFIX = "/api/v1";

@@ -2,7 +2,7 @@ import { execFile } from "node:child_process";
 import { promisify } from "node:util";
 import pino from "pino";
 import { describe, expect, it } from "vitest";
-import { appRouter } from "@/server/api/root";
+import { appRouter } from "@/server/api/v1/root";
 import { createMemoryRateLimitStore } from "@/server/modules/rate-limit/rate-limit-store";
 import { createPostgresSink } from "@/server/modules/request-log/postgres-sink";
 import { createBufferedWriter } from "@/server/modules/request-log/writer";

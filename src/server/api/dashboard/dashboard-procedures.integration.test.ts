@@ -1,7 +1,7 @@
 import { TRPCError } from "@trpc/server";
 import { describe, expect, it } from "vitest";
-import { listApiRoutes } from "@/server/http/routes";
-import { appRouter } from "@/server/api/root";
+import { listApiRoutes } from "@/server/api/v1/routes";
+import { appRouter } from "@/server/api/v1/root";
 import { mintApiKey } from "@/server/modules/api-keys/mint-key";
 import { createUser } from "@/server/modules/users/create-user";
 import { useTestDatabase } from "@/test/db";

@@ -3,7 +3,7 @@ import { AppError } from "@/server/errors/app-error";
 import { statusForCode } from "@/server/errors/http-status";
 import { cookieReader, sessionClaim } from "@/server/auth/session";
 import { getPrisma } from "@/server/db/client";
-import { newRequestId, REQUEST_ID_HEADER } from "@/server/http/request-id";
+import { newRequestId, REQUEST_ID_HEADER } from "@/server/web/request-id";
 import { loadViewer } from "@/server/modules/access/viewer";
 import { dashboardContext } from "./caller";
 import { isSameOriginRequest } from "./csrf";

@@ -4,7 +4,7 @@ import { databaseUnavailable, isDatabaseUnavailable } from "@/server/db/errors";
 import { AppError, isAppError } from "@/server/errors/app-error";
 import { errorBody } from "@/server/errors/envelope";
 import { statusForCode, trpcCodeFor } from "@/server/errors/http-status";
-import { newRequestId } from "@/server/http/request-id";
+import { newRequestId } from "@/server/web/request-id";
 import { loadViewer, requireInstanceOwner } from "@/server/modules/access/viewer";
 import { toAppError } from "../to-app-error";
 import type { DashboardContext } from "./context";
