@@ -2,7 +2,7 @@ import { sessionProcedure } from "@/server/api/dashboard/trpc";
 import { getApiKey } from "@/server/modules/api-keys/list-keys";
 import { keyRoutes, listKeyRequests } from "@/server/modules/request-log/usage";
 import { toLoggedRequestDto } from "../requests/get-request.types";
-import { keyScopeFor } from "@/server/modules/access/key-access";
+import { keyPrincipalFor } from "@/server/modules/access/key-access";
 import { keyRequestsInput, keyRequestsOutput } from "./key-usage.types";
 
 /** A key's recent requests, filterable by status class, route and time window, paged by cursor. */
@@ -11,7 +11,7 @@ export const keyRequestsProcedure = sessionProcedure
   .output(keyRequestsOutput)
   .query(async ({ ctx, input }) => {
     const { organizationId, keyId, limit, cursor, ...filters } = input;
-    await getApiKey(ctx.db, keyId, keyScopeFor(ctx.viewer, organizationId, "read"));
+    await getApiKey(ctx.db, keyPrincipalFor(ctx.viewer, organizationId, "read"), keyId);
     const page = await listKeyRequests(ctx.db, keyId, filters, { limit, cursor });
     return { items: page.items.map(toLoggedRequestDto), nextCursor: page.nextCursor, routes: await keyRoutes(ctx.db, keyId) };
   });

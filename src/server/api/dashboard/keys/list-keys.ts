@@ -1,6 +1,6 @@
 import { sessionProcedure } from "@/server/api/dashboard/trpc";
 import { listApiKeys } from "@/server/modules/api-keys/list-keys";
-import { keyScopeFor } from "@/server/modules/access/key-access";
+import { keyPrincipalFor } from "@/server/modules/access/key-access";
 import { toKeySummaryDto } from "./key.types";
 import { listKeysInput, listKeysOutput } from "./list-keys.types";
 
@@ -9,6 +9,6 @@ export const listKeysProcedure = sessionProcedure
   .input(listKeysInput)
   .output(listKeysOutput)
   .query(async ({ ctx, input }) => {
-    const scope = keyScopeFor(ctx.viewer, input.organizationId, "read");
-    return (await listApiKeys(ctx.db, scope)).map(toKeySummaryDto);
+    const principal = keyPrincipalFor(ctx.viewer, input.organizationId, "read");
+    return (await listApiKeys(ctx.db, principal, { organizationId: input.organizationId })).map(toKeySummaryDto);
   });
