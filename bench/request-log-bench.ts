@@ -149,10 +149,12 @@ export async function writerAtRate(appUrl: string, rate: number, seconds: number
  */
 export async function hookCostMicros(): Promise<number> {
   const { recordRequest } = await import("@/server/http/record-request");
+  const { fromFetchRequest } = await import("@/server/http/api-request");
   let held = 0;
   const writer = { record: () => void held++, flush: async () => undefined, close: async () => undefined };
-  const req = new Request("http://localhost/api/v1/organizations/o/data-sources/s/rows?limit=1&cursor=abc", { headers: { "user-agent": "bench/1.0" } });
-  const url = new URL(req.url);
+  const fetchReq = new Request("http://localhost/api/v1/organizations/o/data-sources/s/rows?limit=1&cursor=abc", { headers: { "user-agent": "bench/1.0" } });
+  const url = new URL(fetchReq.url);
+  const req = fromFetchRequest(fetchReq);
   const body = JSON.stringify({ data: [{ id: "r1", data: { a: 1 } }], meta: { next_cursor: "c".repeat(120), limit: 1 }, request_id: "req_x" });
   const principal = { keyId: "k", prefix: "gw_live_AB12", scopes: [], organizationId: "o", rateLimit: 1, rateLimitWindowSeconds: 60 };
   let best = Number.POSITIVE_INFINITY;

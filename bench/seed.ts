@@ -26,8 +26,8 @@ export async function seed(db: PrismaClient, appUrl: string, customerUrl: string
   const organizationId = (await createOrganization(db, CLI_OPERATOR, "Benchmark")).id;
   const key = await mintApiKey(
     db,
+    CLI_OPERATOR,
     { name: "bench", scopes: "data_sources:read", organizationId, rateLimit: 1_000_000 },
-    { type: "cli", isInstanceOwner: true },
   );
   const secrets = createSecretBox(encryptionKey);
   const config = { table: "public.customers", keyColumn: "id" };

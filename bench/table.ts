@@ -15,3 +15,5 @@ export class Table {
 export const ms = (value: number) => `${value.toFixed(2)} ms`;
 export const ratio = (a: number, b: number) => `${(a / b).toFixed(2)}×`;
 export const pct = (a: number, b: number) => `${((a / b) * 100).toFixed(0)} %`;
+/** A target's verdict for the table's last column: `✔ ≤ 0.5 ms` or `✗ ≤ 0.5 ms`. */
+export const verdict = (met: boolean, target: string) => `${met ? "✔" : "✗"} ${target}`;

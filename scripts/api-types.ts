@@ -1,5 +1,5 @@
 import openapiTS, { astToString, type OpenAPI3 } from "openapi-typescript";
-import { appRouter } from "@/server/api/root";
+import { appRouter } from "@/server/api/v1/root";
 import { buildOpenApiDocument } from "@/server/http/openapi-document";
 
 /** Where the typed client's types live, relative to the repository root. */

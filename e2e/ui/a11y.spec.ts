@@ -1,4 +1,5 @@
 import { expect, test, type Page } from "@playwright/test";
+import { CLI_OPERATOR } from "@/server/modules/access/acting-principal";
 import { SYSTEM } from "@/server/modules/access/acting-principal";
 import { mintApiKey } from "@/server/modules/api-keys/mint-key";
 import { revokeApiKey } from "@/server/modules/api-keys/revoke-key";
@@ -19,11 +20,11 @@ test("every screen passes axe-core (no serious or critical findings) at desktop 
   const org = await createOrg(unique("A11y Org"));
   const sourceId = await createSource(org.id, { kind: "csv", name: "Sites", keyColumn: "code" });
   await withE2eDb(async (db) => {
-    const minter = { type: "cli" as const, isInstanceOwner: true };
+    const minter = CLI_OPERATOR;
     for (const organizationId of [org.id, null]) {
-      await mintApiKey(db, { name: unique("live"), scopes: "records:read", organizationId }, minter);
-      const revoked = await mintApiKey(db, { name: unique("old"), scopes: "records:read", organizationId }, minter);
-      await revokeApiKey(db, revoked.id, { kind: "operator" }, { type: "cli" });
+      await mintApiKey(db, minter, { name: unique("live"), scopes: "records:read", organizationId });
+      const revoked = await mintApiKey(db, minter, { name: unique("old"), scopes: "records:read", organizationId });
+      await revokeApiKey(db, CLI_OPERATOR, revoked.id);
     }
     await replaceCsvRows(db, SYSTEM, sourceId, "code,name\nS1,One\nS2,Two\nS3,<b>Three</b>\n");
     await db.record.create({ data: { organizationId: org.id, formId: org.formId, createdBy: "device-1", fieldValues: { site: "S1", nested: { a: [1, 2] } } } });

@@ -1,4 +1,5 @@
 import { expect, test } from "@playwright/test";
+import { CLI_OPERATOR } from "@/server/modules/access/acting-principal";
 import { mintApiKey } from "@/server/modules/api-keys/mint-key";
 import { callProcedure, createAccount, createOrg, screen, signIn, unique } from "../fixtures/dashboard";
 import { withE2eDb } from "../fixtures/e2e-db";
@@ -8,10 +9,10 @@ async function twoOrganizations() {
   const mine = await createOrg();
   const theirs = await createOrg();
   const keys = await withE2eDb(async (db) => {
-    const minter = { type: "cli" as const, isInstanceOwner: true };
+    const minter = CLI_OPERATOR;
     return {
-      mine: await mintApiKey(db, { name: unique("mine"), scopes: "records:read", organizationId: mine.id }, minter),
-      theirs: await mintApiKey(db, { name: unique("theirs"), scopes: "records:read", organizationId: theirs.id }, minter),
+      mine: await mintApiKey(db, minter, { name: unique("mine"), scopes: "records:read", organizationId: mine.id }),
+      theirs: await mintApiKey(db, minter, { name: unique("theirs"), scopes: "records:read", organizationId: theirs.id }),
     };
   });
   return { mine, theirs, keys };

@@ -1,4 +1,5 @@
 import { expect, test, type Page } from "@playwright/test";
+import { CLI_OPERATOR } from "@/server/modules/access/acting-principal";
 import { mintApiKey } from "@/server/modules/api-keys/mint-key";
 import { revokeApiKey } from "@/server/modules/api-keys/revoke-key";
 import { createOrg, screen, seededOwner, signIn, unique } from "../fixtures/dashboard";
@@ -8,7 +9,7 @@ const desktop = { width: 1280, height: 900 };
 const phone = { width: 390, height: 844 };
 
 async function mint(organizationId: string, name = unique("app")) {
-  return withE2eDb((db) => mintApiKey(db, { name, scopes: "records:read", organizationId }, { type: "cli", isInstanceOwner: true }));
+  return withE2eDb((db) => mintApiKey(db, CLI_OPERATOR, { name, scopes: "records:read", organizationId }));
 }
 
 /** The writer flushes about once a second: wait until the request is in the log. */
@@ -104,7 +105,7 @@ test("after a rotation the chart shows the traffic moving from the old key to th
 test("the audit page filters down to one revocation and exports what it shows", async ({ page }) => {
   const org = await createOrg();
   const [kept, revoked] = [await mint(org.id), await mint(org.id)];
-  await withE2eDb((db) => revokeApiKey(db, revoked.id, { kind: "operator" }, { type: "cli" }));
+  await withE2eDb((db) => revokeApiKey(db, CLI_OPERATOR, revoked.id));
   await page.setViewportSize(desktop);
   await signIn(page, seededOwner());
   await page.getByRole("link", { name: "Audit log" }).first().click();

@@ -1,4 +1,5 @@
 import { expect, test, type Browser, type Page } from "@playwright/test";
+import { CLI_OPERATOR } from "@/server/modules/access/acting-principal";
 import { mintApiKey } from "@/server/modules/api-keys/mint-key";
 import { callProcedure, createAccount, createOrg, screen, seededOwner, signIn, unique } from "../fixtures/dashboard";
 import { withE2eDb } from "../fixtures/e2e-db";
@@ -136,7 +137,7 @@ test("deleting a source (its name typed) makes its rows endpoint answer 404 and 
   const org = await createOrg(unique("Delete Org"));
   const table = await customerTable(customer, unique("del").replace(/-/g, "_"), 40);
   const sourceId = await createSource(org.id, { kind: "postgres_table", name: "Doomed customers", syncIntervalSeconds: null, config: { table, keyColumn: "id" }, credentials: { url: customer.url } });
-  const key = await withE2eDb((db) => mintApiKey(db, { name: unique("reader"), scopes: "data_sources:read", organizationId: org.id }, { type: "cli", isInstanceOwner: true }));
+  const key = await withE2eDb((db) => mintApiKey(db, CLI_OPERATOR, { name: unique("reader"), scopes: "data_sources:read", organizationId: org.id }));
   const rowsUrl = `/api/v1/organizations/${org.id}/data-sources/${sourceId}/rows`;
   const auth = { authorization: `Bearer ${key.token}` };
 

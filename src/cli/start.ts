@@ -7,9 +7,8 @@ import { loadAuthSecret } from "@/server/auth/secret";
 import { prepareDatabase } from "@/server/db/bootstrap";
 import { loadEncryptionKey } from "@/server/modules/data-sources/credentials/encryption-key";
 import { createPrismaClient } from "@/server/db/client";
-import { apiHandler } from "@/server/http/api-handler";
+import { nodeApiHandler } from "@/server/http/api-handler";
 import { isDirectApiPath } from "@/server/http/direct-api";
-import { fromFetchHandler } from "@/server/http/node-fetch-bridge";
 import { stopServer } from "@/server/http/graceful-stop";
 import { createNodeServer } from "@/server/http/node-server";
 import { recordEdgeRefusal } from "@/server/http/record-edge-refusal";
@@ -104,7 +103,7 @@ async function main(): Promise<void> {
   await app.prepare();
   const handle = app.getRequestHandler();
   // The API skips Next's router (D119); `npm run dev` keeps it, so API edits hot-reload.
-  const serveApi = dev ? undefined : fromFetchHandler(apiHandler);
+  const serveApi = dev ? undefined : nodeApiHandler;
   const httpServer = createNodeServer(
     (req, res) => (serveApi && isDirectApiPath(req.url) ? serveApi(req, res) : handle(req, res)),
     logger,

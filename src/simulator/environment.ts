@@ -1,8 +1,9 @@
 import path from "node:path";
+import { CLI_OPERATOR } from "@/server/modules/access/acting-principal";
 import { randomBytes } from "node:crypto";
 import pg from "pg";
 import pino from "pino";
-import { appRouter } from "@/server/api/root";
+import { appRouter } from "@/server/api/v1/root";
 import { createDatabase, databaseUrl, dropDatabase, randomDatabaseName } from "@/server/db/admin";
 import { createPrismaClient } from "@/server/db/client";
 import { startEmbeddedPostgres } from "@/server/db/embedded";
@@ -55,8 +56,8 @@ export async function openEnvironment(options: { repoRoot: string; databaseUrl?:
   // An instance key: each run creates its own organization.
   const key = await mintApiKey(
     db,
+    CLI_OPERATOR,
     { name: "device simulator", scopes: ["data_sources:read"], organizationId: null, rateLimit: 1_000_000 },
-    { type: "cli", isInstanceOwner: true },
   );
 
   const send = options.baseUrl

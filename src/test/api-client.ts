@@ -1,6 +1,7 @@
 import pino from "pino";
+import { CLI_OPERATOR } from "@/server/modules/access/acting-principal";
 import { createMemoryRateLimitStore, type RateLimitStore } from "@/server/modules/rate-limit/rate-limit-store";
-import { appRouter } from "@/server/api/root";
+import { appRouter } from "@/server/api/v1/root";
 import type { PrismaClient } from "@/server/db/types";
 import { createApiHandler } from "@/server/http/handle-api-request";
 import { mintApiKey } from "@/server/modules/api-keys/mint-key";
@@ -48,8 +49,8 @@ export async function mintTestKey(
 ) {
   const key = await mintApiKey(
     db,
+    CLI_OPERATOR,
     { name: options.name ?? "test key", scopes: options.scopes, organizationId: options.organizationId, rateLimit: options.rateLimit },
-    { type: "cli", isInstanceOwner: true },
   );
   if (options.rateLimitWindowSeconds === undefined) return key;
   // Minting always uses the default window; tests need short ones, so the column is set directly.

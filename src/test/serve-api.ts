@@ -1,11 +1,11 @@
 import type { AddressInfo } from "node:net";
 import pino from "pino";
 import { env } from "@/env";
-import { appRouter } from "@/server/api/root";
+import { appRouter } from "@/server/api/v1/root";
 import { apiPoolOptions, createPrismaClient } from "@/server/db/client";
-import { createApiHandler } from "@/server/http/handle-api-request";
+import { createNodeApiHandler } from "@/server/http/handle-api-request";
 import { handleHealthRequest } from "@/server/http/health-route";
-import { sendFetchResponse, toFetchRequest } from "@/server/http/node-fetch-bridge";
+import { sendFetchResponse } from "@/server/http/node-fetch-bridge";
 import { onStopSignals } from "@/cli/stop-signals";
 import { stopServer } from "@/server/http/graceful-stop";
 import { createNodeServer } from "@/server/http/node-server";
@@ -27,7 +27,7 @@ const rateLimiter = createRateLimitStore(REDIS_URL);
 const log = pino({ level: "silent" });
 // `--request-log`: this instance writes the request log too (the bench's handler mode).
 const requestLog = process.argv.includes("--request-log") ? createBufferedWriter(createPostgresSink(() => prisma)) : null;
-const handler = createApiHandler({
+const handler = createNodeApiHandler({
   requestLog,
   router: appRouter,
   db: () => prisma,
@@ -39,7 +39,8 @@ const handler = createApiHandler({
 const say = (message: string) => process.stdout.write(`${message}\n`);
 const server = createNodeServer(async (req, res) => {
   const isHealth = req.method === "GET" && req.url?.split("?")[0] === "/api/v1/health";
-  await sendFetchResponse(res, await (isHealth ? handleHealthRequest() : handler(toFetchRequest(req))));
+  if (isHealth) await sendFetchResponse(res, await handleHealthRequest());
+  else await handler(req, res);
 }, log);
 
 server.listen(0, "127.0.0.1", () => {

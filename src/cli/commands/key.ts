@@ -1,4 +1,5 @@
 import { AppError } from "@/server/errors/app-error";
+import { CLI_OPERATOR } from "@/server/modules/access/acting-principal";
 import { listApiKeys } from "@/server/modules/api-keys/list-keys";
 import { mintApiKey } from "@/server/modules/api-keys/mint-key";
 import { revokeApiKey } from "@/server/modules/api-keys/revoke-key";
@@ -36,6 +37,7 @@ export const keyCommands: CommandGroup = {
       // NOTE: the operator at the command line has the instance owner's rights.
       const key = await mintApiKey(
         ctx.db,
+        CLI_OPERATOR,
         {
           name: requireOption(args, "name"),
           scopes: requireOption(args, "scopes"),
@@ -44,7 +46,6 @@ export const keyCommands: CommandGroup = {
           expiresAt: optionalDate(args.values["expires-at"], "expires-at"),
           rateLimit,
         },
-        { type: "cli", isInstanceOwner: true },
       );
       ctx.print(
         {
@@ -69,7 +70,7 @@ export const keyCommands: CommandGroup = {
     summary: "Revoke a key (permanent)",
     async run(ctx, args) {
       // NOTE: the shell operator runs the instance: any key, in any organization.
-      const revoked = await revokeApiKey(ctx.db, requirePositional(args, 0, "KEY_ID"), { kind: "operator" }, { type: "cli" });
+      const revoked = await revokeApiKey(ctx.db, CLI_OPERATOR, requirePositional(args, 0, "KEY_ID"));
       ctx.print(
         { id: revoked.id, prefix: revoked.prefix, revoked_at: revoked.revokedAt.toISOString() },
         `Revoked ${revoked.prefix}… (${revoked.id})`,
@@ -83,7 +84,7 @@ export const keyCommands: CommandGroup = {
     async run(ctx, args) {
       const org = args.values.org;
       if (org !== undefined && typeof org !== "string") throw new AppError("bad_request", "--org takes an id");
-      const keys = await listApiKeys(ctx.db, org === undefined ? { kind: "operator" } : { kind: "organization", organizationId: org });
+      const keys = await listApiKeys(ctx.db, CLI_OPERATOR, org === undefined ? {} : { organizationId: org });
       ctx.print(
         keys.map((key) => ({
           id: key.id,

@@ -1,20 +1,45 @@
 import type { AppErrorCode } from "./app-error";
 
-/** The one map from error code to HTTP status. */
-export const httpStatusByCode: Record<AppErrorCode, number> = {
-  bad_request: 400,
-  unauthorized: 401,
-  forbidden: 403,
-  not_found: 404,
-  method_not_allowed: 405,
-  conflict: 409,
-  payload_too_large: 413,
-  unsupported_media_type: 415,
-  rate_limited: 429,
-  internal_error: 500,
-  service_unavailable: 503,
+/**
+ * The tRPC error codes the service uses (the names of `@trpc/server`'s TRPC_ERROR_CODE_KEY;
+ * spelled here so this module imports no framework).
+ */
+export type TrpcErrorCodeName =
+  | "BAD_REQUEST"
+  | "UNAUTHORIZED"
+  | "FORBIDDEN"
+  | "NOT_FOUND"
+  | "METHOD_NOT_SUPPORTED"
+  | "CONFLICT"
+  | "PAYLOAD_TOO_LARGE"
+  | "UNSUPPORTED_MEDIA_TYPE"
+  | "TOO_MANY_REQUESTS"
+  | "INTERNAL_SERVER_ERROR"
+  | "SERVICE_UNAVAILABLE";
+
+/**
+ * The one table from error code to what each transport says: the HTTP status (REST, the edge,
+ * plain route handlers) and the tRPC code (the dashboard's tRPC, whose HTTP status tRPC derives
+ * from it: every row agrees with tRPC's own code → status map).
+ */
+export const errorCodeTable: Record<AppErrorCode, { status: number; trpc: TrpcErrorCodeName }> = {
+  bad_request: { status: 400, trpc: "BAD_REQUEST" },
+  unauthorized: { status: 401, trpc: "UNAUTHORIZED" },
+  forbidden: { status: 403, trpc: "FORBIDDEN" },
+  not_found: { status: 404, trpc: "NOT_FOUND" },
+  method_not_allowed: { status: 405, trpc: "METHOD_NOT_SUPPORTED" },
+  conflict: { status: 409, trpc: "CONFLICT" },
+  payload_too_large: { status: 413, trpc: "PAYLOAD_TOO_LARGE" },
+  unsupported_media_type: { status: 415, trpc: "UNSUPPORTED_MEDIA_TYPE" },
+  rate_limited: { status: 429, trpc: "TOO_MANY_REQUESTS" },
+  internal_error: { status: 500, trpc: "INTERNAL_SERVER_ERROR" },
+  service_unavailable: { status: 503, trpc: "SERVICE_UNAVAILABLE" },
 };
 
 export function statusForCode(code: AppErrorCode): number {
-  return httpStatusByCode[code];
+  return errorCodeTable[code].status;
+}
+
+export function trpcCodeFor(code: AppErrorCode): TrpcErrorCodeName {
+  return errorCodeTable[code].trpc;
 }

@@ -1,7 +1,7 @@
 import pg from "pg";
 import pino from "pino";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { appRouter } from "@/server/api/root";
+import { appRouter } from "@/server/api/v1/root";
 import { createPrismaClient } from "@/server/db/client";
 import type { PrismaClient } from "@/server/db/generated/client";
 import { createMemoryRateLimitStore } from "@/server/modules/rate-limit/rate-limit-store";

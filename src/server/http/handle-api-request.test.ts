@@ -4,7 +4,7 @@ import { describe, expect, it } from "vitest";
 import type { PrismaClient } from "@/server/db/generated/client";
 import { echoRouter } from "./__fixtures__/echo-router";
 import { createApiHandler } from "./handle-api-request";
-import { MAX_BODY_BYTES } from "./read-body";
+import { MAX_BODY_BYTES } from "../web/read-body";
 
 const handler = createApiHandler({ router: echoRouter, db: () => ({}) as PrismaClient, log: pino({ level: "silent" }), rateLimiter: createMemoryRateLimitStore() });
 const base = "http://localhost/api/v1";

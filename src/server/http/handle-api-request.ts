@@ -1,26 +1,28 @@
 import type { AnyTRPCRouter } from "@trpc/server";
-import type { ApiContext } from "@/server/api/context";
-import { authenticateRequest } from "@/server/api/authenticate-request";
+import { TRPCError } from "@trpc/server";
+import type { ApiContext, ResponseHolder } from "@/server/api/v1/context";
+import { authenticateRequest } from "@/server/api/v1/authenticate-request";
 import { toAppError } from "@/server/api/to-app-error";
-import { databaseUnavailable, isDatabaseUnavailable } from "@/server/db/errors";
 import type { PrismaClient } from "@/server/db/generated/client";
-import { AppError, isAppError } from "@/server/errors/app-error";
+import { AppError, type AppErrorCode } from "@/server/errors/app-error";
+import { errorBody } from "@/server/errors/envelope";
+import { statusForCode } from "@/server/errors/http-status";
 import { observeApiRequest } from "@/server/metrics/http-metrics";
 import type { RequestLogWriter } from "@/server/modules/request-log/writer";
-import { statusForCode } from "@/server/errors/http-status";
 import type { Logger } from "@/server/logger";
 import type { RateLimitStore } from "@/server/modules/rate-limit/rate-limit-store";
 import type { ApiKeyPrincipal } from "@/server/modules/api-keys/principal";
-import { errorResponse, internalErrorResponse, jsonResponse } from "./envelope";
+import { fromFetchRequest, fromNodeRequest, sendNodeAnswer, toFetchResponse, type ApiAnswer, type ApiRequest } from "./api-request";
+import { createProcedureCaller, type ProcedureCaller } from "./call-procedure";
 import { createKeyConcurrency } from "./key-concurrency";
-import { assertNoNulInQuery, assertNoPrototypeKeysInQuery } from "./unstorable-input";
+import { assertNoNulInQuery, assertNoPrototypeKeysInQuery } from "../web/unstorable-input";
 import { assertKnownQueryParameters } from "./query-parameters";
 import { isInstanceSurface, refuseInstanceSurface } from "./instance-surfaces";
-import { createProcedureCaller, type ProcedureAnswer, type ProcedureCaller } from "./openapi-caller";
-import { isClientAbort, readRawBody } from "./read-body";
+import { isClientAbort, readRawBody } from "../web/read-body";
 import { recordRequest, type RequestTrace } from "./record-request";
-import { newRequestId } from "./request-id";
-import { listApiRoutes, matchRoute, routeForProcedure, type ApiRoute } from "./routes";
+import { newRequestId, REQUEST_ID_HEADER } from "../web/request-id";
+import { listApiRoutes, matchRoute, type ApiRoute, type RouteMatch } from "../api/v1/routes";
+import type { IncomingMessage, ServerResponse } from "node:http";
 
 export const API_PREFIX = "/api/v1";
 
@@ -35,76 +37,6 @@ export interface ApiHandlerDeps {
   requestLog?: RequestLogWriter | null;
 }
 
-/**
- * The /api/v1 pipeline: request id → route match (404/405) → bounded raw body (413/415/400)
- * → tRPC procedure through the OpenAPI adapter → one envelope, one error shape.
- */
-export function createApiHandler(deps: ApiHandlerDeps): (req: Request) => Promise<Response> {
-  const routes = listApiRoutes(deps.router);
-  const keySlot = createKeyConcurrency(deps.maxInFlightPerKey ?? 5);
-  const callProcedure = createProcedureCaller(deps.router, {
-    responseMeta: ({ errors, paths }) => {
-      const first = errors[0];
-      if (first) {
-        const appError = toAppError(first);
-        return { status: statusForCode(appError.code), headers: appError.headers ?? {} };
-      }
-      const route = paths?.[0] ? routeForProcedure(routes, paths[0]) : undefined;
-      return { status: route?.meta.successStatus ?? 200, headers: {} };
-    },
-    onError: ({ error, ctx }) => {
-      const log = (ctx as ApiContext | undefined)?.log ?? deps.log;
-      const appError = toAppError(error);
-      if (appError.code === "internal_error") log.error({ err: error.cause ?? error }, "internal error");
-      else if (appError.code === "service_unavailable") log.warn({ err: error.cause ?? error }, "database unavailable");
-    },
-  });
-  const pipeline: Pipeline = { routes, deps, keySlot, callProcedure };
-
-  return async (req) => {
-    const requestId = newRequestId();
-    const started = performance.now();
-    const log = deps.log.child({ request_id: requestId });
-    const url = new URL(req.url);
-    const pathname = url.pathname;
-    let response: Response;
-    let clientAborted = false;
-    const trace: RequestTrace = {};
-    try {
-      response = await dispatch(req, url, requestId, log, pipeline, trace);
-    } catch (error) {
-      if (isAppError(error)) {
-        clientAborted = isClientAbort(error);
-        trace.error = { code: error.code, message: error.message };
-        response = errorResponse(error, requestId);
-      } else if (isDatabaseUnavailable(error)) {
-        log.warn({ err: error }, "database unavailable");
-        const unavailable = databaseUnavailable(error);
-        trace.error = { code: unavailable.code, message: unavailable.message };
-        response = errorResponse(unavailable, requestId);
-      } else {
-        log.error({ err: error }, "unhandled error in the API pipeline");
-        trace.error = { code: "internal_error", message: "An internal error occurred." };
-        response = internalErrorResponse(requestId);
-      }
-    }
-    const route = observeApiRequest(routes, req.method, pathname, response.status, performance.now() - started);
-    if (deps.requestLog) recordRequest(deps.requestLog, { req, url, requestId, route, status: response.status, started, trace });
-    // NOTE: only the path is logged; a query string may carry a token someone pasted there.
-    log.info(
-      {
-        method: req.method,
-        path: pathname,
-        status: response.status,
-        duration_ms: Math.round(performance.now() - started),
-        ...(clientAborted ? { client_aborted: true } : {}),
-      },
-      "request",
-    );
-    return response;
-  };
-}
-
 interface Pipeline {
   routes: ApiRoute[];
   deps: ApiHandlerDeps;
@@ -112,16 +44,92 @@ interface Pipeline {
   callProcedure: ProcedureCaller;
 }
 
-async function dispatch(req: Request, url: URL, requestId: string, log: Logger, pipeline: Pipeline, trace: RequestTrace): Promise<Response> {
-  const { routes, deps, keySlot } = pipeline;
-  const relativePath = url.pathname.startsWith(API_PREFIX) ? url.pathname.slice(API_PREFIX.length) : url.pathname;
-  const match = matchRoute(routes, req.method, relativePath);
-  if (match.kind === "not_found") {
-    if (isInstanceSurface(relativePath)) {
-      const principal = await authenticateRequest({ db: deps.db(), rateLimiter: deps.rateLimiter, headers: req.headers });
-      refuseInstanceSurface(principal, req.method, `${API_PREFIX}${relativePath}`);
+/** One request on its way through: what the answer and the request log need. */
+interface Exchange {
+  req: ApiRequest;
+  url: URL;
+  requestId: string;
+  log: Logger;
+  trace: RequestTrace;
+  response: ResponseHolder;
+}
+
+/**
+ * The /api/v1 pipeline: request id → route match, once (404/405) → key and rate budget (401/429)
+ * → declared query parameters (400) → bounded body (413/415/400) → the procedure, called
+ * directly (call-procedure.ts) → one envelope. Every failure, wherever thrown, becomes one
+ * AppError here (toAppError, once) and one error body (errorBody).
+ */
+export function createApiPipeline(deps: ApiHandlerDeps): (req: ApiRequest) => Promise<ApiAnswer> {
+  const pipeline: Pipeline = {
+    routes: listApiRoutes(deps.router),
+    deps,
+    keySlot: createKeyConcurrency(deps.maxInFlightPerKey ?? 5),
+    callProcedure: createProcedureCaller(deps.router),
+  };
+
+  return async (req) => {
+    const requestId = newRequestId();
+    const started = performance.now();
+    const log = deps.log.child({ request_id: requestId });
+    const url = new URL(req.url, "http://localhost");
+    const exchange: Exchange = { req, url, requestId, log, trace: {}, response: { headers: {} } };
+    const match = matchRoute(pipeline.routes, req.method, relativePath(url.pathname));
+    let answer: ApiAnswer;
+    let clientAborted = false;
+    try {
+      answer = await dispatch(exchange, match, pipeline);
+    } catch (error) {
+      const appError = toAppError(error);
+      logFailure(log, appError.code, error);
+      clientAborted = isClientAbort(appError);
+      answer = errorAnswer(exchange, appError);
     }
-    throw new AppError("not_found", `No route matches ${req.method} ${API_PREFIX}${relativePath}.`);
+    const route = match.kind === "match" ? `${API_PREFIX}${match.route.path}` : "unmatched";
+    observeApiRequest(route, req.method, answer.status, performance.now() - started);
+    exchange.trace.responseBytes = Buffer.byteLength(answer.body);
+    if (deps.requestLog) recordRequest(deps.requestLog, { req, url, requestId, route, status: answer.status, started, trace: exchange.trace });
+    // NOTE: only the path is logged; a query string may carry a token someone pasted there.
+    log.info(
+      {
+        method: req.method,
+        path: url.pathname,
+        status: answer.status,
+        duration_ms: Math.round(performance.now() - started),
+        ...(clientAborted ? { client_aborted: true } : {}),
+      },
+      "request",
+    );
+    return answer;
+  };
+}
+
+/** The pipeline for a Fetch Request (the Next route of a plain `next start`, in-process tests). */
+export function createApiHandler(deps: ApiHandlerDeps): (req: Request) => Promise<Response> {
+  const pipeline = createApiPipeline(deps);
+  return async (req) => toFetchResponse(await pipeline(fromFetchRequest(req)));
+}
+
+/** The pipeline on node:http (`npm start`, the bench's and tests' API processes): no Fetch objects. */
+export function createNodeApiHandler(deps: ApiHandlerDeps): (req: IncomingMessage, res: ServerResponse) => Promise<void> {
+  const pipeline = createApiPipeline(deps);
+  return async (req, res) => sendNodeAnswer(res, await pipeline(fromNodeRequest(req)), req.method ?? "GET");
+}
+
+function relativePath(pathname: string): string {
+  return pathname.startsWith(API_PREFIX) ? pathname.slice(API_PREFIX.length) : pathname;
+}
+
+async function dispatch(exchange: Exchange, match: RouteMatch, pipeline: Pipeline): Promise<ApiAnswer> {
+  const { req, url, trace } = exchange;
+  const { deps, keySlot } = pipeline;
+  if (match.kind === "not_found") {
+    const path = relativePath(url.pathname);
+    if (isInstanceSurface(path)) {
+      const principal = await authenticateRequest({ db: deps.db(), rateLimiter: deps.rateLimiter, headers: req.headers });
+      refuseInstanceSurface(principal, req.method, `${API_PREFIX}${path}`);
+    }
+    throw new AppError("not_found", `No route matches ${req.method} ${API_PREFIX}${path}.`);
   }
   if (match.kind === "method_not_allowed") {
     throw new AppError("method_not_allowed", `${req.method} is not allowed here; use ${match.allow.join(", ")}.`, {
@@ -132,26 +140,22 @@ async function dispatch(req: Request, url: URL, requestId: string, log: Logger, 
   assertNoNulInQuery(url);
   assertNoPrototypeKeysInQuery(url);
   const db = deps.db();
-  const call = { req, path: `${relativePath}${url.search}`, requestId, log, db, pipeline, trace };
   // NOTE: the caller is identified and charged before a byte of the body is read or parsed: an
-  // unauthenticated or spent caller costs no buffering (docs/decisions.md, D40).
+  // unauthenticated or spent caller costs no buffering (docs/decisions.md, D40). This is the
+  // only key check of the request; the procedure middleware reads the principal it sets.
   const principal =
     match.route.meta.access === "public"
       ? undefined
-      : await authenticateRequest({
-          db,
-          rateLimiter: deps.rateLimiter,
-          headers: req.headers,
-          onIdentified: (identified) => (trace.principal = identified),
-        });
+      : await authenticateRequest({ db, rateLimiter: deps.rateLimiter, headers: req.headers, onIdentified: (identified) => (trace.principal = identified) });
   // After the key (401, 429): a caller without one learns nothing of the operation's parameters.
   assertKnownQueryParameters(url, match.route.queryParameters);
+  const call = { exchange, match, db, pipeline };
   if (!principal) return run(call, undefined);
-  log.setBindings({ api_key_id: principal.keyId });
+  exchange.log.setBindings({ api_key_id: principal.keyId });
   const enterKeySlot = () => keySlot(principal.keyId);
   // A write with an Idempotency-Key enters the gate in the idempotency middleware, once its
   // turn among duplicates has come (D20, D45); everything else enters here.
-  if (["POST", "PATCH"].includes(req.method.toUpperCase()) && req.headers.has("idempotency-key")) return run(call, principal, enterKeySlot);
+  if ((req.method === "POST" || req.method === "PATCH") && req.headers.get("idempotency-key") !== null) return run(call, principal, enterKeySlot);
   const release = await enterKeySlot();
   try {
     return await run(call, principal);
@@ -161,54 +165,53 @@ async function dispatch(req: Request, url: URL, requestId: string, log: Logger, 
 }
 
 interface Call {
-  req: Request;
-  path: string;
-  requestId: string;
-  log: Logger;
+  exchange: Exchange;
+  match: Extract<RouteMatch, { kind: "match" }>;
   db: PrismaClient;
   pipeline: Pipeline;
-  trace: RequestTrace;
 }
 
-/** Body (413/415/400) → the procedure through the OpenAPI adapter → one envelope. */
-async function run(call: Call, principal: ApiKeyPrincipal | undefined, enterKeySlot?: () => Promise<() => void>): Promise<Response> {
-  const { req, requestId, log, db, pipeline } = call;
+/** Body (413/415/400) → the procedure, called with the path parameters and the query or body → one envelope. */
+async function run(call: Call, principal: ApiKeyPrincipal | undefined, enterKeySlot?: () => Promise<() => void>): Promise<ApiAnswer> {
+  const { exchange, match, db, pipeline } = call;
+  const { req, requestId, log } = exchange;
   const rawBody = await readRawBody(req);
   const context: ApiContext = {
     requestId,
-    req,
+    req: { method: req.method, pathname: exchange.url.pathname, headers: req.headers },
     rawBody,
     db,
     log,
     rateLimiter: pipeline.deps.rateLimiter,
-    response: { headers: {} },
+    response: exchange.response,
     principal,
     enterKeySlot,
   };
-  const answer = await pipeline.callProcedure({ req, path: call.path, body: rawBody.json ?? {}, context });
-  return finalize(answer, requestId, call.trace);
+  const output = await pipeline.callProcedure(match.route, match.params, exchange.url, rawBody.json ?? {}, context);
+  return jsonAnswer(exchange, match.route.meta.successStatus ?? 200, JSON.stringify(output));
 }
 
-function finalize(answer: ProcedureAnswer, requestId: string, trace: RequestTrace): Response {
-  const { "content-type": _, "content-length": __, ...headers } = answer.headers;
-  if (answer.status < 400) {
-    trace.responseBytes = Buffer.byteLength(answer.text);
-    return new Response(answer.text, {
-      status: answer.status,
-      headers: { ...headers, "Content-Type": "application/json; charset=utf-8", "Cache-Control": "no-store", "X-Request-Id": requestId },
-    });
-  }
-  const error = parseAdapterError(answer.text);
-  trace.error = error;
-  return jsonResponse({ error, request_id: requestId }, answer.status, requestId, headers);
+function errorAnswer(exchange: Exchange, error: AppError): ApiAnswer {
+  exchange.trace.error = { code: error.code, message: error.message };
+  return jsonAnswer(exchange, statusForCode(error.code), JSON.stringify(errorBody(error, exchange.requestId)), error.headers);
 }
 
-function parseAdapterError(text: string): { code: string; message: string } {
-  try {
-    const parsed = JSON.parse(text) as { error?: { code: string; message: string } };
-    if (parsed.error?.code) return parsed.error;
-  } catch {
-    // fall through to the redacted shape
-  }
-  return { code: "internal_error", message: "An internal error occurred. Quote the request_id to support." };
+function jsonAnswer(exchange: Exchange, status: number, body: string, errorHeaders?: Record<string, string>): ApiAnswer {
+  return {
+    status,
+    headers: {
+      ...exchange.response.headers,
+      ...errorHeaders,
+      "Content-Type": "application/json; charset=utf-8",
+      "Cache-Control": "no-store",
+      [REQUEST_ID_HEADER]: exchange.requestId,
+    },
+    body,
+  };
+}
+
+function logFailure(log: Logger, code: AppErrorCode, error: unknown): void {
+  const cause = error instanceof TRPCError ? (error.cause ?? error) : error;
+  if (code === "internal_error") log.error({ err: cause }, "internal error");
+  else if (code === "service_unavailable") log.warn({ err: cause }, "database unavailable");
 }

@@ -1,6 +1,6 @@
 import { AppError } from "@/server/errors/app-error";
-import { errorResponse } from "./envelope";
-import { newRequestId } from "./request-id";
+import { errorResponse } from "../web/envelope";
+import { newRequestId } from "../web/request-id";
 
 /** A 405 in the one error shape for plain route handlers (the pipeline does its own). */
 export function methodNotAllowed(allow: string[]): () => Response {

@@ -6,8 +6,8 @@ import { statusForCode } from "@/server/errors/http-status";
 import type { Logger } from "@/server/logger";
 import { CLIENT_ADDRESS_HEADER, parseTrustedProxies, resolveClientAddress } from "./client-address";
 import { bodyRefusal, edgeRefusal, hostRefusal, normalizeUnreservedEscapes, parserRefusal } from "./edge-checks";
-import { errorBody } from "./envelope";
-import { newRequestId, REQUEST_ID_HEADER } from "./request-id";
+import { errorBody, internalError, type ErrorBody } from "@/server/errors/envelope";
+import { newRequestId, REQUEST_ID_HEADER } from "../web/request-id";
 import { contentSecurityPolicy, HSTS_VALUE, newNonce, SECURITY_HEADERS, servedOverHttps } from "./security-headers";
 import { trackConnections, type ServerState } from "./graceful-stop";
 
@@ -88,7 +88,7 @@ export function createNodeServer(handle: NodeHandler, log: Logger, options: Node
       req.headers[CLIENT_ADDRESS_HEADER] = resolveClientAddress(req.socket.remoteAddress, req.headers["x-forwarded-for"], proxies);
       Promise.resolve(handle(req, res)).catch((error: unknown) => {
         log.error({ err: error }, "unhandled error in the HTTP server");
-        if (!res.headersSent) answer(res, 500, null, log, req, options.onRefused);
+        if (!res.headersSent) answer(res, 500, internalError(), log, req, options.onRefused);
         else res.destroy();
       });
   });
@@ -105,8 +105,9 @@ export function createNodeServer(handle: NodeHandler, log: Logger, options: Node
     }
     const requestId = newRequestId();
     log.info({ request_id: requestId, code: error.code, status: refusal.status }, "request refused by the HTTP parser");
-    options.onRefused?.({ requestId, req: null, status: refusal.status, error: { code: refusal.error.code, message: refusal.error.message } });
-    socket.end(rawResponse(refusal.status, refusal.error, requestId));
+    const body = errorBody(refusal.error, requestId);
+    options.onRefused?.({ requestId, req: null, status: refusal.status, error: body.error });
+    socket.end(rawResponse(refusal.status, refusal.error, body));
   });
   return server;
 }
@@ -126,16 +127,14 @@ function refuseBody(res: ServerResponse, status: number, error: AppError, log: L
   answer(res, status, error, log, req, onRefused);
 }
 
-function answer(res: ServerResponse, status: number, error: AppError | null, log: Logger, req: IncomingMessage, onRefused?: OnRefused): void {
+function answer(res: ServerResponse, status: number, error: AppError, log: Logger, req: IncomingMessage, onRefused?: OnRefused): void {
   const requestId = newRequestId();
-  const body = error
-    ? errorBody(error, requestId)
-    : { error: { code: "internal_error", message: "An internal error occurred. Quote the request_id to support." }, request_id: requestId };
+  const body = errorBody(error, requestId);
   log.info({ request_id: requestId, method: req.method, status }, "request refused at the edge");
   onRefused?.({ requestId, req, status, error: body.error });
   const text = JSON.stringify(body);
   res.writeHead(status, {
-    ...(error?.headers ?? {}),
+    ...(error.headers ?? {}),
     "Content-Type": "application/json; charset=utf-8",
     "Content-Length": Buffer.byteLength(text),
     "Cache-Control": "no-store",
@@ -145,15 +144,15 @@ function answer(res: ServerResponse, status: number, error: AppError | null, log
 }
 
 /** A whole response written to a socket the parser gave up on (there is no ServerResponse). */
-function rawResponse(status: number, error: AppError, requestId: string): string {
-  const text = JSON.stringify(errorBody(error, requestId));
+function rawResponse(status: number, error: AppError, body: ErrorBody): string {
+  const text = JSON.stringify(body);
   const headers = {
     ...SECURITY_HEADERS,
     ...(error.headers ?? {}),
     "Content-Type": "application/json; charset=utf-8",
     "Content-Length": String(Buffer.byteLength(text)),
     "Cache-Control": "no-store",
-    [REQUEST_ID_HEADER]: requestId,
+    [REQUEST_ID_HEADER]: body.request_id,
     Connection: "close",
   };
   const lines = Object.entries(headers).map(([name, value]) => `${name}: ${value}`);

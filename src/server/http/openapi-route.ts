@@ -1,8 +1,8 @@
 import { env } from "@/env";
-import { appRouter } from "@/server/api/root";
+import { appRouter } from "@/server/api/v1/root";
 import { getBuildInfo } from "@/server/modules/health/health";
 import { buildOpenApiDocument } from "./openapi-document";
-import { newRequestId, REQUEST_ID_HEADER } from "./request-id";
+import { newRequestId, REQUEST_ID_HEADER } from "../web/request-id";
 
 let cached: string | undefined;
 

@@ -1,7 +1,7 @@
 import type { ApiKeyPrincipal } from "@/server/modules/api-keys/principal";
 import { ERROR_MESSAGE_MAX, keptQuery, truncate, USER_AGENT_MAX } from "@/server/modules/request-log/entry";
 import type { RequestLogWriter } from "@/server/modules/request-log/writer";
-import { clientAddressOf } from "./node-fetch-bridge";
+import type { ApiRequest } from "./api-request";
 
 /** What the pipeline learns about a request on its way through, for the request log. */
 export interface RequestTrace {
@@ -16,7 +16,7 @@ export interface RequestTrace {
  */
 export function recordRequest(
   writer: RequestLogWriter,
-  answered: { req: Request; url: URL; requestId: string; route: string; status: number; started: number; trace: RequestTrace },
+  answered: { req: ApiRequest; url: URL; requestId: string; route: string; status: number; started: number; trace: RequestTrace },
 ): void {
   const { req, url, trace } = answered;
   const error = trace.error;
@@ -32,8 +32,8 @@ export function recordRequest(
     errorCode: error?.code ?? null,
     errorMessage: truncate(error?.message, ERROR_MESSAGE_MAX),
     durationMs: performance.now() - answered.started,
-    responseBytes: trace.responseBytes ?? (error ? Buffer.byteLength(JSON.stringify({ error, request_id: answered.requestId })) : 0),
-    clientAddress: clientAddressOf(req),
+    responseBytes: trace.responseBytes ?? 0,
+    clientAddress: req.clientAddress,
     userAgent: truncate(req.headers.get("user-agent"), USER_AGENT_MAX),
     query: url.search ? keptQuery(url.searchParams) : null,
   });

@@ -1,6 +1,7 @@
+import { CLI_OPERATOR } from "@/server/modules/access/acting-principal";
 import pino from "pino";
 import { describe, expect, it } from "vitest";
-import { appRouter } from "@/server/api/root";
+import { appRouter } from "@/server/api/v1/root";
 import { createMemoryRateLimitStore } from "@/server/modules/rate-limit/rate-limit-store";
 import { createPostgresSink } from "@/server/modules/request-log/postgres-sink";
 import { createBufferedWriter } from "@/server/modules/request-log/writer";
@@ -67,7 +68,7 @@ describe("the request log behind every /api/v1 answer", () => {
     // The CLI twins: `request show` and `audit list`.
     const shown = await cliJson<{ status: number; key: { prefix: string; state: string }; organization: { name: string } }>(["request", "show", ok.body.request_id]);
     expect(shown).toMatchObject({ status: ok.status, key: { prefix: key.prefix, state: "active" }, organization: { name: "Acme" } });
-    await revokeApiKey(db, key.id, { kind: "operator" }, { type: "cli" });
+    await revokeApiKey(db, CLI_OPERATOR, key.id);
     const audit = await cliJson<{ items: { action: string; target: { id: string } }[]; next_cursor: string | null }>([
       "audit", "list", "--target", key.id, "--action", "api_key.revoked",
     ]);

@@ -1,13 +1,13 @@
 import { getPrisma } from "@/server/db/client";
 import { AppError, isAppError } from "@/server/errors/app-error";
-import { errorResponse, internalErrorResponse, jsonResponse } from "@/server/http/envelope";
-import { boundedBodyChunks, isClientAbort } from "@/server/http/read-body";
-import { newRequestId } from "@/server/http/request-id";
+import { errorResponse, internalErrorResponse, jsonResponse } from "@/server/web/envelope";
+import { boundedBodyChunks, isClientAbort } from "@/server/web/read-body";
+import { newRequestId } from "@/server/web/request-id";
 import { logger } from "@/server/logger";
 import { UPLOAD_CSV_MAX_BYTES } from "@/server/modules/data-sources/csv/csv-limits";
 import { replaceCsvRows } from "@/server/modules/data-sources/csv/replace-csv-rows";
 import type { PrismaClient } from "@/server/db/types";
-import { sourcePrincipal } from "../routers/dashboard/sources/source-access";
+import { sourcePrincipal } from "@/server/modules/access/source-access";
 import { isSameOriginRequest } from "./csrf";
 import { requestViewer } from "./request-viewer";
 

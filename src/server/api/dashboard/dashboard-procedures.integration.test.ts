@@ -1,7 +1,8 @@
 import { TRPCError } from "@trpc/server";
+import { CLI_OPERATOR } from "@/server/modules/access/acting-principal";
 import { describe, expect, it } from "vitest";
-import { listApiRoutes } from "@/server/http/routes";
-import { appRouter } from "@/server/api/root";
+import { listApiRoutes } from "@/server/api/v1/routes";
+import { appRouter } from "@/server/api/v1/root";
 import { mintApiKey } from "@/server/modules/api-keys/mint-key";
 import { createUser } from "@/server/modules/users/create-user";
 import { useTestDatabase } from "@/test/db";
@@ -17,7 +18,7 @@ async function setup() {
   const admin = await make({ email: `admin-${Math.random()}@x.test`, membership: { organizationId: a.id, role: "admin" } });
   const member = await make({ email: `member-${Math.random()}@x.test`, membership: { organizationId: a.id, role: "member" } });
   const support = await make({ email: `support-${Math.random()}@x.test`, instanceRole: "support" });
-  const keyB = await mintApiKey(database.prisma, { name: "b", scopes: "records:read", organizationId: b.id }, { type: "cli", isInstanceOwner: true });
+  const keyB = await mintApiKey(database.prisma, CLI_OPERATOR, { name: "b", scopes: "records:read", organizationId: b.id });
   const as = (userId: string | null) => createDashboardCaller({ db: database.prisma, requestId: "req_test", sessionUserId: userId });
   return { a, b, owner: as(ownerRow.id), admin: as(admin.id), member: as(member.id), support: as(support.id), anonymous: as(null), keyB, memberId: member.id };
 }

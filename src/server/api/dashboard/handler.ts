@@ -1,19 +1,19 @@
 import { fetchRequestHandler } from "@trpc/server/adapters/fetch";
+import { AppError } from "@/server/errors/app-error";
+import { statusForCode } from "@/server/errors/http-status";
 import { cookieReader, sessionClaim } from "@/server/auth/session";
 import { getPrisma } from "@/server/db/client";
-import { newRequestId, REQUEST_ID_HEADER } from "@/server/http/request-id";
+import { newRequestId, REQUEST_ID_HEADER } from "@/server/web/request-id";
 import { loadViewer } from "@/server/modules/access/viewer";
 import { dashboardContext } from "./caller";
 import { isSameOriginRequest } from "./csrf";
 import { dashboardRouter } from "./root";
-
-const TRPC_CODES: Record<number, [number, string]> = { 401: [-32001, "UNAUTHORIZED"], 403: [-32003, "FORBIDDEN"] };
+import { dashboardErrorShape, sessionEnded } from "./trpc";
 
 /** A refusal in the shape the tRPC error formatter gives (trpc.ts), so the client shows it alike. */
-function refuse(status: 401 | 403, code: string, message: string, requestId: string): Response {
-  const [rpcCode, name] = TRPC_CODES[status]!;
-  const error = { message, code: rpcCode, data: { code: name, httpStatus: status }, error: { code, message }, request_id: requestId };
-  return Response.json({ error }, { status, headers: { [REQUEST_ID_HEADER]: requestId, "Cache-Control": "no-store" } });
+function refuse(error: AppError, requestId: string): Response {
+  const status = statusForCode(error.code);
+  return Response.json({ error: dashboardErrorShape(error, requestId) }, { status, headers: { [REQUEST_ID_HEADER]: requestId, "Cache-Control": "no-store" } });
 }
 
 /**
@@ -23,11 +23,11 @@ function refuse(status: 401 | 403, code: string, message: string, requestId: str
  */
 export async function handleDashboardRequest(req: Request): Promise<Response> {
   const requestId = newRequestId();
-  if (req.method !== "GET" && !isSameOriginRequest(req.headers)) return refuse(403, "forbidden", "Cross-site request refused.", requestId);
+  if (req.method !== "GET" && !isSameOriginRequest(req.headers)) return refuse(new AppError("forbidden", "Cross-site request refused."), requestId);
   const claim = await sessionClaim(cookieReader(req.headers.get("cookie")));
   if (req.method === "POST") {
     const viewer = claim ? await loadViewer(getPrisma(), claim.userId, { id: claim.sessionId, version: claim.version }) : null;
-    if (!viewer) return refuse(401, "unauthorized", "Your session has ended. Sign in again.", requestId);
+    if (!viewer) return refuse(sessionEnded(), requestId);
   }
   return fetchRequestHandler({
     endpoint: "/api/trpc",

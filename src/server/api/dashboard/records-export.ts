@@ -3,12 +3,14 @@ import { timestampParam } from "@/server/api/timestamp-param";
 import pg from "pg";
 import { databaseUrlFromEnv, getPrisma } from "@/server/db/client";
 import { AppError, isAppError } from "@/server/errors/app-error";
-import { statusForCode } from "@/server/errors/http-status";
-import { newRequestId, REQUEST_ID_HEADER } from "@/server/http/request-id";
+import { errorResponse } from "@/server/web/envelope";
+import { newRequestId, REQUEST_ID_HEADER } from "@/server/web/request-id";
 import { logger } from "@/server/logger";
 import { requireOrganizationRead } from "@/server/modules/access/viewer";
 import { openRecordsExport } from "@/server/modules/records/export-records";
+import { toAppError } from "../to-app-error";
 import { requestViewer } from "./request-viewer";
+import { sessionEnded } from "./trpc";
 
 const filtersSchema = z.object({
   created_after: timestampParam("created_after", "after").optional(),
@@ -27,7 +29,7 @@ export async function handleRecordsExport(req: Request, organizationId: string, 
   try {
     const db = getPrisma();
     const viewer = await requestViewer(db, req);
-    if (!viewer) throw new AppError("unauthorized", "Your session has ended. Sign in again.");
+    if (!viewer) throw sessionEnded();
     requireOrganizationRead(viewer, organizationId);
     const params = Object.fromEntries(new URL(req.url).searchParams);
     const parsed = filtersSchema.safeParse(Object.fromEntries(Object.entries(params).filter(([, value]) => value !== "")));
@@ -63,11 +65,7 @@ export async function handleRecordsExport(req: Request, organizationId: string, 
       },
     });
   } catch (error) {
-    const appError = isAppError(error) ? error : new AppError("internal_error", "Something went wrong on our side.");
     if (!isAppError(error)) logger.error({ err: error, request_id: requestId }, "records export failed");
-    return Response.json(
-      { error: { code: appError.code, message: appError.message }, request_id: requestId },
-      { status: statusForCode(appError.code), headers: { [REQUEST_ID_HEADER]: requestId, "Cache-Control": "no-store" } },
-    );
+    return errorResponse(toAppError(error), requestId);
   }
 }

@@ -1,50 +1,57 @@
 import { initTRPC, TRPCError } from "@trpc/server";
-import type { TRPC_ERROR_CODE_KEY } from "@trpc/server/rpc";
-import { AppError, isAppError, type AppErrorCode } from "@/server/errors/app-error";
+import { TRPC_ERROR_CODES_BY_KEY } from "@trpc/server/rpc";
+import { databaseUnavailable, isDatabaseUnavailable } from "@/server/db/errors";
+import { AppError, isAppError } from "@/server/errors/app-error";
+import { errorBody } from "@/server/errors/envelope";
+import { statusForCode, trpcCodeFor } from "@/server/errors/http-status";
+import { newRequestId } from "@/server/web/request-id";
 import { loadViewer, requireInstanceOwner } from "@/server/modules/access/viewer";
 import { toAppError } from "../to-app-error";
 import type { DashboardContext } from "./context";
+
+/**
+ * The dashboard's error answer: tRPC's own fields (`message`, `code`, `data`, which its client
+ * reads) around the service's one error body (`error`, `request_id`). Used by the error
+ * formatter and by the refusals the handler answers before tRPC runs (CSRF, no session).
+ */
+export function dashboardErrorShape(appError: AppError, requestId: string, path?: string) {
+  const name = trpcCodeFor(appError.code);
+  return {
+    message: appError.message,
+    code: TRPC_ERROR_CODES_BY_KEY[name],
+    data: { code: name, httpStatus: statusForCode(appError.code), ...(path === undefined ? {} : { path }) },
+    ...errorBody(appError, requestId),
+  };
+}
 
 /**
  * The internal tRPC of the dashboard (app/api/trpc): not /api/v1, not in the OpenAPI document.
  * Errors keep the service's one model: the AppError's code and message, plus the request id.
  */
 const t = initTRPC.context<DashboardContext>().create({
-  errorFormatter({ shape, error, ctx }) {
-    // A missing session is the dashboard's 401, not the API's "bearer key required".
-    const appError =
-      error.code === "UNAUTHORIZED" && !isAppError(error.cause)
-        ? new AppError("unauthorized", "Your session has ended. Sign in again.")
-        : toAppError(error);
-    return {
-      message: appError.message,
-      code: shape.code,
-      data: { code: shape.data.code, httpStatus: shape.data.httpStatus, path: shape.data.path },
-      error: { code: appError.code, message: appError.message },
-      request_id: ctx?.requestId ?? null,
-    };
+  errorFormatter({ error, ctx, path }) {
+    // NOTE: no context means createContext itself failed; the answer still carries an id.
+    return dashboardErrorShape(toAppError(error), ctx?.requestId ?? newRequestId(), path);
   },
 });
 
-const trpcCodeByAppCode: Partial<Record<AppErrorCode, TRPC_ERROR_CODE_KEY>> = {
-  bad_request: "BAD_REQUEST",
-  unauthorized: "UNAUTHORIZED",
-  forbidden: "FORBIDDEN",
-  not_found: "NOT_FOUND",
-  conflict: "CONFLICT",
-  payload_too_large: "PAYLOAD_TOO_LARGE",
-  rate_limited: "TOO_MANY_REQUESTS",
-};
-
-/** A domain AppError keeps its status on the wire (403 is a 403, not a 500). */
+/**
+ * A domain AppError, or a database that cannot be reached, keeps its status on the wire through
+ * the one table (403 is a 403, an outage a 503 as on /api/v1, not a 500).
+ */
 const appErrorStatus = t.middleware(async ({ next }) => {
   const result = await next();
-  if (!result.ok && isAppError(result.error.cause)) {
-    const code = trpcCodeByAppCode[result.error.cause.code];
-    if (code) throw new TRPCError({ code, message: result.error.cause.message, cause: result.error.cause });
-  }
+  if (result.ok) return result;
+  const cause = result.error.cause;
+  const appError = isAppError(cause) ? cause : isDatabaseUnavailable(cause) ? databaseUnavailable(cause) : null;
+  if (appError) throw new TRPCError({ code: trpcCodeFor(appError.code), message: appError.message, cause: appError });
   return result;
 });
+
+/** The dashboard's 401: a missing or ended session (not the API's "bearer key required"). */
+export function sessionEnded(): AppError {
+  return new AppError("unauthorized", "Your session has ended. Sign in again.");
+}
 
 export const createDashboardRouter = t.router;
 export const createDashboardCallerFactory = t.createCallerFactory;
@@ -57,7 +64,7 @@ const publicProcedure = t.procedure.use(appErrorStatus);
  */
 export const sessionProcedure = publicProcedure.use(async ({ ctx, next }) => {
   const viewer = ctx.sessionUserId ? await loadViewer(ctx.db, ctx.sessionUserId, ctx.session) : null;
-  if (!viewer) throw new TRPCError({ code: "UNAUTHORIZED", message: "Sign in to continue." });
+  if (!viewer) throw sessionEnded();
   return next({ ctx: { ...ctx, viewer } });
 });
 

@@ -2,7 +2,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { revokeApiKey } from "@/server/modules/api-keys/revoke-key";
 import { getApiKey, listApiKeys } from "@/server/modules/api-keys/list-keys";
 import { mintApiKey } from "@/server/modules/api-keys/mint-key";
-import { CLI_OPERATOR } from "@/server/modules/access/acting-principal";
+import { actingInOrganization, CLI_OPERATOR } from "@/server/modules/access/acting-principal";
 import { deleteOrganization } from "@/server/modules/organizations/delete-organization";
 import { createTestApi, mintTestKey } from "@/test/api-client";
 import { useTestDatabase } from "@/test/db";
@@ -44,7 +44,7 @@ describe("API keys", () => {
   it("rejects a revoked key on the very next request", async () => {
     const key = await mintTestKey(database.prisma, { organizationId: null, scopes: ["organizations:read"] });
     expect((await call("GET", "/organizations", { token: key.token })).status).toBe(200);
-    await revokeApiKey(database.prisma, key.id, { kind: "operator" }, { type: "cli" });
+    await revokeApiKey(database.prisma, CLI_OPERATOR, key.id);
     const after = await call("GET", "/organizations", { token: key.token });
     expect(after.status).toBe(401);
     expect(after.headers.get("www-authenticate")).toBe("Bearer");
@@ -73,8 +73,8 @@ describe("API keys", () => {
 
   it("audits every mint and revoke with the key's id and prefix", async () => {
     const key = await mintTestKey(database.prisma, { organizationId: orgId, scopes: ["records:read"] });
-    await revokeApiKey(database.prisma, key.id, { kind: "operator" }, { type: "cli" });
-    await revokeApiKey(database.prisma, key.id, { kind: "operator" }, { type: "cli" });
+    await revokeApiKey(database.prisma, CLI_OPERATOR, key.id);
+    await revokeApiKey(database.prisma, CLI_OPERATOR, key.id);
     const events = await database.prisma.auditEvent.findMany({ where: { targetId: key.id }, orderBy: { createdAt: "asc" } });
     expect(events.map((e) => e.action)).toEqual(["api_key.minted", "api_key.revoked"]);
     for (const event of events) {
@@ -86,16 +86,16 @@ describe("API keys", () => {
 
   it("lets only instance owners mint instance-scoped keys", async () => {
     await expect(
-      mintApiKey(database.prisma, { name: "x", scopes: "*:*", organizationId: null }, { type: "user", isInstanceOwner: false }),
+      mintApiKey(database.prisma, actingInOrganization(orgId, { type: "user" }), { name: "x", scopes: "*:*", organizationId: null }),
     ).rejects.toThrow(/Only instance owners/);
   });
 
   it("refuses unknown organizations, bad scopes and past expiry at mint time", async () => {
-    const minter = { type: "cli" as const, isInstanceOwner: true };
-    await expect(mintApiKey(database.prisma, { name: "x", scopes: "records:read", organizationId: "nope" }, minter)).rejects.toThrow(/No organization/);
-    await expect(mintApiKey(database.prisma, { name: "x", scopes: "records:delete", organizationId: orgId }, minter)).rejects.toThrow(/Invalid scope/);
+    const minter = CLI_OPERATOR;
+    await expect(mintApiKey(database.prisma, minter, { name: "x", scopes: "records:read", organizationId: "nope" })).rejects.toThrow(/No organization/);
+    await expect(mintApiKey(database.prisma, minter, { name: "x", scopes: "records:delete", organizationId: orgId })).rejects.toThrow(/Invalid scope/);
     await expect(
-      mintApiKey(database.prisma, { name: "x", scopes: "records:read", organizationId: orgId, expiresAt: new Date(Date.now() - 1) }, minter),
+      mintApiKey(database.prisma, minter, { name: "x", scopes: "records:read", organizationId: orgId, expiresAt: new Date(Date.now() - 1) }),
     ).rejects.toThrow(/future/);
   });
 
@@ -105,19 +105,21 @@ describe("API keys", () => {
     const theirs = await mintTestKey(database.prisma, { organizationId: other, scopes: ["records:read"] });
     const instance = await mintTestKey(database.prisma, { organizationId: null, scopes: ["*:*"] });
 
-    const listed = (await listApiKeys(database.prisma, { kind: "organization", organizationId: orgId })).map((k) => k.id);
+    const listed = (await listApiKeys(database.prisma, actingInOrganization(orgId, { type: "user" }))).map((k) => k.id);
     expect(listed).toContain(mine.id);
     expect(listed).not.toContain(theirs.id);
     expect(listed).not.toContain(instance.id);
-    const instanceListed = (await listApiKeys(database.prisma, { kind: "instance" })).map((k) => k.id);
+    const instanceListed = (await listApiKeys(database.prisma, CLI_OPERATOR, { organizationId: null })).map((k) => k.id);
     expect(instanceListed).toContain(instance.id);
     expect(instanceListed).not.toContain(mine.id);
 
-    const mineScope = { kind: "organization", organizationId: orgId } as const;
-    await expect(revokeApiKey(database.prisma, theirs.id, mineScope, { type: "user" })).rejects.toThrow(/No API key/);
-    await expect(revokeApiKey(database.prisma, instance.id, mineScope, { type: "user" })).rejects.toThrow(/No API key/);
-    await expect(revokeApiKey(database.prisma, mine.id, { kind: "instance" }, { type: "user" })).rejects.toThrow(/No API key/);
-    await expect(getApiKey(database.prisma, theirs.id, mineScope)).rejects.toThrow(/No API key/);
+    const mineOnly = actingInOrganization(orgId, { type: "user" });
+    await expect(revokeApiKey(database.prisma, mineOnly, theirs.id)).rejects.toThrow(/No API key/);
+    await expect(revokeApiKey(database.prisma, mineOnly, instance.id)).rejects.toThrow(/No API key/);
+    await expect(revokeApiKey(database.prisma, actingInOrganization(other, { type: "user" }), mine.id)).rejects.toThrow(/No API key/);
+    await expect(getApiKey(database.prisma, mineOnly, theirs.id)).rejects.toThrow(/No API key/);
+    await expect(mintApiKey(database.prisma, mineOnly, { name: "x", scopes: "records:read", organizationId: other })).rejects.toThrow(/No organization/);
+    expect(await listApiKeys(database.prisma, mineOnly, { organizationId: other })).toEqual([]);
     expect(await database.prisma.apiKey.count({ where: { id: { in: [theirs.id, instance.id, mine.id] }, revokedAt: { not: null } } })).toBe(0);
   });
 
@@ -125,12 +127,12 @@ describe("API keys", () => {
     const doomed = (await database.prisma.organization.create({ data: { name: "Doomed Ltd" } })).id;
     const active = await mintTestKey(database.prisma, { organizationId: doomed, scopes: ["records:read"] });
     const earlier = await mintTestKey(database.prisma, { organizationId: doomed, scopes: ["records:read"] });
-    await revokeApiKey(database.prisma, earlier.id, { kind: "organization", organizationId: doomed }, { type: "cli" });
-    const earlierRevokedAt = (await getApiKey(database.prisma, earlier.id, { kind: "operator" })).revokedAt;
+    await revokeApiKey(database.prisma, actingInOrganization(doomed, { type: "cli" }), earlier.id);
+    const earlierRevokedAt = (await getApiKey(database.prisma, CLI_OPERATOR, earlier.id)).revokedAt;
 
     await deleteOrganization(database.prisma, CLI_OPERATOR, doomed);
 
-    const retired = await listApiKeys(database.prisma, { kind: "instance" });
+    const retired = await listApiKeys(database.prisma, CLI_OPERATOR, { organizationId: null });
     const byId = new Map(retired.map((key) => [key.id, key]));
     for (const id of [active.id, earlier.id]) {
       expect(byId.get(id)).toMatchObject({ state: "revoked", organizationId: null, formerOrganization: { id: doomed, name: "Doomed Ltd" } });

@@ -1,25 +1,19 @@
-/**
- * Which keys a caller may see or act on. Every key function takes one, so no call can reach a
- * key outside it by accident (an empty organization id no longer means "every key"):
- * - `organization`: the keys bound to that organization;
- * - `instance`: instance-scoped keys, plus the revoked keys of deleted organizations (D14);
- * - `operator`: everything, for the shell operator (the CLI), who runs the instance.
- */
-export type KeyScope = { kind: "organization"; organizationId: string } | { kind: "instance" } | { kind: "operator" };
+import { withinReach, type ActingPrincipal } from "@/server/modules/access/acting-principal";
 
-export function keyScopeWhere(scope: KeyScope): { organizationId?: string | null } {
-  switch (scope.kind) {
-    case "organization":
-      return { organizationId: scope.organizationId };
-    case "instance":
-      return { organizationId: null };
-    case "operator":
-      return {};
-  }
+/**
+ * Which keys an acting principal reaches, like every other row of the domain: an organization's
+ * principal its organization's keys, an instance principal (instance owners, the CLI operator)
+ * every key. A key outside the reach reads as absent.
+ */
+export function keyWithinReach(key: { organizationId: string | null }, principal: ActingPrincipal): boolean {
+  return principal.reach === "instance" || key.organizationId === principal.reach.organizationId;
 }
 
-export function keyInScope(key: { organizationId: string | null }, scope: KeyScope): boolean {
-  if (scope.kind === "operator") return true;
-  if (scope.kind === "instance") return key.organizationId === null;
-  return key.organizationId === scope.organizationId;
+/**
+ * The `where` of a key listing: the principal's reach AND the keys asked for (one organization's,
+ * or with `organizationId: null` the instance's own keys and the retired keys of deleted
+ * organizations, D14). Asking for keys outside the reach lists none.
+ */
+export function keyListWhere(principal: ActingPrincipal, wanted: { organizationId?: string | null }) {
+  return { AND: [withinReach(principal), wanted.organizationId === undefined ? {} : { organizationId: wanted.organizationId }] };
 }

@@ -1,6 +1,7 @@
 import type { Db } from "@/server/db/types";
 import { AppError } from "@/server/errors/app-error";
-import { keyInScope, keyScopeWhere, type KeyScope } from "./key-scope";
+import type { ActingPrincipal } from "@/server/modules/access/acting-principal";
+import { keyListWhere, keyWithinReach } from "./key-scope";
 import { toKeyIdentity, type KeyIdentity } from "./principal";
 
 export type KeyState = "active" | "revoked" | "expired";
@@ -30,19 +31,23 @@ function toSummary(key: StoredKey, now: Date): KeySummary {
   };
 }
 
-/** Prefixes only: the hash is never selected, the plaintext never existed here. */
-export async function listApiKeys(db: Db, scope: KeyScope, now = new Date()): Promise<KeySummary[]> {
+/**
+ * The keys within the principal's reach, optionally only one organization's (`organizationId`)
+ * or the instance's (`null`). Prefixes only: the hash is never selected, the plaintext never
+ * existed here.
+ */
+export async function listApiKeys(db: Db, principal: ActingPrincipal, wanted: { organizationId?: string | null } = {}, now = new Date()): Promise<KeySummary[]> {
   const keys = await db.apiKey.findMany({
-    where: keyScopeWhere(scope),
+    where: keyListWhere(principal, wanted),
     orderBy: [{ createdAt: "desc" }, { id: "desc" }],
     omit: { hash: true },
   });
   return keys.map((key) => toSummary(key, now));
 }
 
-/** One key within the scope; a key outside it is reported as absent (no existence leak). */
-export async function getApiKey(db: Db, keyId: string, scope: KeyScope, now = new Date()): Promise<KeySummary> {
+/** One key within the principal's reach; a key outside it is reported as absent (no existence leak). */
+export async function getApiKey(db: Db, principal: ActingPrincipal, keyId: string, now = new Date()): Promise<KeySummary> {
   const key = await db.apiKey.findUnique({ where: { id: keyId }, omit: { hash: true } });
-  if (!key || !keyInScope(key, scope)) throw new AppError("not_found", `No API key ${keyId}.`);
+  if (!key || !keyWithinReach(key, principal)) throw new AppError("not_found", `No API key ${keyId}.`);
   return toSummary(key, now);
 }

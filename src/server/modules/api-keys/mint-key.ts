@@ -1,7 +1,8 @@
 import { z } from "zod";
 import type { PrismaClient } from "@/server/db/types";
 import { AppError } from "@/server/errors/app-error";
-import { recordAuditEvent, type ActorType } from "@/server/modules/audit/record-audit-event";
+import { requireReach, type ActingPrincipal } from "@/server/modules/access/acting-principal";
+import { recordAuditEvent } from "@/server/modules/audit/record-audit-event";
 import { toKeyIdentity, type KeyIdentity } from "./principal";
 import { parseScopes } from "./scopes";
 import { displayPrefix, generateToken, hashToken } from "./token";
@@ -19,20 +20,17 @@ export const mintInputSchema = z.object({
   rateLimit: z.number().int().min(1).max(1_000_000).default(DEFAULT_RATE_LIMIT),
 });
 
-export interface Minter {
-  type: Extract<ActorType, "user" | "cli">;
-  /** A dashboard user; the CLI runs with operator rights. */
-  userId?: string;
-  isInstanceOwner: boolean;
-}
-
 export interface MintedKey extends KeyIdentity {
   rateLimitWindowSeconds: number;
   /** The plaintext: returned here once and never stored or shown again. */
   token: string;
 }
 
-export async function mintApiKey(db: PrismaClient, input: z.input<typeof mintInputSchema>, minter: Minter): Promise<MintedKey> {
+/**
+ * A new key for the principal's organization, or an instance-scoped key (`organizationId: null`)
+ * for a principal that reaches the instance. The plaintext is in this answer only.
+ */
+export async function mintApiKey(db: PrismaClient, principal: ActingPrincipal, input: z.input<typeof mintInputSchema>): Promise<MintedKey> {
   const parsed = mintInputSchema.safeParse(input);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
@@ -40,9 +38,10 @@ export async function mintApiKey(db: PrismaClient, input: z.input<typeof mintInp
   }
   const { name, organizationId, environment, expiresAt, rateLimit } = parsed.data;
   const scopes = parseScopes(parsed.data.scopes);
-  if (organizationId === null && !minter.isInstanceOwner) {
+  if (organizationId === null && principal.reach !== "instance") {
     throw new AppError("forbidden", "Only instance owners can mint instance-scoped keys.");
   }
+  if (organizationId !== null) requireReach(principal, organizationId);
   if (expiresAt && expiresAt.getTime() <= Date.now()) throw new AppError("bad_request", "expires_at must be in the future.");
 
   const token = generateToken(environment);
@@ -63,12 +62,12 @@ export async function mintApiKey(db: PrismaClient, input: z.input<typeof mintInp
         expiresAt: expiresAt ?? null,
         rateLimit,
         rateLimitWindowSeconds: DEFAULT_RATE_LIMIT_WINDOW_SECONDS,
-        createdByUserId: minter.userId ?? null,
+        createdByUserId: principal.actor.type === "user" ? (principal.actor.id ?? null) : null,
       },
     });
     await recordAuditEvent(tx, {
       action: "api_key.minted",
-      actor: { type: minter.type, id: minter.userId },
+      actor: principal.actor,
       organizationId,
       target: { type: "api_key", id: key.id },
       metadata: { prefix, name, scopes, environment },

@@ -2,26 +2,26 @@ import type { Db } from "@/server/db/types";
 import { inTransaction } from "@/server/db/transaction";
 import { AppError } from "@/server/errors/app-error";
 import { recordAuditEvent, type ActorType } from "@/server/modules/audit/record-audit-event";
-import { keyInScope, type KeyScope } from "./key-scope";
+import type { ActingPrincipal } from "@/server/modules/access/acting-principal";
+import { keyWithinReach } from "./key-scope";
 
 /**
  * Permanent (spec 3.1). Revoking a revoked key changes nothing and records nothing. A key
- * outside `scope` is "not found" before anything is written.
+ * outside the principal's reach is "not found" before anything is written.
  */
 export async function revokeApiKey(
   db: Db,
+  principal: ActingPrincipal,
   keyId: string,
-  scope: KeyScope,
-  actor: { type: ActorType; id?: string },
 ): Promise<{ id: string; prefix: string; revokedAt: Date }> {
   return inTransaction(db, async (tx) => {
     const key = await tx.apiKey.findUnique({ where: { id: keyId } });
-    if (!key || !keyInScope(key, scope)) throw new AppError("not_found", `No API key ${keyId}.`);
+    if (!key || !keyWithinReach(key, principal)) throw new AppError("not_found", `No API key ${keyId}.`);
     if (key.revokedAt) return { id: key.id, prefix: key.prefix, revokedAt: key.revokedAt };
     const revoked = await tx.apiKey.update({ where: { id: keyId }, data: { revokedAt: new Date() } });
     await recordAuditEvent(tx, {
       action: "api_key.revoked",
-      actor,
+      actor: principal.actor,
       organizationId: key.organizationId,
       target: { type: "api_key", id: key.id },
       metadata: { prefix: key.prefix, name: key.name },

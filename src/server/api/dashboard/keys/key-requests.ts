@@ -1,0 +1,17 @@
+import { sessionProcedure } from "@/server/api/dashboard/trpc";
+import { getApiKey } from "@/server/modules/api-keys/list-keys";
+import { keyRoutes, listKeyRequests } from "@/server/modules/request-log/usage";
+import { toLoggedRequestDto } from "../requests/get-request.types";
+import { keyPrincipalFor } from "@/server/modules/access/key-access";
+import { keyRequestsInput, keyRequestsOutput } from "./key-usage.types";
+
+/** A key's recent requests, filterable by status class, route and time window, paged by cursor. */
+export const keyRequestsProcedure = sessionProcedure
+  .input(keyRequestsInput)
+  .output(keyRequestsOutput)
+  .query(async ({ ctx, input }) => {
+    const { organizationId, keyId, limit, cursor, ...filters } = input;
+    await getApiKey(ctx.db, keyPrincipalFor(ctx.viewer, organizationId, "read"), keyId);
+    const page = await listKeyRequests(ctx.db, keyId, filters, { limit, cursor });
+    return { items: page.items.map(toLoggedRequestDto), nextCursor: page.nextCursor, routes: await keyRoutes(ctx.db, keyId) };
+  });

@@ -1,0 +1,22 @@
+import { sessionProcedure } from "@/server/api/dashboard/trpc";
+import { getApiKey } from "@/server/modules/api-keys/list-keys";
+import { mintApiKey } from "@/server/modules/api-keys/mint-key";
+import { keyPrincipalFor } from "@/server/modules/access/key-access";
+import { toKeySummaryDto } from "./key.types";
+import { mintKeyInput, mintKeyOutput } from "./mint-key.types";
+
+export const mintKeyProcedure = sessionProcedure
+  .input(mintKeyInput)
+  .output(mintKeyOutput)
+  .mutation(async ({ ctx, input }) => {
+    const principal = keyPrincipalFor(ctx.viewer, input.organizationId, "manage");
+    const minted = await mintApiKey(ctx.db, principal, {
+      name: input.name,
+      scopes: input.scopes,
+      organizationId: input.organizationId,
+      environment: input.environment,
+      expiresAt: input.expiresAt ? new Date(input.expiresAt) : null,
+      rateLimit: input.rateLimit,
+    });
+    return { key: toKeySummaryDto(await getApiKey(ctx.db, principal, minted.id)), token: minted.token };
+  });

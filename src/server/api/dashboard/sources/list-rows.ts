@@ -1,0 +1,32 @@
+import { sessionProcedure } from "@/server/api/dashboard/trpc";
+import { listRows } from "@/server/modules/data-source-rows/list-rows";
+import { requireSource } from "@/server/modules/data-sources/require-source";
+import { sourcePrincipal } from "@/server/modules/access/source-access";
+import { listRowsInput, listRowsOutput } from "./list-rows.types";
+
+/** A source's rows in display order, searchable (D107), live only or with tombstones. */
+export const listRowsProcedure = sessionProcedure
+  .input(listRowsInput)
+  .output(listRowsOutput)
+  .query(async ({ ctx, input }) => {
+    const source = await requireSource(ctx.db, sourcePrincipal(ctx.viewer, input.organizationId, "read"), input.sourceId);
+    const search = input.search?.trim() || undefined;
+    const page = await listRows(ctx.db, {
+      organizationId: source.organizationId,
+      dataSourceId: source.id,
+      limit: input.limit,
+      cursor: input.cursor,
+      includeDeleted: input.includeDeleted,
+      search,
+    });
+    return {
+      items: page.items.map((row) => ({
+        externalId: row.externalId,
+        data: row.data,
+        displayOrder: row.displayOrder,
+        updatedAt: row.updatedAt,
+        deletedAt: row.deletedAt,
+      })),
+      nextCursor: page.meta.next_cursor,
+    };
+  });

@@ -1,0 +1,15 @@
+import { sessionProcedure } from "@/server/api/dashboard/trpc";
+import { listDataSources } from "@/server/modules/data-sources/list-sources";
+import { sourcePrincipal } from "@/server/modules/access/source-access";
+import { toSourceSummaryDto } from "./source.types";
+import { listSourcesInput, listSourcesOutput } from "./list-sources.types";
+
+/** One organization's sources by name, a page of 100 at a time. */
+export const listSourcesProcedure = sessionProcedure
+  .input(listSourcesInput)
+  .output(listSourcesOutput)
+  .query(async ({ ctx, input }) => {
+    const principal = sourcePrincipal(ctx.viewer, input.organizationId, "read");
+    const page = await listDataSources(ctx.db, principal, { organizationId: input.organizationId, sort: "name", limit: 100, cursor: input.cursor });
+    return { items: page.items.map(toSourceSummaryDto), nextCursor: page.meta.next_cursor };
+  });

@@ -1,8 +1,0 @@
-import { createRouter } from "@/server/api/trpc";
-import { createRecordProcedure } from "./create-record";
-import { listRecordsProcedure } from "./list-records";
-
-export const recordsRouter = createRouter({
-  list: listRecordsProcedure,
-  create: createRecordProcedure,
-});

@@ -1,0 +1,24 @@
+import { page } from "@/server/api/v1/envelope";
+import { outputContract } from "@/server/api/v1/output-contract";
+import { apiProcedure } from "@/server/api/v1/procedures";
+import { listRows } from "@/server/modules/data-source-rows/list-rows";
+import { listRowsInput, listRowsMeta, listRowsOutput } from "./list-rows.types";
+import { toRowDto } from "./row.types";
+
+export const listRowsProcedure = apiProcedure
+  .meta(listRowsMeta)
+  .input(listRowsInput)
+  .output(outputContract(listRowsOutput))
+  .query(async ({ ctx, input }) => {
+    const result = await listRows(ctx.db, {
+      organizationId: input.organization_id,
+      dataSourceId: input.data_source_id,
+      limit: input.limit,
+      cursor: input.cursor,
+      sort: input.sort,
+      externalId: input.external_id,
+      updatedAfter: input.updated_after,
+      includeDeleted: input.include_deleted === "true",
+    });
+    return page(ctx, result.items.map(toRowDto), result.meta);
+  });

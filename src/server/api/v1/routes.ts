@@ -1,0 +1,90 @@
+import type { AnyTRPCRouter } from "@trpc/server";
+import type { ApiMeta } from "@/server/api/v1/meta";
+
+/** One REST operation exposed by a tRPC procedure through its OpenAPI meta. */
+export interface ApiRoute {
+  procedurePath: string;
+  /** The procedure's path in the router, split once (`["organizations", "list"]`). */
+  procedureSegments: string[];
+  /** Whether the procedure declares an input (a procedure without one is called with none). */
+  hasInput: boolean;
+  method: string;
+  /** OpenAPI path template relative to /api/v1, e.g. `/organizations/{id}`. */
+  path: string;
+  meta: ApiMeta;
+  pattern: RegExp;
+  /** The query parameters the operation declares: its input's fields that are not path parameters (GET, DELETE). */
+  queryParameters: string[];
+}
+
+export type RouteMatch =
+  | { kind: "match"; route: ApiRoute; params: Record<string, string> }
+  | { kind: "method_not_allowed"; allow: string[] }
+  | { kind: "not_found" };
+
+interface ProcedureLike {
+  _def: { meta?: ApiMeta; inputs?: Array<{ shape?: Record<string, unknown> }> };
+}
+
+/**
+ * The route table read from the router itself, so the pipeline (404 vs 405), the OpenAPI
+ * post-processing and the auth matrix test all see routes added later without edits.
+ */
+export function listApiRoutes(router: AnyTRPCRouter): ApiRoute[] {
+  const procedures = router._def.procedures as Record<string, ProcedureLike>;
+  const routes: ApiRoute[] = [];
+  for (const [procedurePath, procedure] of Object.entries(procedures)) {
+    const meta = procedure._def.meta;
+    if (!meta?.openapi || meta.openapi.enabled === false) continue;
+    const path = normalizePath(meta.openapi.path);
+    const queryParameters = queryParametersOf(procedure, meta.openapi.method, path);
+    routes.push({
+      procedurePath,
+      procedureSegments: procedurePath.split("."),
+      hasInput: (procedure._def.inputs ?? []).length > 0,
+      method: meta.openapi.method,
+      path,
+      meta,
+      pattern: pathPattern(path),
+      queryParameters,
+    });
+  }
+  return routes;
+}
+
+export function matchRoute(routes: ApiRoute[], method: string, pathname: string): RouteMatch {
+  const path = normalizePath(pathname);
+  const allow: string[] = [];
+  for (const route of routes) {
+    const found = route.pattern.exec(path);
+    if (!found) continue;
+    if (route.method === method.toUpperCase()) {
+      return { kind: "match", route, params: { ...found.groups } };
+    }
+    allow.push(route.method);
+  }
+  return allow.length > 0 ? { kind: "method_not_allowed", allow } : { kind: "not_found" };
+}
+
+/** The query parameters an operation takes: its input's fields minus path parameters, on GET and DELETE only. */
+function queryParametersOf(procedure: ProcedureLike, method: string, path: string): string[] {
+  if (method !== "GET" && method !== "DELETE") return [];
+  const pathParameters = new Set([...path.matchAll(/\{([^}]+)\}/g)].map((found) => found[1]));
+  const names = (procedure._def.inputs ?? []).flatMap((input) => Object.keys(input.shape ?? {}));
+  return [...new Set(names)].filter((name) => !pathParameters.has(name));
+}
+
+function normalizePath(path: string): string {
+  return `/${path.replace(/^\/+|\/+$/g, "")}`;
+}
+
+function pathPattern(template: string): RegExp {
+  const source = template
+    .split(/(\{[^}]+\})/)
+    .map((part) => {
+      const param = /^\{(.+)\}$/.exec(part);
+      return param ? `(?<${param[1]}>[^/]+)` : part.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+    })
+    .join("");
+  return new RegExp(`^${source}$`);
+}
