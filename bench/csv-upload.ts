@@ -1,5 +1,6 @@
 import { spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
+import { mkdir, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { performance } from "node:perf_hooks";
@@ -33,11 +34,28 @@ export interface CsvUploadResult {
   /** The longest gap between the server's 5 ms ticks, and the CPU time the process used during it. */
   longestStallMs: number;
   longestStallCpuMs: number;
+  /**
+   * The target's figure (issue 20.6, ≤ 50 ms): of every gap, the part the process was running
+   * (the lesser of its wall time and the CPU used in it), the largest. A gap spent waiting for a
+   * core on a loaded machine does not count; one spent parsing, serialising or collecting does.
+   */
+  longestBusyStallMs: number;
   /** The machine's 1-minute load average when the upload ended (other work on a shared machine). */
   loadAverage: number;
 }
 
 const MEGABYTES = Number(process.env.BENCH_CSV_MB ?? 20);
+/** Issue 20.6: parsing and writing never hold the event loop for more than about 50 ms at a time. */
+const STALL_TARGET_MS = 50;
+
+interface LoopFigures {
+  maxMs: number;
+  p99Ms: number;
+  stallMs: number;
+  stallCpuMs: number;
+  /** The gaps with the most CPU in them, with their window on the monotonic clock (µs). */
+  stalls: Array<{ gapMs: number; cpuMs: number; startUs: number; endUs: number }>;
+}
 
 function csvOf(rows: number, changedEvery: number | null): string {
   const lines = ["code,name,description,price"];
@@ -127,7 +145,8 @@ export async function runCsvUploadBench(log: (line: string) => void = (line) => 
       const uploadSeconds = (performance.now() - started) / 1000;
       done = true;
       await prober;
-      const loop = (await fetch(`${baseUrl}/bench/loop`).then((r) => r.json())) as { maxMs: number; p99Ms: number; stallMs: number; stallCpuMs: number };
+      const loop = (await fetch(`${baseUrl}/bench/loop`).then((r) => r.json())) as LoopFigures;
+      const busiest = Math.max(0, ...loop.stalls.map((stall) => Math.min(stall.gapMs, stall.cpuMs)));
       if (response.status !== 200) throw new Error(`upload answered ${response.status}: ${text.slice(0, 500)}`);
       const sorted = [...health].sort((a, b) => a - b);
       const result: CsvUploadResult = {
@@ -144,9 +163,18 @@ export async function runCsvUploadBench(log: (line: string) => void = (line) => 
         loopDelayP99Ms: Math.round(loop.p99Ms),
         longestStallMs: Math.round(loop.stallMs),
         longestStallCpuMs: Math.round(loop.stallCpuMs),
+        longestBusyStallMs: Math.round(busiest),
         loadAverage: Math.round(os.loadavg()[0]! * 10) / 10,
       };
       log(`csv upload: ${JSON.stringify(result)}`);
+      const met = result.longestBusyStallMs <= STALL_TARGET_MS;
+      log(`${met ? "✔" : "✗"} csv ${label}: longest stall ${result.longestBusyStallMs} ms running (target ≤ ${STALL_TARGET_MS} ms; longest wall gap ${result.longestStallMs} ms with ${result.longestStallCpuMs} ms CPU), /health p99 ${result.healthP99Ms} ms`);
+      // With BENCH_PROFILE, the stall windows beside the CPU profile: `npx tsx bench/profile-stalls.ts <dir>`.
+      if (process.env.BENCH_PROFILE) {
+        const file = path.resolve(process.env.BENCH_PROFILE, `stalls-${results.length + 1}.json`);
+        await mkdir(path.dirname(file), { recursive: true });
+        await writeFile(file, JSON.stringify({ label, stalls: loop.stalls }, null, 1));
+      }
       results.push(result);
     }
     return results;
