@@ -15,7 +15,8 @@ import { applyMigrations } from "@/server/db/migrations";
  * Issue 20.6: `/health` latency while a 20 MB CSV is uploaded through the dashboard's real
  * endpoint (the streamed route, D161: text/csv body → parse as it arrives → reconcile → write) in the same
  * process, the way `npm start` serves both. Probes /health every 10 ms during the upload and
- * reports p50 / p99 / max; a first upload (every row new) and a second (1 % changed) are measured.
+ * reports p50 / p99 / max; a first upload (every row new) and a second (1 % changed) are measured,
+ * after a small warm-up upload into another source. Each prints ✔/✗ against the 50 ms target.
  * `BENCH_ONLY=csv npm run bench`, or `npx tsx bench/csv-upload.ts`; BENCH_CSV_MB (default 20).
  */
 export interface CsvUploadResult {
@@ -35,11 +36,17 @@ export interface CsvUploadResult {
   longestStallMs: number;
   longestStallCpuMs: number;
   /**
-   * The target's figure (issue 20.6, ≤ 50 ms): of every gap, the part the process was running
-   * (the lesser of its wall time and the CPU used in it), the largest. A gap spent waiting for a
-   * core on a loaded machine does not count; one spent parsing, serialising or collecting does.
+   * The target's figure (issue 20.6, ≤ 50 ms): the longest time the event loop was held, that is
+   * the main thread's time on a core within one gap between ticks (schedstat; where Linux lacks
+   * it, the lesser of the gap and the process's CPU in it). A gap spent waiting for a core on a
+   * loaded machine does not count; one spent parsing, serialising or collecting garbage does.
    */
-  longestBusyStallMs: number;
+  longestHeldMs: number;
+  /** Garbage collection pauses during the upload (wall time, so a loaded machine inflates them too). */
+  gcMajorMaxMs: number;
+  gcMinorMaxMs: number;
+  gcTotalMs: number;
+  gcMajors: number;
   /** The machine's 1-minute load average when the upload ended (other work on a shared machine). */
   loadAverage: number;
 }
@@ -54,7 +61,8 @@ interface LoopFigures {
   stallMs: number;
   stallCpuMs: number;
   /** The gaps with the most CPU in them, with their window on the monotonic clock (µs). */
-  stalls: Array<{ gapMs: number; cpuMs: number; startUs: number; endUs: number }>;
+  stalls: Array<{ gapMs: number; cpuMs: number; loopCpuMs: number | null; startUs: number; endUs: number }>;
+  gc: { majorMaxMs: number; minorMaxMs: number; totalMs: number; majors: number };
 }
 
 function csvOf(rows: number, changedEvery: number | null): string {
@@ -120,6 +128,18 @@ export async function runCsvUploadBench(log: (line: string) => void = (line) => 
     const { baseUrl } = app;
     const host = new URL(baseUrl).host;
     const rows = Math.min(100_000, Math.floor((MEGABYTES * 1_000_000) / 200));
+    const upload = (id: string, body: string) =>
+      fetch(`${baseUrl}/api/dashboard/organizations/${organizationId}/sources/${id}/csv`, {
+        method: "POST",
+        headers: { "content-type": "text/csv", cookie, origin: `http://${host}` },
+        body,
+      });
+    // A running server has served uploads and queries before: one small upload into another source
+    // first, so the figures are the upload's and not the process's first use of its code (module
+    // loading, Prisma's query compiler, unoptimised parser), which the first request pays once.
+    const warmUpId = (await db.dataSource.create({ data: { organizationId, name: "Warm-up", kind: "csv", config: { keyColumn: "code" } } })).id;
+    const warmUp = await upload(warmUpId, csvOf(2000, null));
+    if (warmUp.status !== 200) throw new Error(`warm-up upload answered ${warmUp.status}: ${(await warmUp.text()).slice(0, 500)}`);
     const results: CsvUploadResult[] = [];
     for (const [label, changedEvery] of [["first upload (all rows new)", null], ["second upload (1 % changed)", 100]] as const) {
       const content = csvOf(rows, changedEvery);
@@ -136,17 +156,13 @@ export async function runCsvUploadBench(log: (line: string) => void = (line) => 
         }
       })();
       const started = performance.now();
-      const response = await fetch(`${baseUrl}/api/dashboard/organizations/${organizationId}/sources/${sourceId}/csv`, {
-        method: "POST",
-        headers: { "content-type": "text/csv", cookie, origin: `http://${host}` },
-        body: content,
-      });
+      const response = await upload(sourceId, content);
       const text = await response.text();
       const uploadSeconds = (performance.now() - started) / 1000;
       done = true;
       await prober;
       const loop = (await fetch(`${baseUrl}/bench/loop`).then((r) => r.json())) as LoopFigures;
-      const busiest = Math.max(0, ...loop.stalls.map((stall) => Math.min(stall.gapMs, stall.cpuMs)));
+      const held = Math.max(0, ...loop.stalls.map((stall) => stall.loopCpuMs ?? Math.min(stall.gapMs, stall.cpuMs)));
       if (response.status !== 200) throw new Error(`upload answered ${response.status}: ${text.slice(0, 500)}`);
       const sorted = [...health].sort((a, b) => a - b);
       const result: CsvUploadResult = {
@@ -163,12 +179,16 @@ export async function runCsvUploadBench(log: (line: string) => void = (line) => 
         loopDelayP99Ms: Math.round(loop.p99Ms),
         longestStallMs: Math.round(loop.stallMs),
         longestStallCpuMs: Math.round(loop.stallCpuMs),
-        longestBusyStallMs: Math.round(busiest),
+        longestHeldMs: Math.round(held),
+        gcMajorMaxMs: Math.round(loop.gc.majorMaxMs),
+        gcMinorMaxMs: Math.round(loop.gc.minorMaxMs),
+        gcTotalMs: Math.round(loop.gc.totalMs),
+        gcMajors: loop.gc.majors,
         loadAverage: Math.round(os.loadavg()[0]! * 10) / 10,
       };
       log(`csv upload: ${JSON.stringify(result)}`);
-      const met = result.longestBusyStallMs <= STALL_TARGET_MS;
-      log(`${met ? "✔" : "✗"} csv ${label}: longest stall ${result.longestBusyStallMs} ms running (target ≤ ${STALL_TARGET_MS} ms; longest wall gap ${result.longestStallMs} ms with ${result.longestStallCpuMs} ms CPU), /health p99 ${result.healthP99Ms} ms`);
+      const met = result.longestHeldMs <= STALL_TARGET_MS;
+      log(`${met ? "✔" : "✗"} csv ${label}: event loop held at most ${result.longestHeldMs} ms at once (target ≤ ${STALL_TARGET_MS} ms; longest wall gap ${result.longestStallMs} ms, ${result.longestStallCpuMs} ms process CPU in it), /health p99 ${result.healthP99Ms} ms`);
       // With BENCH_PROFILE, the stall windows beside the CPU profile: `npx tsx bench/profile-stalls.ts <dir>`.
       if (process.env.BENCH_PROFILE) {
         const file = path.resolve(process.env.BENCH_PROFILE, `stalls-${results.length + 1}.json`);

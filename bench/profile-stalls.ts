@@ -23,7 +23,7 @@ interface CpuProfile {
 }
 interface StallFile {
   label: string;
-  stalls: Array<{ gapMs: number; cpuMs: number; startUs: number; endUs: number }>;
+  stalls: Array<{ gapMs: number; cpuMs: number; loopCpuMs: number | null; startUs: number; endUs: number }>;
 }
 
 const frameName = (node: ProfileNode) =>
@@ -67,7 +67,7 @@ async function main(): Promise<void> {
   for (const name of names.filter((n) => /^stalls-\d+\.json$/.test(n)).sort()) {
     const { label, stalls } = JSON.parse(await readFile(path.join(dir, name), "utf8")) as StallFile;
     for (const stall of stalls.slice(0, 3)) {
-      process.stdout.write(`\n== ${label}: gap ${stall.gapMs.toFixed(0)} ms, ${stall.cpuMs.toFixed(0)} ms CPU\n`);
+      process.stdout.write(`\n== ${label}: gap ${stall.gapMs.toFixed(0)} ms, loop held ${stall.loopCpuMs?.toFixed(0) ?? "?"} ms, process CPU ${stall.cpuMs.toFixed(0)} ms\n`);
       // The main thread's profile is the one whose samples span the window.
       const profile = profiles.find((p) => p.startTime <= stall.startUs && p.endTime >= stall.endUs && p.samples.length > 1000);
       process.stdout.write(`${profile ? summarise(profile, stall.startUs, stall.endUs, frames).join("\n") : "  (no profile covers it)"}\n`);
