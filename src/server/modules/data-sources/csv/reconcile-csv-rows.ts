@@ -1,6 +1,7 @@
 import type { Db } from "@/server/db/types";
 import { assignDisplayOrders } from "./display-orders";
 import type { ParsedCsvRow } from "./parse-csv";
+import { writeBatches } from "./write-batches";
 import { CLOCK_EVERY, TimeSlicer, yieldToEventLoop } from "./yield";
 
 export interface CsvChangeCounts {
@@ -19,8 +20,6 @@ interface StoredRow {
 }
 
 const READ_BATCH = 5000;
-const WRITE_BATCH = 1000;
-
 /**
  * Makes the stored rows of a CSV source match the file's rows, inside the caller's locked
  * transaction, writing only what differs (D150): new keys are inserted, changed rows (data or
@@ -81,24 +80,25 @@ export async function reconcileCsvRows(tx: Db, sourceId: string, stamp: Date, ro
     hashes: batch.map((i) => rows[i]!.hash),
     orders: batch.map((i) => orders[i]!),
   });
-  for (let i = 0; i < inserts.length; i += WRITE_BATCH) {
-    const batch = columns(inserts.slice(i, i + WRITE_BATCH));
+  const rowChars = (i: number) => rows[i]!.json.length + rows[i]!.externalId.length;
+  for (const indexes of writeBatches(inserts, rowChars)) {
+    const batch = columns(indexes);
     await tx.$executeRaw`
       INSERT INTO data_source_rows (id, data_source_id, external_id, data, data_hash, display_order, created_at, updated_at, deleted_at)
       SELECT gen_random_uuid()::text, ${sourceId}, u.e, u.d::jsonb, u.h, u.o, ${stamp}::timestamptz, ${stamp}::timestamptz, NULL
         FROM unnest(${batch.keys}::text[], ${batch.json}::text[], ${batch.hashes}::text[], ${batch.orders}::float8[]) AS u(e, d, h, o)`;
   }
-  for (let i = 0; i < rewrites.length; i += WRITE_BATCH) {
-    const batch = columns(rewrites.slice(i, i + WRITE_BATCH));
+  for (const indexes of writeBatches(rewrites, rowChars)) {
+    const batch = columns(indexes);
     await tx.$executeRaw`
       UPDATE data_source_rows r SET data = u.d::jsonb, data_hash = u.h, display_order = u.o, updated_at = ${stamp}::timestamptz, deleted_at = NULL
         FROM unnest(${batch.keys}::text[], ${batch.json}::text[], ${batch.hashes}::text[], ${batch.orders}::float8[]) AS u(e, d, h, o)
        WHERE r.data_source_id = ${sourceId} AND r.external_id = u.e`;
   }
-  for (let i = 0; i < removed.length; i += WRITE_BATCH) {
+  for (const keys of writeBatches(removed, (key) => key.length)) {
     await tx.$executeRaw`
       UPDATE data_source_rows SET deleted_at = ${stamp}::timestamptz, updated_at = ${stamp}::timestamptz
-       WHERE data_source_id = ${sourceId} AND external_id = ANY(${removed.slice(i, i + WRITE_BATCH)}::text[]) AND deleted_at IS NULL`;
+       WHERE data_source_id = ${sourceId} AND external_id = ANY(${keys}::text[]) AND deleted_at IS NULL`;
   }
   return counts;
 }
