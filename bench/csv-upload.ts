@@ -74,6 +74,20 @@ function csvOf(rows: number, changedEvery: number | null): string {
   return `${lines.join("\n")}\n`;
 }
 
+/** A file at the column limit (1 000 columns, D155) of short cells: wide rows, few of them. */
+function wideCsvOf(megabytes: number): { content: string; rows: number } {
+  const columns = 1000;
+  const header = ["code", ...Array.from({ length: columns - 1 }, (_, c) => `c${c + 1}`)].join(",");
+  const lines = [header];
+  let size = header.length;
+  for (let i = 0; size < megabytes * 1_000_000; i++) {
+    const line = [`W${String(i).padStart(6, "0")}`, ...Array.from({ length: columns - 1 }, (_, c) => `${i % 100}.${c}`)].join(",");
+    lines.push(line);
+    size += line.length + 1;
+  }
+  return { content: `${lines.join("\n")}\n`, rows: lines.length - 1 };
+}
+
 function percentile(sorted: number[], p: number): number {
   return sorted.length === 0 ? 0 : sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
 }
@@ -141,8 +155,15 @@ export async function runCsvUploadBench(log: (line: string) => void = (line) => 
     const warmUp = await upload(warmUpId, csvOf(2000, null));
     if (warmUp.status !== 200) throw new Error(`warm-up upload answered ${warmUp.status}: ${(await warmUp.text()).slice(0, 500)}`);
     const results: CsvUploadResult[] = [];
-    for (const [label, changedEvery] of [["first upload (all rows new)", null], ["second upload (1 % changed)", 100]] as const) {
-      const content = csvOf(rows, changedEvery);
+    const wideId = (await db.dataSource.create({ data: { organizationId, name: "Wide", kind: "csv", config: { keyColumn: "code" } } })).id;
+    const wide = wideCsvOf(MEGABYTES);
+    const cases = [
+      { label: "first upload (all rows new)", id: sourceId, rows, content: () => csvOf(rows, null) },
+      { label: "second upload (1 % changed)", id: sourceId, rows, content: () => csvOf(rows, 100) },
+      { label: `wide file (1 000 columns, ${wide.rows} rows, all new)`, id: wideId, rows: wide.rows, content: () => wide.content },
+    ];
+    for (const { label, id, rows, content: makeContent } of cases) {
+      const content = makeContent();
       for (let i = 0; i < 5; i++) await fetch(`${baseUrl}/api/v1/health`).then((r) => r.arrayBuffer());
       await fetch(`${baseUrl}/bench/loop`).then((r) => r.arrayBuffer());
       const health: number[] = [];
@@ -156,7 +177,7 @@ export async function runCsvUploadBench(log: (line: string) => void = (line) => 
         }
       })();
       const started = performance.now();
-      const response = await upload(sourceId, content);
+      const response = await upload(id, content);
       const text = await response.text();
       const uploadSeconds = (performance.now() - started) / 1000;
       done = true;

@@ -1,3 +1,4 @@
+import { Prisma } from "@/server/db/generated/client";
 import type { Db } from "@/server/db/types";
 import { assignDisplayOrders } from "./display-orders";
 import type { ParsedCsvRow } from "./parse-csv";
@@ -74,25 +75,26 @@ export async function reconcileCsvRows(tx: Db, sourceId: string, stamp: Date, ro
   stored.clear();
   counts.tombstoned = removed.length;
 
-  const columns = (batch: number[]) => ({
-    keys: batch.map((i) => rows[i]!.externalId),
-    json: batch.map((i) => rows[i]!.json),
-    hashes: batch.map((i) => rows[i]!.hash),
-    orders: batch.map((i) => orders[i]!),
-  });
+  // The batch as a relation u(e, d, h, o): keys, hashes and orders as arrays, and the rows' JSON
+  // as ONE JSON array joined from the stored texts. As a text[] each JSON text would be escaped
+  // character by character on the event loop (node-postgres's array literal: every `"` of the
+  // JSON doubled); a join is a copy. Postgres pairs them up by position.
+  const batchRows = (batch: number[]) => Prisma.sql`(
+    SELECT u.e, d.value AS d, u.h, u.o
+      FROM unnest(${batch.map((i) => rows[i]!.externalId)}::text[], ${batch.map((i) => rows[i]!.hash)}::text[],
+                  ${batch.map((i) => orders[i]!)}::float8[]) WITH ORDINALITY AS u(e, h, o, n)
+      JOIN jsonb_array_elements(${`[${batch.map((i) => rows[i]!.json).join(",")}]`}::jsonb) WITH ORDINALITY AS d(value, n) ON d.n = u.n)`;
   const rowChars = (i: number) => rows[i]!.json.length + rows[i]!.externalId.length;
-  for (const indexes of writeBatches(inserts, rowChars)) {
-    const batch = columns(indexes);
+  for (const batch of writeBatches(inserts, rowChars)) {
     await tx.$executeRaw`
       INSERT INTO data_source_rows (id, data_source_id, external_id, data, data_hash, display_order, created_at, updated_at, deleted_at)
-      SELECT gen_random_uuid()::text, ${sourceId}, u.e, u.d::jsonb, u.h, u.o, ${stamp}::timestamptz, ${stamp}::timestamptz, NULL
-        FROM unnest(${batch.keys}::text[], ${batch.json}::text[], ${batch.hashes}::text[], ${batch.orders}::float8[]) AS u(e, d, h, o)`;
+      SELECT gen_random_uuid()::text, ${sourceId}, u.e, u.d, u.h, u.o, ${stamp}::timestamptz, ${stamp}::timestamptz, NULL
+        FROM ${batchRows(batch)} AS u`;
   }
-  for (const indexes of writeBatches(rewrites, rowChars)) {
-    const batch = columns(indexes);
+  for (const batch of writeBatches(rewrites, rowChars)) {
     await tx.$executeRaw`
-      UPDATE data_source_rows r SET data = u.d::jsonb, data_hash = u.h, display_order = u.o, updated_at = ${stamp}::timestamptz, deleted_at = NULL
-        FROM unnest(${batch.keys}::text[], ${batch.json}::text[], ${batch.hashes}::text[], ${batch.orders}::float8[]) AS u(e, d, h, o)
+      UPDATE data_source_rows r SET data = u.d, data_hash = u.h, display_order = u.o, updated_at = ${stamp}::timestamptz, deleted_at = NULL
+        FROM ${batchRows(batch)} AS u
        WHERE r.data_source_id = ${sourceId} AND r.external_id = u.e`;
   }
   for (const keys of writeBatches(removed, (key) => key.length)) {
