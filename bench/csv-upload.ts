@@ -27,6 +27,10 @@ export interface CsvUploadResult {
   uploadSeconds: number;
   status: number;
   healthProbes: number;
+  /** Probes that failed (connection refused or reset): each is an outage a monitor would see. */
+  healthFailures: number;
+  /** The server process's CPU time during the upload, all threads (wall time depends on the machine's load). */
+  serverCpuSeconds: number;
   healthP50Ms: number;
   healthP99Ms: number;
   healthMaxMs: number;
@@ -64,6 +68,7 @@ interface LoopFigures {
   /** The gaps with the most CPU in them, with their window on the monotonic clock (µs). */
   stalls: Array<{ gapMs: number; cpuMs: number; loopCpuMs: number | null; startUs: number; endUs: number }>;
   gc: { majorMaxMs: number; minorMaxMs: number; totalMs: number; majors: number };
+  cpuMs: number;
 }
 
 function csvOf(rows: number, changedEvery: number | null): string {
@@ -171,12 +176,17 @@ export async function runCsvUploadBench(log: (line: string) => void = (line) => 
       for (let i = 0; i < 5; i++) await fetch(`${baseUrl}/api/v1/health`).then((r) => r.arrayBuffer());
       await fetch(`${baseUrl}/bench/loop`).then((r) => r.arrayBuffer());
       const health: number[] = [];
+      let healthFailures = 0;
       let done = false;
       const prober = (async () => {
         while (!done) {
           const started = performance.now();
-          await fetch(`${baseUrl}/api/v1/health`).then((r) => r.arrayBuffer());
-          health.push(performance.now() - started);
+          try {
+            await fetch(`${baseUrl}/api/v1/health`).then((r) => r.arrayBuffer());
+            health.push(performance.now() - started);
+          } catch {
+            healthFailures++;
+          }
           await new Promise((resolve) => setTimeout(resolve, 10));
         }
       })();
@@ -197,6 +207,8 @@ export async function runCsvUploadBench(log: (line: string) => void = (line) => 
         uploadSeconds: Math.round(uploadSeconds * 100) / 100,
         status: response.status,
         healthProbes: health.length,
+        healthFailures,
+        serverCpuSeconds: Math.round(loop.cpuMs / 10) / 100,
         healthP50Ms: Math.round(percentile(sorted, 50) * 10) / 10,
         healthP99Ms: Math.round(percentile(sorted, 99) * 10) / 10,
         healthMaxMs: Math.round((sorted.at(-1) ?? 0) * 10) / 10,
