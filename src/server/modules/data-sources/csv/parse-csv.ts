@@ -23,10 +23,7 @@ export interface ParsedCsv {
 /** Upload limit: a CSV source is meant for lookup tables, not bulk data. */
 export const MAX_CSV_ROWS = CSV_LIMITS.rows;
 
-/**
- * Text fed to the parser at once (csv-parse parses a write to its end): about 80 rows, well under
- * a millisecond once optimised, a few before. Writes go on until the turn's budget is used (D140).
- */
+/** Text per parser write (parsed to its end at once): ~80 rows, a few ms at worst; writes go on while the turn's budget lasts (D140). */
 const CHUNK_CHARS = 16 * 1024;
 
 /**

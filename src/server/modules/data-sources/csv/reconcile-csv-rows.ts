@@ -21,6 +21,7 @@ interface StoredRow {
 }
 
 const READ_BATCH = 5000;
+
 /**
  * Makes the stored rows of a CSV source match the file's rows, inside the caller's locked
  * transaction, writing only what differs (D150): new keys are inserted, changed rows (data or
