@@ -88,6 +88,21 @@ describe("CSV upload", () => {
     expect(counts.map((c) => c._count).sort((a, b) => a - b)).toEqual([1_000, 11_500]);
   });
 
+  it("writes wide rows in several statements (batches cut by size) and stores each row whole", { timeout: 120_000 }, async () => {
+    const sourceId = await csvSource("sku");
+    // 300 rows of 200 columns × 20 characters: about 1.4 MB of JSON, past one 512 KiB write batch.
+    const header = ["sku", ...Array.from({ length: 200 }, (_, c) => `c${c}`)].join(",");
+    const line = (i: number, tag: string) => [`S${i}`, ...Array.from({ length: 200 }, (_, c) => `${tag}${i}-${c}`.padEnd(20, "."))].join(",");
+    const file = (tag: string, count: number) => `${header}\n${Array.from({ length: count }, (_, i) => line(i, tag)).join("\n")}\n`;
+    expect(await replaceCsvRows(db.prisma, CLI_OPERATOR, sourceId, file("a", 300))).toMatchObject({ inserted: 300 });
+    expect(await replaceCsvRows(db.prisma, CLI_OPERATOR, sourceId, file("b", 250))).toMatchObject({ updated: 250, tombstoned: 50, unchanged: 0 });
+    const rows = await storedRows(db.prisma, sourceId);
+    expect(rows.size).toBe(300);
+    expect(rows.get("S249")).toMatchObject({ deletedAt: null, displayOrder: 250 });
+    expect((rows.get("S249")!.data as Record<string, string>).c199).toBe("b249-199".padEnd(20, "."));
+    expect(rows.get("S299")!.deletedAt).not.toBeNull();
+  });
+
   it("a new column set bumps schema_version and rewrites every row, so a delta carries the new columns", async () => {
     const sourceId = await csvSource("sku");
     await replaceCsvRows(db.prisma, CLI_OPERATOR, sourceId, "sku,price\nA,1\nB,2\n");
