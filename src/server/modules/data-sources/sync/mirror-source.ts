@@ -10,6 +10,9 @@ import { decideDeletions } from "./delete-guardrail";
 import { sampleUnseen } from "./held-back";
 import { applyStage, countUnseen, prepareStage, indexStage, passBaseline, repeatedKey, stageBatch, tombstoneUnseen } from "./mirror-rows";
 import type { SyncCounts } from "./run-sync-pass";
+import { stageXmin } from "./stage-xmin";
+import { captureAfterPass, chooseCapture, type CaptureAfterPass, type CapturePlan, type CaptureSource } from "../capture/choose-capture";
+import type { CustomerCost } from "../connectors/connector";
 
 export type MirrorResult = Result<{
   counts: SyncCounts;
@@ -22,6 +25,10 @@ export type MirrorResult = Result<{
   firstPass: boolean;
   /** Live rows before this pass. */
   liveBefore: number;
+  /** How the pass read (mode, full or incremental, why) and what it leaves for the next pass. */
+  capture: { plan: CapturePlan; after: CaptureAfterPass };
+  /** What the read cost the customer's side, when the connector meters it. */
+  cost: CustomerCost | null;
 }>;
 
 /**
@@ -32,13 +39,14 @@ export type MirrorResult = Result<{
 export async function mirrorSource(
   tx: pg.ClientBase,
   connector: Connector,
-  source: DataSource,
+  source: Pick<DataSource, "id" | "columns" | "deletionsApprovedAt" | "declinedDeletions"> & CaptureSource,
   stamp: Date,
   options: {
     batchSize: number;
     timeoutMs: number;
     /** Re-read (D137): skip the incremental path and compare every row the source holds. */
     fullCompare?: boolean;
+    wraparoundSafeAge?: bigint;
     onBatch?: (progress: { rowsRead: number }) => void;
     /** Called once the read is complete, before the staged rows are reconciled. */
     onReadDone?: (rowsRead: number) => void;
@@ -52,10 +60,14 @@ export async function mirrorSource(
     const { liveBefore, orderBase, empty } = await passBaseline(tx, source.id);
     const pass = { sourceId: source.id, stamp, ordered: snapshot.ordered, orderBase, empty, fullCompare: options.fullCompare === true };
     const counts: SyncCounts = { inserted: 0, updated: 0, tombstoned: 0, revived: 0, declined: 0 };
+    const plan = chooseCapture({ source, snapshot, now: new Date(), requested: pass.fullCompare, empty, safeAge: options.wraparoundSafeAge });
     // A first pass copies straight into the rows; later ones move only new and changed rows when they can.
     const keyed = empty || options.fullCompare ? undefined : snapshot.keyed;
+    const byXmin = plan.read.kind === "xmin" && snapshot.xmin && keyed ? { xmin: snapshot.xmin, since: plan.read.since, keyed } : null;
     const seen = keyed ? "sync_keys" : "sync_stage";
-    const staged = keyed
+    const staged = byXmin
+      ? await stageXmin(tx, byXmin.xmin, byXmin.keyed, byXmin.since, pass, options)
+      : keyed
       ? await stageKeyed(tx, keyed, pass, options)
       : empty
         ? await copyFirstPass(tx, snapshot, pass, options)
@@ -83,6 +95,8 @@ export async function mirrorSource(
       declinedSample,
       firstPass: empty,
       liveBefore,
+      capture: { plan, after: await captureAfterPass(source, snapshot, plan) },
+      cost: snapshot.cost?.() ?? null,
     });
   } finally {
     await snapshot.close();

@@ -11,6 +11,7 @@ import { createProgressWriter } from "./progress-writer";
 import { analyzeRows, shouldAnalyze, type WriteShare } from "./statistics";
 import { abortedPassReason, INTERNAL_ERROR, isTransactionTimeout, recordAbortedPass } from "./record-aborted-pass";
 import { noteSourceState } from "../../alerts/note-source-state";
+import { recordCapture } from "../capture/record-capture";
 
 export const DEFAULT_BATCH_SIZE = 1000;
 export const DEFAULT_TIMEOUT_MS = 30_000;
@@ -33,6 +34,8 @@ export interface SyncPassOptions {
   maxPassMs?: number;
   /** Re-read: read and compare every row, even where an incremental path would skip them. */
   fullCompare?: boolean;
+  /** The xmin horizon age past which a pass falls back to a full compare (default WRAPAROUND_SAFE_AGE; tests lower it). */
+  wraparoundSafeAge?: bigint;
 }
 
 export interface SyncCounts {
@@ -180,6 +183,7 @@ async function passSteps(
           batchSize: options.batchSize ?? DEFAULT_BATCH_SIZE,
           timeoutMs: options.timeoutMs ?? DEFAULT_TIMEOUT_MS,
           fullCompare: options.fullCompare ?? false,
+          wraparoundSafeAge: options.wraparoundSafeAge,
           onBatch: (batch) => {
             progress.report("reading", batch.rowsRead);
             options.onBatch?.(batch);
@@ -202,7 +206,7 @@ async function passSteps(
     return { status: "error", syncRunId: run.id, counts: NO_COUNTS, error: result.reason };
   }
 
-  const { counts, columns, schemaChanged, rowsRead, declinedSample, firstPass, liveBefore } = result.value;
+  const { counts, columns, schemaChanged, rowsRead, declinedSample, firstPass, liveBefore, capture, cost } = result.value;
   const status = counts.declined > 0 ? "needs_attention" : "ok";
   // An approval (deletions_approved_at) is for the next completed pass, whatever it finds.
   await client.query(
@@ -217,6 +221,7 @@ async function passSteps(
       WHERE id = $1`,
     [run.id, status, finishedAt, counts.inserted, counts.updated, counts.tombstoned, counts.revived, counts.declined, rowsRead, declinedSample],
   );
+  await recordCapture(client, { sourceId, runId: run.id }, capture, cost, finishedAt);
   const changedRows = counts.inserted + counts.updated + counts.tombstoned + counts.revived;
   return { status, syncRunId: run.id, counts, error: null, written: { firstPass, changedRows, rowsBefore: liveBefore } };
 }
