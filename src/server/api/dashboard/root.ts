@@ -21,7 +21,7 @@ import { supportBoardProcedure } from "../routers/dashboard/sources/support-boar
 import { syncActivityProcedure } from "../routers/dashboard/sources/sync-activity";
 import { syncHistoryProcedure } from "../routers/dashboard/sources/sync-history";
 import { syncNowProcedure } from "../routers/dashboard/sources/sync-now";
-import { testConnectionProcedure } from "../routers/dashboard/sources/test-connection";
+import { testConnectionProcedure, testSavedConnectionProcedure } from "../routers/dashboard/sources/test-connection";
 import { deleteSourceProcedure } from "../routers/dashboard/sources/delete-source";
 import { editSourceProcedure } from "../routers/dashboard/sources/edit-source";
 import { pauseSourceProcedure, resumeSourceProcedure } from "../routers/dashboard/sources/pause-source";
@@ -106,6 +106,7 @@ export const dashboardRouter = createDashboardRouter({
     approveDeletions: approveDeletionsProcedure,
     create: createSourceProcedure,
     testConnection: testConnectionProcedure,
+    testSavedConnection: testSavedConnectionProcedure,
     connection: sourceConnectionProcedure,
     edit: editSourceProcedure,
     pause: pauseSourceProcedure,

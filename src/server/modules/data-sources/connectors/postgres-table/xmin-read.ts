@@ -82,7 +82,7 @@ async function* readChanged(
     }
     await session.query("CLOSE sync_changed");
   } catch (error) {
-    yield failure(`Reading the changed rows failed: ${describePgError(error, target)}`);
+    yield failure(`Reading the source table failed: ${describePgError(error, target)}`);
   }
 }
 
@@ -95,6 +95,6 @@ async function copyKeys(session: CustomerSession, prepared: PreparedXmin, into: 
     session.countRows(stream.rowCount);
     return success(undefined);
   } catch (error) {
-    return failure(`Reading the keys failed: ${describePgError(error, target)}`);
+    return failure(`Reading the source table failed: ${describePgError(error, target)}`);
   }
 }
