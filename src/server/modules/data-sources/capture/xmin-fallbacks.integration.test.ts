@@ -68,6 +68,19 @@ describe("xmin capture falls back to a full compare (one test per rule, D283–D
     expect(await passReads(sourceId)).toMatchObject({ fullCompare: true, fallbackReason: "selection_changed" });
   });
 
+  it("when the table changes: a partition attached with rows older than the horizon", async () => {
+    await customer.query(`DROP TABLE public.items; CREATE TABLE public.items (id int PRIMARY KEY, label text, qty int) PARTITION BY RANGE (id)`);
+    await customer.query(`CREATE TABLE public.items_low PARTITION OF public.items FOR VALUES FROM (1) TO (100)`);
+    await customer.query(`INSERT INTO public.items SELECT g, 'item ' || g, g FROM generate_series(1, 10) g`);
+    await customer.query(`CREATE TABLE public.items_high (id int PRIMARY KEY, label text, qty int); INSERT INTO public.items_high VALUES (150, 'old', 1), (151, 'old', 2)`);
+    const sourceId = await xminSource();
+    expect(await passReads(sourceId)).toEqual(INCREMENTAL);
+    await customer.query(`ALTER TABLE public.items ATTACH PARTITION public.items_high FOR VALUES FROM (100) TO (200)`);
+    expect(await syncNow(db.prisma, sourceId)).toMatchObject({ status: "ok", counts: { inserted: 2 } });
+    expect(await lastRun(sourceId)).toMatchObject({ fullCompare: true, fallbackReason: "selection_changed" });
+    await customer.query(`DROP TABLE public.items`);
+  });
+
   it("when the horizon is older than the wraparound-safe age", async () => {
     const sourceId = await xminSource();
     // Burn real transaction ids past a (lowered) safe age.

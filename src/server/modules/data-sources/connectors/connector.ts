@@ -72,6 +72,8 @@ export interface XminRead {
   signature: string;
   /** Rows written by transactions at or after `since` (a horizon an earlier snapshot recorded). */
   changedRows(since: string): AsyncIterable<Result<SourceRecord[]>>;
+  /** How many rows (with a key) the relation holds in this snapshot. */
+  rowCount(): Promise<Result<number>>;
   /** Every key (COPY text format, one per line) streamed into `into`; resolves when the copy ended. */
   copyKeys(into: Writable): Promise<Result<void>>;
 }

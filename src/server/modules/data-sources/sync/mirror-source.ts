@@ -65,8 +65,14 @@ export async function mirrorSource(
     const keyed = empty || options.fullCompare ? undefined : snapshot.keyed;
     const byXmin = plan.read.kind === "xmin" && snapshot.xmin && keyed ? { xmin: snapshot.xmin, since: plan.read.since, keyed } : null;
     const seen = keyed ? "sync_keys" : "sync_stage";
+    // An xmin pass that proved nothing was removed compares no keys (stage-xmin.ts).
+    let keysCompared = true;
     const staged = byXmin
-      ? await stageXmin(tx, byXmin.xmin, byXmin.keyed, byXmin.since, pass, options)
+      ? await stageXmin(tx, { ...byXmin, liveBefore }, pass, options).then((read) => {
+          if (!read.ok) return read;
+          keysCompared = read.value.keysCompared;
+          return success(read.value.rowsRead);
+        })
       : keyed
       ? await stageKeyed(tx, keyed, pass, options)
       : empty
@@ -76,7 +82,7 @@ export async function mirrorSource(
     if (empty) counts.inserted = staged.value;
     else Object.assign(counts, await applyStage(tx, pass));
     // Before a first pass there was nothing to remove; rows it inserted were all seen.
-    const toRemove = empty ? 0 : await countUnseen(tx, source.id, seen);
+    const toRemove = empty || !keysCompared ? 0 : await countUnseen(tx, source.id, seen);
     const approvedCount = source.deletionsApprovedAt === null ? null : source.declinedDeletions;
     const decision = decideDeletions({ liveBefore, toRemove, approvedCount });
     let declinedSample: string[] = [];

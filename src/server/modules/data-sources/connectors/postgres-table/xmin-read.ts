@@ -39,8 +39,11 @@ export async function prepareXminRead(
   options: FetchOptions,
   target: PostgresTarget,
 ): Promise<XminRead> {
-  const { rows } = await session.query<{ relkind: string; oid: string; horizon: string; next_xid: string }>(
+  // Children (partitions, inheritance) are part of the signature: one attached with its old rows
+  // would bring rows whose xmin is older than the horizon (D283).
+  const { rows } = await session.query<{ relkind: string; oid: string; children: string | null; horizon: string; next_xid: string }>(
     `SELECT c.relkind::text AS relkind, c.oid::bigint::text AS oid,
+            (SELECT string_agg(i.inhrelid::bigint::text, ',' ORDER BY i.inhrelid) FROM pg_inherits i WHERE i.inhparent = c.oid) AS children,
             txid_snapshot_xmin(txid_current_snapshot())::text AS horizon, txid_snapshot_xmax(txid_current_snapshot())::text AS next_xid
        FROM pg_class c WHERE c.oid = format('%I.%I', $1::text, $2::text)::regclass`,
     [prepared.table.schema, prepared.table.table],
@@ -51,7 +54,8 @@ export async function prepareXminRead(
     unsupported: unsupported === null ? null : `${formatTableName(prepared.table)} cannot be read by xmin: ${unsupported}`,
     horizon: info.horizon,
     nextXid: info.next_xid,
-    signature: `${info.oid}|${prepared.shape}`,
+    signature: `${info.oid}${info.children ? `+${info.children}` : ""}|${prepared.shape}`,
+    rowCount: () => countRows(session, prepared, target),
     changedRows: (since) => readChanged(session, prepared, since, options, target),
     copyKeys: (into) => copyKeys(session, prepared, into, target),
   };
@@ -83,6 +87,15 @@ async function* readChanged(
     await session.query("CLOSE sync_changed");
   } catch (error) {
     yield failure(`Reading the source table failed: ${describePgError(error, target)}`);
+  }
+}
+
+async function countRows(session: CustomerSession, prepared: PreparedXmin, target: PostgresTarget): Promise<Result<number>> {
+  try {
+    const { rows } = await session.query<{ n: string }>(`SELECT count(*)::bigint::text AS n FROM ${formatTableName(prepared.table)} t WHERE ${prepared.key} IS NOT NULL`);
+    return success(Number(rows[0]!.n));
+  } catch (error) {
+    return failure(`Reading the source table failed: ${describePgError(error, target)}`);
   }
 }
 
