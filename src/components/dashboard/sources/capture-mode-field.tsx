@@ -22,7 +22,7 @@ const CAPTURE_MODE_HINTS: Record<string, string> = {
 };
 
 export function captureModeLabel(mode: string | null): string {
-  return mode === null ? "Automatic (chosen at the next full compare)" : (CAPTURE_MODE_LABELS[mode] ?? mode);
+  return mode === null ? "Automatic (the best mode the target supports, taken up at a full compare)" : (CAPTURE_MODE_LABELS[mode] ?? mode);
 }
 
 /**

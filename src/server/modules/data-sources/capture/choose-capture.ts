@@ -61,7 +61,10 @@ export interface CaptureAfterPass {
 export async function captureAfterPass(source: CaptureSource, snapshot: Snapshot, plan: CapturePlan): Promise<CaptureAfterPass> {
   let nextMode: CaptureMode | null = null;
   if (source.captureMode === null && plan.read.kind === "full" && source.kind !== "csv") {
-    nextMode = bestMode(await captureSupport({ kind: source.kind, snapshot }));
+    // Left automatic while compare is the best: a mode added later (or a view turned into a
+    // table) is then still taken up at a later full compare.
+    const best = bestMode(await captureSupport({ kind: source.kind, snapshot }));
+    nextMode = best === "compare" ? null : best;
   }
   const mode = nextMode ?? source.captureMode;
   const xmin = snapshot.xmin;

@@ -1,4 +1,5 @@
 import pg from "pg";
+import { Prisma } from "@/server/db/generated/client";
 import { beforeEach, describe, expect, it } from "vitest";
 import { useTestDatabase } from "@/test/db";
 import { useCustomerDatabase } from "../testing/customer-database";
@@ -38,6 +39,17 @@ describe("xmin capture: the same guarantees as a full compare", () => {
     // Nothing changed: no row read, not even the keys (a count proves nothing was removed).
     expect(run).toMatchObject({ captureMode: "xmin", fullCompare: false, fallbackReason: null, customerRowsRead: 0, rowsRead: 4 });
     expect(run.customerStatements).toBeGreaterThan(0);
+  });
+
+  it("a source from before capture modes (mode NULL, no state) moves to xmin on its next full compare", async () => {
+    const sourceId = await xminSource();
+    await db.prisma.dataSource.update({ where: { id: sourceId }, data: { captureMode: null, captureState: Prisma.DbNull, lastFullCompareAt: null } });
+    await customer.query(`UPDATE public.people SET city = 'Zurich' WHERE id = 1`);
+    expect(await syncNow(db.prisma, sourceId)).toMatchObject({ status: "ok", counts: { updated: 1 } });
+    expect(await lastRun(sourceId)).toMatchObject({ captureMode: "compare", fullCompare: true, fallbackReason: null });
+    expect(await db.prisma.dataSource.findUniqueOrThrow({ where: { id: sourceId } })).toMatchObject({ captureMode: "xmin", captureState: expect.objectContaining({ xminHorizon: expect.any(String) }) });
+    expect(await syncNow(db.prisma, sourceId)).toMatchObject({ status: "ok", counts: { updated: 0 } });
+    expect(await lastRun(sourceId)).toMatchObject({ captureMode: "xmin", fullCompare: false });
   });
 
   it("inserts, updates and deletes: new rows, bumped rows, tombstones bump updated_at, unchanged rows keep theirs", async () => {
