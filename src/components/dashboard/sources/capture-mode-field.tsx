@@ -88,14 +88,17 @@ function Choice(props: { name: string; value: string; checked: boolean; disabled
         aria-describedby={props.hint ? `${id}-hint` : undefined}
         className="mt-1"
       />
-      <label htmlFor={id} className={props.disabled ? "text-sm text-slate-400" : "text-sm"}>
-        {props.label}
+      {/* The hint stays outside the label: the radio's accessible name is the mode alone. */}
+      <div>
+        <label htmlFor={id} className={props.disabled ? "text-sm text-slate-400" : "text-sm"}>
+          {props.label}
+        </label>
         {props.hint ? (
-          <span id={`${id}-hint`} className="block text-xs text-slate-500">
+          <p id={`${id}-hint`} className="text-xs text-slate-500">
             {props.hint}
-          </span>
+          </p>
         ) : null}
-      </label>
+      </div>
     </div>
   );
 }
