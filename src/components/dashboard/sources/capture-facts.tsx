@@ -1,6 +1,6 @@
 import { RelativeTime } from "@/components/ui/relative-time";
 import { count } from "./format";
-import { captureModeLabel } from "./capture-mode-field";
+import { captureModeLabel } from "./capture-mode-labels";
 import type { SourceDetail } from "./types";
 
 /**

@@ -1,28 +1,12 @@
 "use client";
 
+import { CAPTURE_MODE_HINTS, CAPTURE_MODE_LABELS } from "./capture-mode-labels";
+
 /** What the connection test says of each capture mode (best first). */
 export interface ModeSupportDto {
   mode: string;
   supported: boolean;
   reason: string | null;
-}
-
-export const CAPTURE_MODE_LABELS: Record<string, string> = {
-  compare: "Full compare",
-  xmin: "Changed rows (xmin)",
-  cdc: "Logical replication (CDC)",
-  modified_since: "Modified since",
-};
-
-const CAPTURE_MODE_HINTS: Record<string, string> = {
-  compare: "Every pass reads every key and a hash of each row.",
-  xmin: "Reads only rows written since the last pass, and the keys to find deletions; a full compare daily.",
-  cdc: "Consumes the table's change stream from a replication slot.",
-  modified_since: "Reads records by their last-modified stamp, deletions from the deleted-records query.",
-};
-
-export function captureModeLabel(mode: string | null): string {
-  return mode === null ? "Automatic (the best mode the target supports, taken up at a full compare)" : (CAPTURE_MODE_LABELS[mode] ?? mode);
 }
 
 /**

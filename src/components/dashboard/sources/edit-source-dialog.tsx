@@ -10,7 +10,8 @@ import { Input, Label, Select } from "@/components/ui/input";
 import { describeError, trpc, type ShownError } from "@/lib/trpc-client";
 import { scheduleLabel } from "./format";
 import type { SourceConnection, SourceDetail } from "./types";
-import { CaptureModeField, captureModeLabel, type ModeSupportDto } from "./capture-mode-field";
+import { CaptureModeField, type ModeSupportDto } from "./capture-mode-field";
+import { captureModeLabel } from "./capture-mode-labels";
 
 const SCHEDULES: Array<[string, string]> = [
   ["300", "every 5 minutes"],
