@@ -4,15 +4,22 @@ import { env } from "@/env";
 import { openEnvironment } from "@/simulator/environment";
 import { formatSummary, simulate } from "@/simulator/simulate";
 import { startFakeCrm } from "@/server/modules/data-sources/testing/fake-crm-server";
+import { parseModeOption } from "@/simulator/modes";
 
-// `npm run simulate:devices -- [--devices N] [--runs R] [--seed S] [--crm]`: devices that follow the
+// `npm run simulate:devices -- [--devices N] [--runs R] [--seed S] [--mode compare|xmin|all] [--crm]` (default all): devices that follow the
 // rows API while passes commit under them must end with the server's live rows (src/simulator).
 // --crm adds a CRM object, read in modified_since mode, from the local Salesforce stand-in.
 // The customer tables live on this machine's embedded server, so the npm script allows private
 // connector targets (D51); against BASE_URL the app's own setting applies.
 
 const { values } = parseArgs({
-  options: { devices: { type: "string", default: "3" }, runs: { type: "string", default: "20" }, seed: { type: "string" }, crm: { type: "boolean", default: false } },
+  options: {
+    devices: { type: "string", default: "3" },
+    runs: { type: "string", default: "20" },
+    seed: { type: "string" },
+    mode: { type: "string", default: "all" },
+    crm: { type: "boolean", default: false },
+  },
 });
 const number = (name: string, value: string | undefined, min: number) => {
   const parsed = Number(value);
@@ -24,18 +31,29 @@ const number = (name: string, value: string | undefined, min: number) => {
 };
 const devices = number("devices", values.devices, 1);
 const runs = number("runs", values.runs, 1);
+const modes = parseModeOption(values.mode);
+if (!modes.ok) {
+  process.stderr.write(`${modes.reason}\n`);
+  process.exit(2);
+}
 const seed = values.seed === undefined ? Math.floor(Math.random() * 2 ** 31) : number("seed", values.seed, 0);
 
 const { DATABASE_URL, BASE_URL } = env();
 const environment = await openEnvironment({ repoRoot: fileURLToPath(new URL("..", import.meta.url)), databaseUrl: DATABASE_URL, baseUrl: BASE_URL });
 const print = (line: string) => process.stdout.write(`${line}\n`);
-print(`Simulating ${devices} key-only + ${devices} documented + ${devices} naive devices per source, ${runs} runs, seed ${seed}; API: ${environment.transport}`);
+print(`Simulating ${devices} key-only + ${devices} documented + ${devices} naive devices per source, ${runs} runs, seed ${seed}, mode ${modes.modes.join(" + ")}${values.crm ? " + a CRM object" : ""}; API: ${environment.transport}`);
 const crm = values.crm ? await startFakeCrm() : undefined;
-let failed = true;
+let failed = false;
 try {
-  const summary = await simulate({ ...environment.deps, crm }, { devices, runs, seed, print });
-  print(formatSummary(summary));
-  failed = summary.divergedRuns.length > 0;
+  const summaries = [];
+  for (const mode of modes.modes) summaries.push(await simulate({ ...environment.deps, crm }, { devices, runs, seed, mode, print }));
+  for (const summary of summaries) {
+    print(formatSummary(summary));
+    failed ||= summary.divergedRuns.length > 0;
+  }
+} catch (error) {
+  failed = true;
+  throw error;
 } finally {
   await crm?.close();
   await environment.close();

@@ -231,8 +231,17 @@ test("create a source: write-only secrets, target rules, test connection, a defa
   await dialog.getByLabel("Connection URL").fill(customer.url);
   await dialog.getByLabel("Table").fill(table);
   await dialog.getByLabel("Key column").fill("id");
+  // The capture modes the connection test allows: xmin on a table, not CDC (with the reason).
+  await expect(dialog.getByRole("radio", { name: /Automatic/ })).toBeChecked();
+  await dialog.getByRole("button", { name: "Test connection" }).click();
+  await expect(dialog.getByRole("radio", { name: /Automatic \(Changed rows \(xmin\)\)/ })).toBeChecked();
+  await expect(dialog.getByRole("radio", { name: /Logical replication/ })).toBeDisabled();
+  await expect(dialog).toContainText("Not available: logical replication capture is not available");
+  await dialog.getByRole("radio", { name: /^Changed rows \(xmin\)/ }).check();
   await dialog.getByRole("button", { name: "Create source" }).click();
   await expect(page.getByText("Source created")).toBeVisible();
+  await expect(page.getByTestId("capture-mode")).toHaveText("Changed rows (xmin)");
+  await expect(page.getByTestId("last-pass-read")).toContainText("no pass recorded its read yet");
   await expect(page.getByText(/Its first pass is due/)).toBeVisible();
   await expect(page.getByText("every 15 min")).toBeVisible();
   // The secret never comes back: not in the page, not in the source's procedure answer.

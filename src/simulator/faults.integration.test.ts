@@ -13,7 +13,7 @@ async function simulateWith(fault: EngineFault, runs: number) {
   const lines: string[] = [];
   let summary;
   for (let seed = 1; seed <= runs; seed++) {
-    summary = await simulate(simulation.deps(), { devices: 2, runs: 1, seed, print: (line) => lines.push(line) });
+    summary = await simulate(simulation.deps(), { devices: 2, runs: 1, seed, mode: "xmin", print: (line) => lines.push(line) });
     if (summary.divergedRuns.length > 0) break;
   }
   return { summary: summary!, output: lines.join("\n") };

@@ -15,6 +15,7 @@ import { createRng, type Rng } from "./prng";
 import type { RowsApi } from "./rows-api";
 import { TableWriter, type CustomerQueries } from "./table-writer";
 import { Timeline } from "./timeline";
+import { SIMULATED_MODES, type SimulatedMode } from "./modes";
 
 export const DEVICE_KINDS: readonly DeviceKind[] = ["key-only", "documented", "naive"];
 
@@ -44,6 +45,8 @@ export interface RunResult {
   /** Readable traces of the devices that diverged. */
   traces: string[];
   steps: number;
+  /** The table source's passes: how many read only what changed, how many compared everything. */
+  passes: { incremental: number; full: number };
 }
 
 const QUIESCE_CYCLES = 20;
@@ -55,7 +58,7 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
  * concurrently with pages of 3–7 rows. Then one final pass, the devices pull until a delta comes
  * back empty, and each device's table is compared with the server's live rows.
  */
-export async function runScenario(deps: SimulationDeps, options: { seed: number; devicesPerKind: number }): Promise<RunResult> {
+export async function runScenario(deps: SimulationDeps, options: { seed: number; devicesPerKind: number; mode: SimulatedMode }): Promise<RunResult> {
   const rng = createRng(options.seed);
   const derive = (): Rng => createRng(rng.int(0, 2 ** 31));
   const timeline = new Timeline();
@@ -70,6 +73,7 @@ export async function runScenario(deps: SimulationDeps, options: { seed: number;
     syncIntervalSeconds: null,
     config: { table: table.table, keyColumn: "id", orderColumn: "position", columns: null },
     credentials: { url: deps.customerUrl },
+    captureMode: SIMULATED_MODES[options.mode].captureMode,
   });
   table.setSource(tableSource.id);
   await table.pass("first pass");
@@ -155,7 +159,10 @@ export async function runScenario(deps: SimulationDeps, options: { seed: number;
   }
   // The CRM mirror itself must equal the CRM once its last pass ran (modified_since reads only changes).
   for (const problem of (await crm?.writer.mirrorDifferences()) ?? []) traces.push(`  crm mirror: ${problem}`);
-  return { seed: options.seed, devices: outcomes, traces, steps };
+  const passes = await deps.db.syncRun.groupBy({ by: ["fullCompare"], where: { dataSourceId: tableSource.id, status: { not: "error" } }, _count: true });
+  const incremental = passes.find((group) => !group.fullCompare)?._count ?? 0;
+  const full = passes.find((group) => group.fullCompare)?._count ?? 0;
+  return { seed: options.seed, devices: outcomes, traces, steps, passes: { incremental, full } };
 }
 
 async function crmSource(deps: SimulationDeps, crm: FakeCrm, organizationId: string, rng: Rng, timeline: Timeline, seed: number) {

@@ -1,4 +1,5 @@
 import type { DeviceKind } from "./device";
+import type { SimulatedMode } from "./modes";
 import { runSeed } from "./prng";
 import { DEVICE_KINDS, runScenario, type SimulationDeps } from "./run-scenario";
 
@@ -6,6 +7,8 @@ export interface SimulationOptions {
   devices: number;
   runs: number;
   seed: number;
+  /** The capture mode of the Postgres-table source (modes.ts). */
+  mode: SimulatedMode;
   /** Where progress and traces go (one line at a time). */
   print: (line: string) => void;
 }
@@ -20,22 +23,28 @@ export interface KindSummary {
 }
 
 export interface SimulationSummary {
+  mode: SimulatedMode;
   runs: number;
   devicesPerKind: number;
   divergedRuns: number[];
   kinds: Record<DeviceKind, KindSummary>;
   /** The sources each run mirrored (table, csv, and crm when a CRM stand-in is given). */
   sources: string[];
+  /** The table source's passes over all runs: incremental ones and full compares. */
+  passes: { incremental: number; full: number };
 }
 
 export async function simulate(deps: SimulationDeps, options: SimulationOptions): Promise<SimulationSummary> {
   const kinds = Object.fromEntries(DEVICE_KINDS.map((kind) => [kind, { mirrors: 0, diverged: 0, rows: 0 }])) as Record<DeviceKind, KindSummary>;
   const divergedRuns: number[] = [];
   const sources = new Set<string>();
+  const passes = { incremental: 0, full: 0 };
   const started = Date.now();
   for (let index = 0; index < options.runs; index++) {
     const seed = runSeed(options.seed, index);
-    const result = await runScenario(deps, { seed, devicesPerKind: options.devices });
+    const result = await runScenario(deps, { seed, devicesPerKind: options.devices, mode: options.mode });
+    passes.incremental += result.passes.incremental;
+    passes.full += result.passes.full;
     for (const device of result.devices) {
       sources.add(device.source);
       const summary = kinds[device.kind];
@@ -45,19 +54,22 @@ export async function simulate(deps: SimulationDeps, options: SimulationOptions)
     }
     if (result.traces.length > 0) {
       divergedRuns.push(seed);
-      options.print(`run ${index + 1}/${options.runs} diverged. Seed ${seed}; replay its choices with: npm run simulate:devices -- --devices ${options.devices} --runs 1 --seed ${seed}`);
+      options.print(
+        `run ${index + 1}/${options.runs} (${options.mode}) diverged. Seed ${seed}; replay its choices with: npm run simulate:devices -- --devices ${options.devices} --runs 1 --seed ${seed} --mode ${options.mode}`,
+      );
       for (const trace of result.traces) options.print(trace);
     }
     if ((index + 1) % 50 === 0 || index + 1 === options.runs) {
-      options.print(`… ${index + 1}/${options.runs} runs, ${divergedRuns.length} diverged, ${Math.round((Date.now() - started) / 1000)} s`);
+      options.print(`… ${options.mode}: ${index + 1}/${options.runs} runs, ${divergedRuns.length} diverged, ${Math.round((Date.now() - started) / 1000)} s`);
     }
   }
-  return { runs: options.runs, devicesPerKind: options.devices, divergedRuns, kinds, sources: [...sources] };
+  return { mode: options.mode, runs: options.runs, devicesPerKind: options.devices, divergedRuns, kinds, sources: [...sources], passes };
 }
 
 export function formatSummary(summary: SimulationSummary): string {
   const lines = [
-    `Summary: ${summary.runs} runs × ${summary.sources.length} sources (${summary.sources.join(", ")}) × ${summary.devicesPerKind} devices of each kind; ${summary.divergedRuns.length} runs diverged`,
+    `Summary (${summary.mode}): ${summary.runs} runs × ${summary.sources.length} sources (${summary.sources.join(", ")}) × ${summary.devicesPerKind} devices of each kind; ${summary.divergedRuns.length} runs diverged`,
+    `  table passes: ${summary.passes.incremental} incremental, ${summary.passes.full} full compares (first passes included)`,
   ];
   for (const kind of DEVICE_KINDS) {
     const k = summary.kinds[kind];

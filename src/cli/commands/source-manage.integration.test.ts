@@ -70,3 +70,27 @@ describe("source edit, pause, resume, resync and delete", () => {
     expect(actions.every((a) => a.actorType === "cli")).toBe(true);
   });
 });
+
+describe("source create/edit --capture-mode", () => {
+  it("offers only the modes the connection test allows, shows the mode and how the last pass read", { timeout: 240_000 }, async () => {
+    await customer.query(`CREATE TABLE public.modes (id int PRIMARY KEY, name text); CREATE VIEW public.modes_view AS SELECT * FROM public.modes`);
+    await customer.query(`INSERT INTO public.modes SELECT g, 'm' || g FROM generate_series(1, 5) g`);
+    const org = await cliJson<{ id: string }>(["org", "create", "--name", "Cli Modes"]);
+    const base = ["source", "create", "--org", org.id, "--kind", "postgres_table", "--url", customer.url, "--key", "id"];
+    await cliFails([...base, "--name", "On view", "--table", "public.modes_view", "--capture-mode", "xmin"], /^error: Capture mode xmin is not available for this source: .*is a view/);
+    await cliFails([...base, "--name", "Bad", "--table", "public.modes", "--capture-mode", "fastest"], /^error: --capture-mode must be one of compare, xmin, cdc, modified_since/);
+    const { id } = await cliJson<{ id: string }>([...base, "--name", "Modes", "--table", "public.modes", "--capture-mode", "compare"]);
+    expect(await cliJson(["source", "show", id])).toMatchObject({ capture_mode: "compare" });
+
+    expect(await cliJson(["source", "edit", id, "--capture-mode", "xmin"])).toEqual({ id, changed: ["captureMode"] });
+    const audit = await database.prisma.auditEvent.findFirstOrThrow({ where: { targetId: id, action: "data_source.edited" }, orderBy: { createdAt: "desc" } });
+    expect(audit.metadata).toMatchObject({ changed: ["captureMode"], changes: { captureMode: { from: "compare", to: "xmin" } } });
+    await cliJson(["source", "sync", id]);
+    await customer.query(`UPDATE public.modes SET name = 'changed' WHERE id = 1`);
+    expect(await cliJson(["source", "sync", id])).toMatchObject({ status: "ok", updated: 1 });
+    expect(await cliJson(["source", "show", id])).toMatchObject({
+      capture_mode: "xmin",
+      last_run: { capture_mode: "xmin", full_compare: false, fallback_reason: null, customer_rows_read: 1, customer_statements: expect.any(Number) },
+    });
+  });
+});

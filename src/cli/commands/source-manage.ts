@@ -5,13 +5,14 @@ import { deleteDataSource } from "@/server/modules/data-sources/manage/delete-so
 import { editDataSource, type EditSourceInput } from "@/server/modules/data-sources/manage/edit-source";
 import { pauseDataSource, resumeDataSource } from "@/server/modules/data-sources/manage/pause-source";
 import { requestResync } from "@/server/modules/data-sources/manage/resync-source";
+import { optionalCaptureMode } from "./capture-mode-option";
 import { CliUsageError, requirePositional, requireSecretOption, type CliArgs, type CommandGroup } from "../command";
 
 /** Day-two commands (issue 20): the same domain functions as the source page's buttons. */
 export const sourceManageCommands: CommandGroup = {
   edit: {
     usage:
-      "source edit SOURCE_ID [--name N] [--interval SECONDS|off] [--host H] [--port P] [--database D] [--user U] [--password P|-] [--sslmode M] [--order COL|none] [--columns a,b|all] [--instance-url URL] [--client-id ID] [--client-secret S|-] [--fields a,b|all]",
+      "source edit SOURCE_ID [--name N] [--interval SECONDS|off] [--host H] [--port P] [--database D] [--user U] [--password P|-] [--sslmode M] [--order COL|none] [--columns a,b|all] [--instance-url URL] [--client-id ID] [--client-secret S|-] [--fields a,b|all] [--capture-mode compare|xmin|cdc|modified_since]",
     summary: "Edit a source's name, schedule, settings or connection (tested before it is saved)",
     options: {
       name: { type: "string" },
@@ -31,6 +32,7 @@ export const sourceManageCommands: CommandGroup = {
       "client-secret": { type: "string" },
       object: { type: "string" },
       fields: { type: "string" },
+      "capture-mode": { type: "string" },
     },
     async run(ctx, args) {
       const sourceId = requirePositional(args, 0, "SOURCE_ID");
@@ -98,6 +100,8 @@ async function editInput(args: CliArgs): Promise<EditSourceInput> {
   };
   const edit: EditSourceInput = {};
   if (text("name") !== undefined) edit.name = text("name");
+  const captureMode = optionalCaptureMode(args);
+  if (captureMode !== null) edit.captureMode = captureMode;
   const interval = text("interval");
   if (interval !== undefined) {
     if (interval === "off") edit.syncIntervalSeconds = null;

@@ -10,6 +10,8 @@ import { replaceCsvRows } from "@/server/modules/data-sources/csv/replace-csv-ro
 import { getDataSourceDetails, type DataSourceDetails } from "@/server/modules/data-sources/get-data-source";
 import { runSyncPass, type SyncPassOutcome } from "@/server/modules/data-sources/sync/run-sync-pass";
 import { sourceListCommand } from "./source-list";
+import { optionalCaptureMode } from "./capture-mode-option";
+import { describeFallback } from "@/server/modules/data-sources/capture/capture-modes";
 import { sourceManageCommands } from "./source-manage";
 import { CliUsageError, requireOption, requireSecretOption, requirePositional, type CliArgs, type CliContext, type CommandGroup } from "../command";
 
@@ -18,7 +20,7 @@ const KINDS = ["csv", "postgres_table", "crm_object"] as const;
 export const sourceCommands: CommandGroup = {
   create: {
     usage:
-      "source create --org ORG --name N --kind postgres_table --url URL --table schema.table --key COL [--order COL] [--columns a,b] [--interval SECONDS|off] | --kind crm_object --instance-url URL --object NAME --client-id ID --client-secret S [--fields a,b] [--interval SECONDS|off] | --kind csv [--key COL]",
+      "source create --org ORG --name N --kind postgres_table --url URL --table schema.table --key COL [--order COL] [--columns a,b] [--interval SECONDS|off] [--capture-mode compare|xmin|cdc] | --kind crm_object --instance-url URL --object NAME --client-id ID --client-secret S [--fields a,b] [--interval SECONDS|off] [--capture-mode compare|modified_since] | --kind csv [--key COL]",
     summary: "Create a data source (credentials are stored encrypted, never shown)",
     options: {
       org: { type: "string" },
@@ -35,6 +37,7 @@ export const sourceCommands: CommandGroup = {
       "client-id": { type: "string" },
       "client-secret": { type: "string" },
       fields: { type: "string" },
+      "capture-mode": { type: "string" },
     },
     async run(ctx, args) {
       const organizationId = requireOption(args, "org");
@@ -103,12 +106,14 @@ export const sourceCommands: CommandGroup = {
 
 async function managedInput(kind: string, organizationId: string, name: string, args: CliArgs): Promise<ManagedSourceInput> {
   const syncIntervalSeconds = optionalInterval(args);
+  const captureMode = optionalCaptureMode(args);
   if (kind === "postgres_table") {
     return {
       kind,
       organizationId,
       name,
       syncIntervalSeconds,
+      captureMode,
       config: {
         table: requireOption(args, "table"),
         keyColumn: requireOption(args, "key"),
@@ -123,6 +128,7 @@ async function managedInput(kind: string, organizationId: string, name: string, 
     organizationId,
     name,
     syncIntervalSeconds,
+    captureMode,
     config: { instanceUrl: requireOption(args, "instance-url"), object: requireOption(args, "object"), fields: optionalList(args, "fields") },
     credentials: { clientId: requireOption(args, "client-id"), clientSecret: await requireSecretOption(args, "client-secret") },
   };
@@ -140,6 +146,10 @@ async function printSource(ctx: CliContext, sourceId: string, heading?: string):
     .map(([key, value]) => `  ${key.padEnd(22)} ${typeof value === "object" && value !== null ? JSON.stringify(value) : String(value)}`);
   const run = details.lastRun;
   if (run) human.push(`  ${"last_run".padEnd(22)} ${run.status} (${run.trigger}, started ${run.startedAt.toISOString()})${run.error ? `: ${run.error}` : ""}`);
+  if (run?.captureMode) {
+    const how = run.fullCompare ? `full compare${run.fallbackReason ? ` (${describeFallback(run.fallbackReason)})` : ""}` : "incremental";
+    human.push(`  ${"last_run_capture".padEnd(22)} ${run.captureMode}, ${how}; customer side: ${run.customerStatements ?? "?"} statements, ${run.customerRowsRead ?? "?"} rows read`);
+  }
   ctx.print(json, [heading ? `${heading} ${details.id}` : `Data source ${details.id}`, ...human].join("\n"));
 }
 
@@ -168,6 +178,8 @@ export function sourceJson(source: DataSourceDetails): Record<string, unknown> {
     created_at: iso(source.createdAt),
     live_rows: source.liveRows,
     tombstones: source.tombstones,
+    capture_mode: source.captureMode,
+    last_full_compare_at: iso(source.lastFullCompareAt),
     last_run: source.lastRun && {
       id: source.lastRun.id,
       trigger: source.lastRun.trigger,
@@ -180,6 +192,11 @@ export function sourceJson(source: DataSourceDetails): Record<string, unknown> {
       revived: source.lastRun.revived,
       declined: source.lastRun.declined,
       error: source.lastRun.error,
+      capture_mode: source.lastRun.captureMode,
+      full_compare: source.lastRun.fullCompare,
+      fallback_reason: source.lastRun.fallbackReason,
+      customer_statements: source.lastRun.customerStatements,
+      customer_rows_read: source.lastRun.customerRowsRead,
     },
   };
 }

@@ -9,6 +9,7 @@ import { Dialog, DialogContent, DialogTrigger } from "@/components/ui/dialog";
 import { Input, Label, Select } from "@/components/ui/input";
 import { describeError, trpc, type ShownError } from "@/lib/trpc-client";
 import { scheduleLabel } from "./format";
+import { CaptureModeField, type ModeSupportDto } from "./capture-mode-field";
 
 type Kind = "csv" | "postgres_table" | "crm_object";
 
@@ -49,12 +50,15 @@ export function CreateSourceDialog({ organizationId }: { organizationId: string 
   const [kind, setKind] = useState<Kind>("postgres_table");
   const [schedule, setSchedule] = useState("900");
   const [error, setError] = useState<ShownError | null>(null);
-  const [check, setCheck] = useState<{ ok: true; columns: string[]; rowsSampled: number } | { ok: false; reason: string } | null>(null);
+  const [check, setCheck] = useState<{ ok: true; columns: string[]; rowsSampled: number; captureModes: ModeSupportDto[] } | { ok: false; reason: string } | null>(null);
+  /** "" = automatic: the best mode the target supports, chosen by the first pass. */
+  const [captureMode, setCaptureMode] = useState("");
   const [pending, setPending] = useState(false);
 
   async function testConnection(formElement: HTMLFormElement) {
     if (kind === "csv") return;
     setCheck(null);
+    setCaptureMode("");
     setError(null);
     setPending(true);
     try {
@@ -76,7 +80,12 @@ export function CreateSourceDialog({ organizationId }: { organizationId: string 
       const source =
         kind === "csv"
           ? { kind, name, keyColumn: text(form, "csvKey") || null }
-          : { ...connectorSettings(kind, form), name, syncIntervalSeconds: schedule === "" ? null : Number(schedule) };
+          : {
+              ...connectorSettings(kind, form),
+              name,
+              syncIntervalSeconds: schedule === "" ? null : Number(schedule),
+              captureMode: captureMode === "" ? null : (captureMode as "compare" | "xmin" | "cdc" | "modified_since"),
+            };
       const created = await trpc.sources.create.mutate({ organizationId, source });
       setOpen(false);
       router.push(`/dashboard/organizations/${organizationId}/sources/${created.id}?created=1`);
@@ -104,7 +113,7 @@ export function CreateSourceDialog({ organizationId }: { organizationId: string 
       <DialogContent title="New data source" description="Connection secrets are stored encrypted and never shown again, not even here.">
         <form onSubmit={(e) => void onSubmit(e)} className="space-y-3" aria-label="New data source" autoComplete="off">
           <Field id="src-kind" label="Kind">
-            <Select id="src-kind" value={kind} onChange={(e) => { setKind(e.target.value as Kind); setCheck(null); }}>
+            <Select id="src-kind" value={kind} onChange={(e) => { setKind(e.target.value as Kind); setCheck(null); setCaptureMode(""); }}>
               <option value="postgres_table">Postgres table (mirrored on a schedule)</option>
               <option value="crm_object">CRM object (mirrored on a schedule)</option>
               <option value="csv">CSV (uploaded by hand)</option>
@@ -170,6 +179,9 @@ export function CreateSourceDialog({ organizationId }: { organizationId: string 
                 ))}
               </Select>
             </Field>
+          ) : null}
+          {kind !== "csv" ? (
+            <CaptureModeField name="captureMode" modes={check?.ok ? check.captureModes : null} value={captureMode} onChange={setCaptureMode} allowAutomatic />
           ) : null}
           {check ? (
             check.ok ? (

@@ -10,6 +10,8 @@ import { Input, Label, Select } from "@/components/ui/input";
 import { describeError, trpc, type ShownError } from "@/lib/trpc-client";
 import { scheduleLabel } from "./format";
 import type { SourceConnection, SourceDetail } from "./types";
+import { CaptureModeField, type ModeSupportDto } from "./capture-mode-field";
+import { captureModeLabel } from "./capture-mode-labels";
 
 const SCHEDULES: Array<[string, string]> = [
   ["300", "every 5 minutes"],
@@ -38,6 +40,9 @@ export function EditSourceDialog({ source, connection }: { source: SourceDetail;
   const [open, setOpen] = useState(false);
   const [error, setError] = useState<ShownError | null>(null);
   const [pending, setPending] = useState(false);
+  const [modes, setModes] = useState<ModeSupportDto[] | null>(null);
+  const [modesError, setModesError] = useState<string | null>(null);
+  const [captureMode, setCaptureMode] = useState(source.captureMode ?? "");
   const config = (source.config ?? {}) as Record<string, unknown>;
   const current = source.syncIntervalSeconds === null ? "" : String(source.syncIntervalSeconds);
   const schedules = SCHEDULES.some(([value]) => value === current) ? SCHEDULES : [[current, scheduleLabel(source.kind, source.syncIntervalSeconds)] as [string, string], ...SCHEDULES];
@@ -64,6 +69,7 @@ export function EditSourceDialog({ source, connection }: { source: SourceDetail;
       edit.config = { fields: list(text(form, "fields")) };
       edit.connection = { instanceUrl: text(form, "instanceUrl"), clientId: text(form, "clientId"), clientSecret: String(form.get("clientSecret") ?? "") };
     }
+    if (captureMode !== "" && captureMode !== source.captureMode) edit.captureMode = captureMode as "compare" | "xmin" | "cdc" | "modified_since";
     setPending(true);
     setError(null);
     try {
@@ -74,6 +80,17 @@ export function EditSourceDialog({ source, connection }: { source: SourceDetail;
       setError(describeError(caught));
     } finally {
       setPending(false);
+    }
+  }
+
+  async function checkModes() {
+    setModesError(null);
+    try {
+      const check = await trpc.sources.testSavedConnection.mutate({ organizationId: source.organizationId, sourceId: source.id });
+      if (check.ok) setModes(check.captureModes);
+      else setModesError(check.reason);
+    } catch (caught) {
+      setModesError(describeError(caught).message);
     }
   }
 
@@ -99,6 +116,25 @@ export function EditSourceDialog({ source, connection }: { source: SourceDetail;
                 ))}
               </Select>
             </Field>
+          ) : null}
+          {source.kind !== "csv" ? (
+            <div className="space-y-2 rounded-md border border-slate-200 p-3">
+              <p className="text-sm">
+                Now: <strong>{captureModeLabel(source.captureMode)}</strong>
+              </p>
+              <CaptureModeField
+                name="editCaptureMode"
+                modes={modes}
+                value={captureMode}
+                onChange={setCaptureMode}
+                allowAutomatic={source.captureMode === null}
+                current={source.captureMode}
+              />
+              <Button type="button" variant="outline" onClick={() => void checkModes()}>
+                Test connection for capture modes
+              </Button>
+              {modesError ? <Alert title="Connection failed">{modesError}</Alert> : null}
+            </div>
           ) : null}
           {connection?.kind === "unreadable" ? (
             <Alert tone="warning" title="Stored connection unreadable">{connection.reason}. Create a new source with the connection.</Alert>

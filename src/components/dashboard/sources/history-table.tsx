@@ -17,6 +17,7 @@ export function HistoryTable({ runs }: { runs: SyncRun[] }) {
           <TH>Started</TH>
           <TH>Trigger</TH>
           <TH>Outcome</TH>
+          <TH>Read</TH>
           <TH className="text-right">Inserted</TH>
           <TH className="text-right">Updated</TH>
           <TH className="text-right">Tombstoned</TH>
@@ -35,6 +36,9 @@ export function HistoryTable({ runs }: { runs: SyncRun[] }) {
             <TD>{run.trigger}</TD>
             <TD>
               <Badge tone={TONES[run.status as keyof typeof TONES] ?? "neutral"}>{run.status === "needs_attention" ? "Needs attention" : run.status}</Badge>
+            </TD>
+            <TD className="text-xs" title={run.fallbackDescription ?? undefined}>
+              {run.captureMode === null ? "–" : run.fullCompare ? `full compare${run.fallbackReason ? ` (${run.fallbackReason.replace(/_/g, " ")})` : ""}` : `incremental (${run.captureMode})`}
             </TD>
             <TD className="text-right tabular-nums">{count(run.inserted)}</TD>
             <TD className="text-right tabular-nums">{count(run.updated)}</TD>

@@ -103,6 +103,7 @@ export const fixtures: Record<string, (w: World) => Promise<unknown>> = {
 /** Mutations that change nothing in this service's state, each with the reason. */
 export const changesNothing: Record<string, string> = {
   "sources.testConnection": "only connects to the customer's system and reports; stores nothing",
+  "sources.testSavedConnection": "only connects to the customer's system with the stored connection and reports; stores nothing",
 };
 
 function channelInput(w: World) {

@@ -21,7 +21,7 @@ import { supportBoardProcedure } from "./sources/support-board";
 import { syncActivityProcedure } from "./sources/sync-activity";
 import { syncHistoryProcedure } from "./sources/sync-history";
 import { syncNowProcedure } from "./sources/sync-now";
-import { testConnectionProcedure } from "./sources/test-connection";
+import { testConnectionProcedure, testSavedConnectionProcedure } from "./sources/test-connection";
 import { deleteSourceProcedure } from "./sources/delete-source";
 import { editSourceProcedure } from "./sources/edit-source";
 import { pauseSourceProcedure, resumeSourceProcedure } from "./sources/pause-source";
@@ -106,6 +106,7 @@ export const dashboardRouter = createDashboardRouter({
     approveDeletions: approveDeletionsProcedure,
     create: createSourceProcedure,
     testConnection: testConnectionProcedure,
+    testSavedConnection: testSavedConnectionProcedure,
     connection: sourceConnectionProcedure,
     edit: editSourceProcedure,
     pause: pauseSourceProcedure,

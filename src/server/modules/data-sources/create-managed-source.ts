@@ -21,6 +21,7 @@ import {
   postgresTableConfigSchema,
 } from "./source-config";
 import { DEFAULT_SYNC_INTERVAL_SECONDS } from "./source-status";
+import { captureModeSchema, confirmCaptureMode } from "./capture/confirm-capture-mode";
 
 /** The scheduler ticks once a minute: a shorter interval could not be honoured. */
 export const MIN_SYNC_INTERVAL_SECONDS = 60;
@@ -45,6 +46,8 @@ const common = {
   name: sourceNameSchema,
   /** null: no schedule, synced only on request. Left out: the default schedule. */
   syncIntervalSeconds: syncIntervalSchema.default(DEFAULT_SYNC_INTERVAL_SECONDS),
+  /** Left out or null: the best mode the target supports, chosen by the first pass (D282). */
+  captureMode: captureModeSchema.nullable().default(null),
 };
 
 export const managedSourceInputSchema = z.discriminatedUnion("kind", [
@@ -72,6 +75,9 @@ export async function createManagedSource(
   requireReach(principal, source.organizationId);
   const refused = await checkTarget(source, targets);
   if (refused) throw new AppError("bad_request", `Invalid data source: ${refused}`);
+  if (source.captureMode !== null) {
+    await confirmCaptureMode({ secrets, targets }, { kind: source.kind, config: source.config, credentials: source.credentials } as never, source.captureMode);
+  }
   return inTransaction(db, async (tx) => {
     const organization = await tx.organization.findUnique({ where: { id: source.organizationId }, select: { id: true } });
     if (!organization) throw new AppError("not_found", `No organization ${source.organizationId}.`);
@@ -87,6 +93,7 @@ export async function createManagedSource(
         credentialsEncrypted: sealCredentials(secrets, id, source.credentials),
         columns: [],
         syncIntervalSeconds: source.syncIntervalSeconds,
+        captureMode: source.captureMode,
       },
       select: { id: true },
     });
@@ -95,7 +102,7 @@ export async function createManagedSource(
       actor: principal.actor,
       organizationId: source.organizationId,
       target: { type: "data_source", id },
-      metadata: { kind: source.kind, name: source.name },
+      metadata: { kind: source.kind, name: source.name, captureMode: source.captureMode },
     });
     return created;
   });

@@ -14,6 +14,11 @@ export interface SyncRunSummary {
   revived: number;
   declined: number;
   error: string | null;
+  captureMode: string | null;
+  fullCompare: boolean;
+  fallbackReason: string | null;
+  customerStatements: number | null;
+  customerRowsRead: number | null;
 }
 
 /** Everything of spec 2.3 plus what an operator needs; credentials are never part of it. */
@@ -42,6 +47,9 @@ export interface DataSourceDetails {
   createdAt: Date;
   liveRows: number;
   tombstones: number;
+  /** The chosen capture mode; null: the best one, chosen at the next full compare (D282). */
+  captureMode: string | null;
+  lastFullCompareAt: Date | null;
   lastRun: SyncRunSummary | null;
 }
 
@@ -72,6 +80,11 @@ export async function getDataSourceDetails(db: Db, principal: ActingPrincipal, s
       revived: lastRun.revived,
       declined: lastRun.declined,
       error: lastRun.error,
+      captureMode: lastRun.captureMode,
+      fullCompare: lastRun.fullCompare,
+      fallbackReason: lastRun.fallbackReason,
+      customerStatements: lastRun.customerStatements,
+      customerRowsRead: lastRun.customerRowsRead,
     },
   };
 }

@@ -11,6 +11,9 @@ export interface SourceDetail extends SourceListItem {
   config: unknown;
   hasCredentials: boolean;
   deletionsApprovedAt: Date | null;
+  /** The chosen capture mode; null: the best one, chosen at the next full compare (D282). */
+  captureMode: string | null;
+  lastFullCompareAt: Date | null;
   /** The pass under way, with live progress. */
   runningPass: SyncRunView | null;
   /** The latest finished pass. */
@@ -31,6 +34,8 @@ export async function getSourceDetail(db: Db, principal: ActingPrincipal, source
     config: source.config,
     hasCredentials: source.credentialsEncrypted !== null,
     deletionsApprovedAt: source.deletionsApprovedAt,
+    captureMode: source.captureMode,
+    lastFullCompareAt: source.lastFullCompareAt,
     runningPass,
     lastPass: lastPass && toSyncRunView(lastPass),
   };

@@ -146,7 +146,23 @@ describe("test connection", () => {
   it("answers with the same reason a pass stores as sync_error", async () => {
     const table = await tableWith("probe", 3);
     const deps = { secrets: testSecrets };
-    expect(await testConnection(deps, { kind: "postgres_table", config: { table, keyColumn: "id" }, credentials: { url: customer.url } })).toEqual({ ok: true, columns: ["id", "name", "sort"], rowsSampled: 3 });
+    expect(await testConnection(deps, { kind: "postgres_table", config: { table, keyColumn: "id" }, credentials: { url: customer.url } })).toEqual({
+      ok: true,
+      columns: ["id", "name", "sort"],
+      rowsSampled: 3,
+      // Best first, each with why not (D282).
+      captureModes: [
+        { mode: "cdc", supported: false, reason: expect.any(String) },
+        { mode: "modified_since", supported: false, reason: "only a CRM object source has a last-modified stamp" },
+        { mode: "xmin", supported: true, reason: null },
+        { mode: "compare", supported: true, reason: null },
+      ],
+      bestCaptureMode: "xmin",
+    });
+    await customer.query(`CREATE VIEW ${table}_v AS SELECT * FROM ${table}`);
+    const onView = await testConnection(deps, { kind: "postgres_table", config: { table: `${table}_v`, keyColumn: "id" }, credentials: { url: customer.url } });
+    expect(onView).toMatchObject({ ok: true, bestCaptureMode: "compare" });
+    expect(onView.ok && onView.captureModes.find((mode) => mode.mode === "xmin")).toEqual({ mode: "xmin", supported: false, reason: expect.stringMatching(/cannot be read by xmin: it is a view/) });
 
     const cases = [
       { config: { table: "public.missing", keyColumn: "id" }, url: customer.url },

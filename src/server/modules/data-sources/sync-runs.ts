@@ -29,6 +29,13 @@ export interface SyncRunView {
   phase: string | null;
   /** When the running pass last reported progress. */
   progressAt: Date | null;
+  /** How the pass read its source (D282): its mode, whether it compared everything, and why. */
+  captureMode: string | null;
+  fullCompare: boolean;
+  fallbackReason: string | null;
+  /** Customer-side cost (D286): statements sent, rows received. */
+  customerStatements: number | null;
+  customerRowsRead: number | null;
 }
 
 export function toSyncRunView(run: SyncRun): SyncRunView {
@@ -48,6 +55,11 @@ export function toSyncRunView(run: SyncRun): SyncRunView {
     rowsRead: run.rowsRead,
     phase: run.phase,
     progressAt: run.progressAt,
+    captureMode: run.captureMode,
+    fullCompare: run.fullCompare,
+    fallbackReason: run.fallbackReason,
+    customerStatements: run.customerStatements,
+    customerRowsRead: run.customerRowsRead,
   };
 }
 

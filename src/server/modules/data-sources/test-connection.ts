@@ -9,9 +9,10 @@ import { requireSource } from "./require-source";
 import type { Result } from "./result";
 import { crmCredentialsSchema, crmObjectConfigSchema, describeIssue, postgresCredentialsSchema, postgresTableConfigSchema } from "./source-config";
 import { DEFAULT_TIMEOUT_MS } from "./sync/run-sync-pass";
-import type { CaptureMode } from "@/server/db/generated/client";
 import { isCrmObjectConnector } from "./capture/crm-modified-since";
 import { crmCaptureModes } from "./capture/crm-capture-support";
+import { bestMode, captureSupport, type ModeSupport } from "./capture/capture-modes";
+import type { CaptureMode } from "@/server/db/generated/client";
 
 /** A connector form before it is saved: the same settings create-source takes. */
 export const connectionSettingsSchema = z.discriminatedUnion("kind", [
@@ -20,15 +21,16 @@ export const connectionSettingsSchema = z.discriminatedUnion("kind", [
 ]);
 export type ConnectionSettings = z.input<typeof connectionSettingsSchema>;
 
-/** Whether the target supports a change capture mode, and why not when it does not. */
-export interface CaptureModeSupport {
-  mode: CaptureMode;
-  supported: boolean;
-  reason: string | null;
-}
-
 export type ConnectionCheck =
-  | { ok: true; columns: string[]; rowsSampled: number; captureModes?: CaptureModeSupport[] }
+  | {
+      ok: true;
+      columns: string[];
+      rowsSampled: number;
+      /** Every capture mode, best first, and why the target does not support one (D282). */
+      captureModes: ModeSupport[];
+      /** The mode a new source on this target uses by default. */
+      bestCaptureMode: CaptureMode;
+    }
   /** The same readable, secret-free reason a pass would store as sync_error. */
   | { ok: false; reason: string };
 
@@ -48,7 +50,7 @@ export async function testConnection(deps: ConnectorDeps, settings: ConnectionSe
     { id, kind: parsed.data.kind, config: parsed.data.config, credentialsEncrypted: sealCredentials(deps.secrets, id, parsed.data.credentials) },
     deps,
   );
-  return probe(connector, timeoutMs);
+  return probe(connector, parsed.data.kind, timeoutMs);
 }
 
 /** "Test connection" for a saved source, with its stored credentials. */
@@ -59,21 +61,25 @@ export async function testSourceConnection(
   timeoutMs = DEFAULT_TIMEOUT_MS,
 ): Promise<ConnectionCheck> {
   const source = await requireSource(deps.db, principal, sourceId);
-  return probe(connectorForSource(source, deps), timeoutMs);
+  if (source.kind === "csv") return { ok: false, reason: "CSV sources are uploaded by hand; they have no connection to test" };
+  return probe(connectorForSource(source, deps), source.kind, timeoutMs);
 }
 
-async function probe(connector: Result<Connector>, timeoutMs: number): Promise<ConnectionCheck> {
+async function probe(connector: Result<Connector>, kind: "postgres_table" | "crm_object", timeoutMs: number): Promise<ConnectionCheck> {
   if (!connector.ok) return { ok: false, reason: connector.reason };
   if (isCrmObjectConnector(connector.value)) return crmCaptureModes(connector.value, PROBE_ROWS, timeoutMs);
   const opened = await connector.value.fetchSnapshot({ batchSize: PROBE_ROWS, timeoutMs });
   if (!opened.ok) return { ok: false, reason: opened.reason };
   const snapshot = opened.value;
   try {
+    let rowsSampled = 0;
     for await (const batch of snapshot.batches()) {
       if (!batch.ok) return { ok: false, reason: batch.reason };
-      return { ok: true, columns: snapshot.columns, rowsSampled: batch.value.length };
+      rowsSampled = batch.value.length;
+      break;
     }
-    return { ok: true, columns: snapshot.columns, rowsSampled: 0 };
+    const captureModes = await captureSupport({ kind, snapshot });
+    return { ok: true, columns: snapshot.columns, rowsSampled, captureModes, bestCaptureMode: bestMode(captureModes) };
   } finally {
     await snapshot.close();
   }

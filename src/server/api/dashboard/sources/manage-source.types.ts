@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { isoString } from "../iso";
 import { sourceInput } from "./source.types";
+import { captureModeSchema } from "./test-connection.types";
 
 /** The edit form: every field optional (left out = unchanged); secrets write-only (blank = keep). */
 export const editSourceInput = sourceInput.extend({
@@ -8,6 +9,7 @@ export const editSourceInput = sourceInput.extend({
   syncIntervalSeconds: z.number().int().nullable().optional(),
   config: z.record(z.string(), z.unknown()).optional(),
   connection: z.record(z.string(), z.unknown()).optional(),
+  captureMode: captureModeSchema.optional(),
 });
 export const editSourceOutput = z.object({ id: z.string(), changed: z.array(z.string()) });
 

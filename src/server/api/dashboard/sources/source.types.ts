@@ -3,6 +3,7 @@ import type { SourceDetail } from "@/server/modules/data-sources/source-detail";
 import type { SourceListItem } from "@/server/modules/data-sources/list-sources";
 import type { SyncRunView } from "@/server/modules/data-sources/sync-runs";
 import { iso, isoOrNull, isoString } from "../iso";
+import { describeFallback } from "@/server/modules/data-sources/capture/capture-modes";
 
 const id = z.string().min(1).max(200);
 export const organizationInput = z.object({ organizationId: id });
@@ -81,6 +82,13 @@ export const syncRunSchema = z.object({
   error: z.string().nullable(),
   rowsRead: z.number().int(),
   phase: z.string().nullable(),
+  captureMode: z.string().nullable(),
+  fullCompare: z.boolean(),
+  fallbackReason: z.string().nullable(),
+  /** The fallback reason in words. */
+  fallbackDescription: z.string().nullable(),
+  customerStatements: z.number().int().nullable(),
+  customerRowsRead: z.number().int().nullable(),
 });
 export type SyncRunDto = z.infer<typeof syncRunSchema>;
 
@@ -100,6 +108,12 @@ export function toSyncRunDto(run: SyncRunView): SyncRunDto {
     error: run.error,
     rowsRead: run.rowsRead,
     phase: run.phase,
+    captureMode: run.captureMode,
+    fullCompare: run.fullCompare,
+    fallbackReason: run.fallbackReason,
+    fallbackDescription: describeFallback(run.fallbackReason),
+    customerStatements: run.customerStatements,
+    customerRowsRead: run.customerRowsRead,
   };
 }
 
@@ -108,6 +122,8 @@ export const sourceDetailSchema = sourceSummarySchema.extend({
   config: z.record(z.string(), z.unknown()).nullable(),
   hasCredentials: z.boolean(),
   deletionsApprovedAt: isoString.nullable(),
+  captureMode: z.string().nullable(),
+  lastFullCompareAt: isoString.nullable(),
   runningPass: syncRunSchema.nullable(),
   lastPass: syncRunSchema.nullable(),
 });
@@ -119,6 +135,8 @@ export function toSourceDetailDto(s: SourceDetail): z.infer<typeof sourceDetailS
     config,
     hasCredentials: s.hasCredentials,
     deletionsApprovedAt: isoOrNull(s.deletionsApprovedAt),
+    captureMode: s.captureMode,
+    lastFullCompareAt: isoOrNull(s.lastFullCompareAt),
     runningPass: s.runningPass ? toSyncRunDto(s.runningPass) : null,
     lastPass: s.lastPass ? toSyncRunDto(s.lastPass) : null,
   };

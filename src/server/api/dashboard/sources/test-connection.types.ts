@@ -2,6 +2,8 @@ import { z } from "zod";
 import type { ConnectionSettings } from "@/server/modules/data-sources/test-connection";
 import { organizationInput } from "./source.types";
 
+export const captureModeSchema = z.enum(["compare", "xmin", "cdc", "modified_since"]);
+
 /**
  * Only the shape here: the domain validates the settings itself and answers a bad field as
  * { ok: false, reason } (the same words a pass would use), not as a refused request.
@@ -14,8 +16,8 @@ export const testConnectionOutput = z.discriminatedUnion("ok", [
     ok: z.literal(true),
     columns: z.array(z.string()),
     rowsSampled: z.number().int(),
-    /** Which change capture modes the target supports, and why not (issue 27). */
-    captureModes: z.array(z.object({ mode: z.enum(["compare", "xmin", "cdc", "modified_since"]), supported: z.boolean(), reason: z.string().nullable() })).optional(),
+    captureModes: z.array(z.object({ mode: captureModeSchema, supported: z.boolean(), reason: z.string().nullable() })),
+    bestCaptureMode: captureModeSchema,
   }),
   z.object({ ok: z.literal(false), reason: z.string() }),
 ]);

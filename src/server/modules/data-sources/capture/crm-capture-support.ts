@@ -1,5 +1,6 @@
 import type { CrmObjectConnector } from "../connectors/crm-object/crm-object-connector";
 import type { ConnectionCheck } from "../test-connection";
+import { bestMode, captureSupport } from "./capture-modes";
 import { unsupportedReason } from "./crm-capture-plan";
 
 /**
@@ -19,13 +20,6 @@ export async function crmCaptureModes(connector: CrmObjectConnector, sampleRows:
     break;
   }
   const reason = unsupportedReason({ stampField: description.stampField, replicateable: description.replicateable, crmNow: description.serverTime, object: capture.object });
-  return {
-    ok: true,
-    columns: capture.columns,
-    rowsSampled,
-    captureModes: [
-      { mode: "compare", supported: true, reason: null },
-      { mode: "modified_since", supported: reason === null, reason },
-    ],
-  };
+  const captureModes = await captureSupport({ kind: "crm_object", snapshot: capture.snapshot(), crm: { unsupported: reason } });
+  return { ok: true, columns: capture.columns, rowsSampled, captureModes, bestCaptureMode: bestMode(captureModes) };
 }

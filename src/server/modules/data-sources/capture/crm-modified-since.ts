@@ -11,7 +11,7 @@ import type { SyncCounts } from "../sync/run-sync-pass";
 import { ANALYZE_MIN_ROWS } from "../sync/statistics";
 import { applyDeletedIds, liveRowsBefore } from "./crm-deleted-rows";
 import { modeAfterFullCompare, planCrmCapture, type CrmCaptureState } from "./crm-capture-plan";
-import type { PassCapture } from "./crm-capture-record";
+import type { PassCapture } from "./pass-capture";
 
 export interface CrmPassOptions {
   batchSize: number;

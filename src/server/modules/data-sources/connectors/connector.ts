@@ -1,3 +1,4 @@
+import type { Writable } from "node:stream";
 import type { Result } from "../result";
 import type { TargetPolicy } from "./targets/target-policy";
 
@@ -43,8 +44,38 @@ export interface Snapshot {
   batches(): AsyncIterable<Result<SourceRecord[]>>;
   /** Present when the source can hash rows on its side; use it instead of batches(), not with it. */
   keyed?: KeyedRead;
+  /** Present on sources whose rows carry the id of the transaction that wrote them (Postgres tables). */
+  xmin?: XminRead;
+  /** What the read cost the customer so far: statements (or HTTP requests) sent, rows received. */
+  cost?: () => CustomerCost;
   /** Releases the connection; safe to call more than once. */
   close(): Promise<void>;
+}
+
+export interface CustomerCost {
+  statements: number;
+  rowsRead: number;
+}
+
+/**
+ * Reading only what changed since an earlier snapshot, by the transaction ids rows carry (D280).
+ * Transaction ids are 64-bit, epoch-adjusted, as decimal strings.
+ */
+export interface XminRead {
+  /** Why this relation cannot be read by xmin (a view, a foreign table...), or null. */
+  unsupported: string | null;
+  /** This snapshot's xmin: every transaction below it had ended when the snapshot was taken. */
+  horizon: string;
+  /** This snapshot's xmax: the next transaction id to be assigned. */
+  nextXid: string;
+  /** The relation and the resolved column selection (names and types); a change means a full compare. */
+  signature: string;
+  /** Rows written by transactions at or after `since` (a horizon an earlier snapshot recorded). */
+  changedRows(since: string): AsyncIterable<Result<SourceRecord[]>>;
+  /** How many rows (with a key) the relation holds in this snapshot. */
+  rowCount(): Promise<Result<number>>;
+  /** Every key (COPY text format, one per line) streamed into `into`; resolves when the copy ended. */
+  copyKeys(into: Writable): Promise<Result<void>>;
 }
 
 export interface FetchOptions {

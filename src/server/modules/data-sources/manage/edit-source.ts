@@ -1,5 +1,5 @@
 import { z } from "zod";
-import type { Prisma } from "@/server/db/generated/client";
+import { Prisma } from "@/server/db/generated/client";
 import { inTransaction } from "@/server/db/transaction";
 import type { Db } from "@/server/db/types";
 import { AppError } from "@/server/errors/app-error";
@@ -13,7 +13,8 @@ import { syncIntervalSchema } from "../create-managed-source";
 import { openCredentials, sealCredentials } from "../credentials/source-credentials";
 import { requireSource } from "../require-source";
 import { crmCredentialsSchema, crmObjectConfigSchema, describeIssue, postgresTableConfigSchema, storedPostgresCredentialsSchema } from "../source-config";
-import { testConnection } from "../test-connection";
+import { testConnection, type ConnectionSettings } from "../test-connection";
+import { captureModeSchema, confirmCaptureMode } from "../capture/confirm-capture-mode";
 import {
   checkEditedTarget,
   crmConfigEditSchema,
@@ -33,6 +34,8 @@ export const editSourceInputSchema = z.object({
   config: z.record(z.string(), z.unknown()).optional(),
   /** Kind-specific (postgresConnectionEditSchema / crmConnectionEditSchema); secrets write-only. */
   connection: z.record(z.string(), z.unknown()).optional(),
+  /** Managed sources: how passes learn what changed; must be one the connection test allows (D282). */
+  captureMode: captureModeSchema.optional(),
 });
 export type EditSourceInput = z.input<typeof editSourceInputSchema>;
 
@@ -76,11 +79,21 @@ export async function editDataSource(
   if ((edit.config || edit.connection) && source.kind === "csv") {
     throw new AppError("bad_request", "A CSV source has no connection settings: upload a file to change its rows.");
   }
-  if (source.kind !== "csv" && (edit.config || edit.connection)) {
+  if (source.kind === "csv" && edit.captureMode !== undefined) throw new AppError("bad_request", "A CSV source has no capture mode: it changes only by upload.");
+  const modeChanged = edit.captureMode !== undefined && edit.captureMode !== source.captureMode;
+  if (source.kind !== "csv" && (edit.config || edit.connection || modeChanged)) {
     const managed = await managedChanges(deps, source, edit.config ?? {}, edit.connection ?? {});
     Object.assign(data, managed.data);
     Object.assign(changes, managed.changes);
     changed.push(...managed.changed);
+    if (modeChanged) {
+      await confirmCaptureMode(deps, managed.settings, edit.captureMode!);
+      data.captureMode = edit.captureMode;
+      changes.captureMode = { from: source.captureMode, to: edit.captureMode };
+      changed.push("captureMode");
+    }
+    // A new mode, target or selection starts from a full compare: the old horizon means nothing there (D283).
+    if (changed.some((name) => name === "captureMode" || name.startsWith("connection.") || name.startsWith("config."))) data.captureState = Prisma.DbNull;
   }
   if (changed.length === 0) return { id: sourceId, changed };
 
@@ -105,7 +118,7 @@ async function managedChanges(
   source: StoredSource,
   configEdit: Record<string, unknown>,
   connectionEdit: Record<string, unknown>,
-): Promise<{ data: Prisma.DataSourceUpdateInput; changes: Record<string, unknown>; changed: string[] }> {
+): Promise<{ data: Prisma.DataSourceUpdateInput; changes: Record<string, unknown>; changed: string[]; settings: ConnectionSettings }> {
   const targets = deps.targets ?? defaultConnectorTargets();
   const stored = openCredentials(deps.secrets, source.id, source.credentialsEncrypted);
   if (!stored.ok) throw new AppError("bad_request", `The stored credentials cannot be read (${stored.reason}); give the full connection again.`);
@@ -178,7 +191,7 @@ async function managedChanges(
   const data: Prisma.DataSourceUpdateInput = {};
   if (changed.some((name) => name.startsWith("config.") || name === "connection.instanceUrl")) data.config = config as Prisma.InputJsonObject;
   if (credentials !== null) data.credentialsEncrypted = sealCredentials(deps.secrets, source.id, credentials);
-  return { data, changes, changed };
+  return { data, changes, changed, settings: { kind: source.kind, config, credentials: credentials ?? stored.value } as ConnectionSettings };
 }
 
 function shown(target: PostgresTarget, part: string): unknown {

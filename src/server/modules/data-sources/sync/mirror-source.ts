@@ -10,7 +10,9 @@ import { decideDeletions } from "./delete-guardrail";
 import { sampleUnseen } from "./held-back";
 import { applyStage, countUnseen, prepareStage, indexStage, passBaseline, repeatedKey, stageBatch, tombstoneUnseen } from "./mirror-rows";
 import type { SyncCounts } from "./run-sync-pass";
-import type { PassCapture } from "../capture/crm-capture-record";
+import { stageXmin } from "./stage-xmin";
+import { captureAfterPass, chooseCapture, type CaptureSource } from "../capture/choose-capture";
+import { toPassCapture, type PassCapture } from "../capture/pass-capture";
 
 export type MirrorResult = Result<{
   counts: SyncCounts;
@@ -23,8 +25,8 @@ export type MirrorResult = Result<{
   firstPass: boolean;
   /** Live rows before this pass. */
   liveBefore: number;
-  /** How a capture mode read the source (capture/), when one chose; absent for a plain compare. */
-  capture?: PassCapture;
+  /** How the pass read (mode, full or incremental, why, customer-side cost) and what it leaves for the next pass. */
+  capture: PassCapture;
 }>;
 
 /**
@@ -35,13 +37,14 @@ export type MirrorResult = Result<{
 export async function mirrorSource(
   tx: pg.ClientBase,
   connector: Connector,
-  source: DataSource,
+  source: Pick<DataSource, "id" | "columns" | "deletionsApprovedAt" | "declinedDeletions"> & CaptureSource,
   stamp: Date,
   options: {
     batchSize: number;
     timeoutMs: number;
     /** Re-read (D137): skip the incremental path and compare every row the source holds. */
     fullCompare?: boolean;
+    wraparoundSafeAge?: bigint;
     onBatch?: (progress: { rowsRead: number }) => void;
     /** Called once the read is complete, before the staged rows are reconciled. */
     onReadDone?: (rowsRead: number) => void;
@@ -55,10 +58,20 @@ export async function mirrorSource(
     const { liveBefore, orderBase, empty } = await passBaseline(tx, source.id);
     const pass = { sourceId: source.id, stamp, ordered: snapshot.ordered, orderBase, empty, fullCompare: options.fullCompare === true };
     const counts: SyncCounts = { inserted: 0, updated: 0, tombstoned: 0, revived: 0, declined: 0 };
+    const plan = chooseCapture({ source, snapshot, now: new Date(), requested: pass.fullCompare, empty, safeAge: options.wraparoundSafeAge });
     // A first pass copies straight into the rows; later ones move only new and changed rows when they can.
     const keyed = empty || options.fullCompare ? undefined : snapshot.keyed;
+    const byXmin = plan.read.kind === "xmin" && snapshot.xmin && keyed ? { xmin: snapshot.xmin, since: plan.read.since, keyed } : null;
     const seen = keyed ? "sync_keys" : "sync_stage";
-    const staged = keyed
+    // An xmin pass that proved nothing was removed compares no keys (stage-xmin.ts).
+    let keysCompared = true;
+    const staged = byXmin
+      ? await stageXmin(tx, { ...byXmin, liveBefore }, pass, options).then((read) => {
+          if (!read.ok) return read;
+          keysCompared = read.value.keysCompared;
+          return success(read.value.rowsRead);
+        })
+      : keyed
       ? await stageKeyed(tx, keyed, pass, options)
       : empty
         ? await copyFirstPass(tx, snapshot, pass, options)
@@ -67,7 +80,7 @@ export async function mirrorSource(
     if (empty) counts.inserted = staged.value;
     else Object.assign(counts, await applyStage(tx, pass));
     // Before a first pass there was nothing to remove; rows it inserted were all seen.
-    const toRemove = empty ? 0 : await countUnseen(tx, source.id, seen);
+    const toRemove = empty || !keysCompared ? 0 : await countUnseen(tx, source.id, seen);
     const approvedCount = source.deletionsApprovedAt === null ? null : source.declinedDeletions;
     const decision = decideDeletions({ liveBefore, toRemove, approvedCount });
     let declinedSample: string[] = [];
@@ -86,6 +99,7 @@ export async function mirrorSource(
       declinedSample,
       firstPass: empty,
       liveBefore,
+      capture: toPassCapture(plan, await captureAfterPass(source, snapshot, plan), snapshot.cost?.() ?? null),
     });
   } finally {
     await snapshot.close();

@@ -8,7 +8,7 @@ import { lockSourceForWriteRaw, SOURCE_TRANSACTION_OPTIONS } from "../source-loc
 import { openPassConnection } from "./pass-connection";
 import { mirrorSource, type MirrorResult } from "./mirror-source";
 import { isCrmObjectConnector, mirrorCrmObject } from "../capture/crm-modified-since";
-import { recordPassCapture } from "../capture/crm-capture-record";
+import { recordPassCapture } from "../capture/pass-capture";
 import { createProgressWriter } from "./progress-writer";
 import { analyzeRows, shouldAnalyze, type WriteShare } from "./statistics";
 import { abortedPassReason, INTERNAL_ERROR, isTransactionTimeout, recordAbortedPass } from "./record-aborted-pass";
@@ -35,6 +35,8 @@ export interface SyncPassOptions {
   maxPassMs?: number;
   /** Re-read: read and compare every row, even where an incremental path would skip them. */
   fullCompare?: boolean;
+  /** The xmin horizon age past which a pass falls back to a full compare (default WRAPAROUND_SAFE_AGE; tests lower it). */
+  wraparoundSafeAge?: bigint;
 }
 
 export interface SyncCounts {
@@ -181,13 +183,15 @@ async function passSteps(
       batchSize: options.batchSize ?? DEFAULT_BATCH_SIZE,
       timeoutMs: options.timeoutMs ?? DEFAULT_TIMEOUT_MS,
       fullCompare: options.fullCompare ?? false,
+      wraparoundSafeAge: options.wraparoundSafeAge,
       onBatch: (batch: { rowsRead: number }) => {
         progress.report("reading", batch.rowsRead);
         options.onBatch?.(batch);
       },
       onReadDone: (rowsRead: number) => progress.report("reconciling", rowsRead),
     };
-    // A CRM object chooses per pass between modified-since reads and a full compare (capture/).
+    // A CRM object chooses per pass between modified-since reads and a full compare (capture/);
+    // a Postgres table between xmin and a full compare inside mirrorSource (choose-capture.ts).
     if (!connector.ok) result = connector;
     else if (isCrmObjectConnector(connector.value)) result = await mirrorCrmObject(client, connector.value, source, stamp, passOptions);
     else result = await mirrorSource(client, connector.value, source, stamp, passOptions);
@@ -221,7 +225,7 @@ async function passSteps(
       WHERE id = $1`,
     [run.id, status, finishedAt, counts.inserted, counts.updated, counts.tombstoned, counts.revived, counts.declined, rowsRead, declinedSample],
   );
-  if (result.value.capture) await recordPassCapture(client, sourceId, run.id, result.value.capture, finishedAt);
+  await recordPassCapture(client, sourceId, run.id, result.value.capture, finishedAt);
   const changedRows = counts.inserted + counts.updated + counts.tombstoned + counts.revived;
   return { status, syncRunId: run.id, counts, error: null, written: { firstPass, changedRows, rowsBefore: liveBefore } };
 }

@@ -4,8 +4,10 @@ import type { PostgresCredentials, PostgresTableConfig } from "../../source-conf
 import type { Connector, ConnectorTargets, FetchOptions, Snapshot, SourceKey, SourceRecord } from "../connector";
 import { checkPostgresTarget, parsePostgresUrl, type PostgresTarget } from "../targets/postgres-target";
 import { customerClient } from "./customer-client";
+import { customerSession, type CustomerSession } from "./customer-session";
 import { describePgError } from "./describe-pg-error";
 import { formatTableName, parseTableName, quoteIdent, type TableName } from "./identifiers";
+import { prepareXminRead, type PreparedXmin } from "./xmin-read";
 
 /** Order column types whose values make a display order: numbers, and dates as epoch ms. */
 const NUMERIC_TYPES = new Set(["smallint", "integer", "bigint", "numeric", "real", "double precision"]);
@@ -50,6 +52,7 @@ export function postgresTableConnector(config: PostgresTableConfig, credentials:
       // A dropped connection is reported through the pending query; without a listener the
       // client's 'error' event would crash the process.
       client.on("error", () => undefined);
+      const session = customerSession(client);
       let closed = false;
       const close = async () => {
         if (closed) return;
@@ -61,9 +64,9 @@ export function postgresTableConnector(config: PostgresTableConfig, credentials:
         // Keys (`::text`) and values (to_jsonb) are printed in the session's time zone and
         // output styles: pin them, or a change of a server or role default would rewrite (or
         // re-key, i.e. tombstone and re-insert) every row.
-        await client.query("SET TIME ZONE 'UTC'; SET DateStyle = 'ISO, MDY'; SET IntervalStyle = 'postgres'; SET extra_float_digits = 1");
-        await client.query("BEGIN ISOLATION LEVEL REPEATABLE READ, READ ONLY");
-        const prepared = await prepareRead(client, table, config);
+        await session.query("SET TIME ZONE 'UTC'; SET DateStyle = 'ISO, MDY'; SET IntervalStyle = 'postgres'; SET extra_float_digits = 1");
+        await session.query("BEGIN ISOLATION LEVEL REPEATABLE READ, READ ONLY");
+        const prepared = await prepareRead(session, table, config);
         if (!prepared.ok) {
           await close();
           return prepared;
@@ -71,12 +74,14 @@ export function postgresTableConnector(config: PostgresTableConfig, credentials:
         return success<Snapshot>({
           columns: prepared.value.columns,
           ordered: config.orderColumn !== null,
-          batches: () => readBatches(client, prepared.value.sql, options, target, toRecord),
+          batches: () => readBatches(session, prepared.value.sql, options, target, toRecord),
           keyed: {
             // A key and its hash are a few dozen bytes: larger batches, fewer round trips, same bound.
-            keys: () => readBatches(client, prepared.value.keySql, { ...options, batchSize: options.batchSize * 10 }, target, toKey),
-            rows: (keys) => readRows(client, prepared.value.byKeysSql, keys, target),
+            keys: () => readBatches(session, prepared.value.keySql, { ...options, batchSize: options.batchSize * 10 }, target, toKey),
+            rows: (keys) => readRows(session, prepared.value.byKeysSql, keys, target),
           },
+          xmin: await prepareXminRead(session, prepared.value.xmin, options, target),
+          cost: () => ({ ...session.cost }),
           close,
         });
       } catch (error) {
@@ -88,10 +93,10 @@ export function postgresTableConnector(config: PostgresTableConfig, credentials:
 }
 
 async function prepareRead(
-  client: pg.Client,
+  client: CustomerSession,
   table: TableName,
   config: PostgresTableConfig,
-): Promise<Result<{ columns: string[]; sql: BatchSql; keySql: BatchSql; byKeysSql: string }>> {
+): Promise<Result<{ columns: string[]; sql: BatchSql; keySql: BatchSql; byKeysSql: string; xmin: PreparedXmin }>> {
   const { rows } = await client.query<TableColumn>(
     `SELECT column_name AS name, data_type AS type FROM information_schema.columns
       WHERE table_schema = $1 AND table_name = $2 ORDER BY ordinal_position`,
@@ -146,10 +151,16 @@ async function prepareRead(
     keySql: paged(`md5(${data}::text) AS hash`),
     // Keys come back as text; cast to the key's own type so the lookup uses the table's index.
     byKeysSql: select(`${data} AS data`, `${key} = ANY($1::text[]::${keyType}[])`),
+    xmin: {
+      table,
+      key,
+      selectRows: (where) => select(`${data} AS data`, where),
+      shape: JSON.stringify({ key: `${config.keyColumn}:${keyType}`, order: config.orderColumn, columns: columns.map((name) => `${name}:${byName.get(name)!.type}`) }),
+    },
   });
 }
 
-async function columnType(client: pg.Client, table: TableName, column: string): Promise<string> {
+async function columnType(client: CustomerSession, table: TableName, column: string): Promise<string> {
   const { rows } = await client.query<{ type: string }>(
     `SELECT format_type(a.atttypid, a.atttypmod) AS type FROM pg_attribute a
       WHERE a.attrelid = format('%I.%I', $1::text, $2::text)::regclass AND a.attname = $3 AND NOT a.attisdropped`,
@@ -162,7 +173,7 @@ async function columnType(client: pg.Client, table: TableName, column: string): 
  * Keyset batches would silently skip a repeated key that straddles two batches, so a key
  * column without a unique index is checked up front (in the same snapshot as the read).
  */
-async function findRepeatedKey(client: pg.Client, table: TableName, keyColumn: string): Promise<string | null> {
+async function findRepeatedKey(client: CustomerSession, table: TableName, keyColumn: string): Promise<string | null> {
   const { rows: indexed } = await client.query<{ unique: boolean }>(
     `SELECT EXISTS (
        SELECT 1 FROM pg_index i JOIN pg_attribute a ON a.attrelid = i.indrelid AND a.attnum = i.indkey[0]
@@ -188,7 +199,7 @@ interface BatchSql {
 type ReadRow = { external_id: string; order_value: number | null; data: Record<string, unknown>; hash: string };
 
 async function* readBatches<T>(
-  client: pg.Client,
+  client: CustomerSession,
   sql: BatchSql,
   options: FetchOptions,
   target: PostgresTarget,
@@ -205,6 +216,7 @@ async function* readBatches<T>(
       yield failure(`Reading the source table failed: ${describePgError(error, target)}`);
       return;
     }
+    client.countRows(rows.length);
     if (rows.length === 0) return;
     yield success(rows.map(map));
     if (rows.length < options.batchSize) return;
@@ -220,9 +232,10 @@ function toKey(row: ReadRow): SourceKey {
   return { externalId: row.external_id, hash: row.hash, orderValue: row.order_value };
 }
 
-async function readRows(client: pg.Client, sql: string, keys: string[], target: PostgresTarget): Promise<Result<SourceRecord[]>> {
+async function readRows(client: CustomerSession, sql: string, keys: string[], target: PostgresTarget): Promise<Result<SourceRecord[]>> {
   try {
     const { rows } = await client.query<ReadRow>(sql, [keys]);
+    client.countRows(rows.length);
     return success(rows.map(toRecord));
   } catch (error) {
     return failure(`Reading the source table failed: ${describePgError(error, target)}`);

@@ -1,5 +1,7 @@
 import type pg from "pg";
 import type { CaptureMode } from "@/server/db/generated/client";
+import type { CustomerCost } from "../connectors/connector";
+import type { CaptureAfterPass, CapturePlan } from "./choose-capture";
 
 /** How a pass read its source, for the sync run and the source (prisma: SyncRun/DataSource capture fields). */
 export interface PassCapture {
@@ -8,17 +10,30 @@ export interface PassCapture {
   fullCompare: boolean;
   /** Why an incremental mode compared everything this time; null when it did not, or compare is the mode. */
   fallbackReason: string | null;
-  /** The source's mode after this pass (a legacy source moves to the best one on a full compare). */
-  sourceMode: CaptureMode;
+  /** The source's mode after this pass (a legacy source moves to the best one on a full compare); null keeps it as it is. */
+  sourceMode: CaptureMode | null;
   /** What the next pass needs (high-water mark...); null clears it. Never a secret. */
   state: object | null;
   /** HTTP requests (or statements) sent to the customer, and rows read from them. */
-  customerStatements: number;
-  customerRowsRead: number;
+  customerStatements: number | null;
+  customerRowsRead: number | null;
+}
+
+/** A Postgres table pass's plan (choose-capture.ts) as the record every mode writes. */
+export function toPassCapture(plan: CapturePlan, after: CaptureAfterPass, cost: CustomerCost | null): PassCapture {
+  return {
+    mode: plan.mode,
+    fullCompare: plan.read.kind === "full",
+    fallbackReason: plan.fallbackReason,
+    sourceMode: after.nextMode,
+    state: after.state as object | null,
+    customerStatements: cost?.statements ?? null,
+    customerRowsRead: cost?.rowsRead ?? null,
+  };
 }
 
 /**
- * Writes a committed pass's capture figures to its sync run and its source, in the pass's
+ * Writes a committed pass's capture figures (every mode) to its sync run and its source, in the pass's
  * transaction: the mark moves exactly when the rows it covers are committed.
  */
 export async function recordPassCapture(tx: pg.ClientBase, sourceId: string, runId: string, capture: PassCapture, finishedAt: Date): Promise<void> {
@@ -28,7 +43,7 @@ export async function recordPassCapture(tx: pg.ClientBase, sourceId: string, run
     [runId, capture.mode, capture.fullCompare, capture.fallbackReason, capture.customerStatements, capture.customerRowsRead],
   );
   await tx.query(
-    `UPDATE data_sources SET capture_mode = $2::"CaptureMode", capture_state = $3::jsonb,
+    `UPDATE data_sources SET capture_mode = COALESCE($2::"CaptureMode", capture_mode), capture_state = $3::jsonb,
             last_full_compare_at = CASE WHEN $4::boolean THEN $5::timestamptz ELSE last_full_compare_at END
       WHERE id = $1`,
     [sourceId, capture.sourceMode, capture.state === null ? null : JSON.stringify(capture.state), capture.fullCompare, finishedAt],
