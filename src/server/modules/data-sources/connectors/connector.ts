@@ -52,6 +52,11 @@ export interface FetchOptions {
   batchSize: number;
   /** Per network operation (connect, one query, one HTTP request). */
   timeoutMs: number;
+  /**
+   * A snapshot exported by the customer's server (a replication slot's EXPORT_SNAPSHOT): the read
+   * sees exactly the data as of the slot's consistent point (capture/cdc/full-compare.ts).
+   */
+  exportedSnapshot?: string;
 }
 
 /**

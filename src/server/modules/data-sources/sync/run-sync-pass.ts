@@ -33,6 +33,8 @@ export interface SyncPassOptions {
   maxPassMs?: number;
   /** Re-read: read and compare every row, even where an incremental path would skip them. */
   fullCompare?: boolean;
+  /** Read as of a snapshot the customer's server exported (a CDC full compare, capture/cdc/). */
+  exportedSnapshot?: string;
 }
 
 export interface SyncCounts {
@@ -180,6 +182,7 @@ async function passSteps(
           batchSize: options.batchSize ?? DEFAULT_BATCH_SIZE,
           timeoutMs: options.timeoutMs ?? DEFAULT_TIMEOUT_MS,
           fullCompare: options.fullCompare ?? false,
+          ...(options.exportedSnapshot === undefined ? {} : { exportedSnapshot: options.exportedSnapshot }),
           onBatch: (batch) => {
             progress.report("reading", batch.rowsRead);
             options.onBatch?.(batch);

@@ -63,6 +63,10 @@ export function postgresTableConnector(config: PostgresTableConfig, credentials:
         // re-key, i.e. tombstone and re-insert) every row.
         await client.query("SET TIME ZONE 'UTC'; SET DateStyle = 'ISO, MDY'; SET IntervalStyle = 'postgres'; SET extra_float_digits = 1");
         await client.query("BEGIN ISOLATION LEVEL REPEATABLE READ, READ ONLY");
+        if (options.exportedSnapshot !== undefined) {
+          if (!/^[0-9A-F]+-[0-9A-F]+(-[0-9]+)?$/i.test(options.exportedSnapshot)) throw new Error("invalid exported snapshot name");
+          await client.query(`SET TRANSACTION SNAPSHOT '${options.exportedSnapshot}'`);
+        }
         const prepared = await prepareRead(client, table, config);
         if (!prepared.ok) {
           await close();
