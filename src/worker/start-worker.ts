@@ -14,6 +14,9 @@ import { IDEMPOTENCY_CLEANUP_TASK, SYNC_TICK_TASK } from "./jobs";
 import { DELETE_SOURCE_TASK, deleteSourcePayloadSchema, purgeDeletedSource } from "@/server/modules/data-sources/manage/purge-source";
 import { ALERT_TICK_TASK } from "@/server/modules/alerts/alert-queue";
 import { alertTasks, type AlertWorkerOptions } from "./alert-tasks";
+import { startCdcConsumers, type CdcConsumers } from "./cdc-consumers";
+import { scheduledPassForCdc } from "@/server/modules/data-sources/capture/cdc/cdc-schedule";
+import { dropSourceSlot } from "@/server/modules/data-sources/capture/cdc/drop-source-slot";
 
 export interface StartWorkerOptions {
   databaseUrl: string;
@@ -32,6 +35,8 @@ export interface StartWorkerOptions {
   onBatch?: (progress: { sourceId: string; rowsRead: number }) => void;
   /** Alert delivery: senders and tries (default: from the environment). */
   alerts?: AlertWorkerOptions;
+  /** How often the change-capture consumers look for CDC sources to stream, in ms (default 2000). */
+  cdcPollMs?: number;
 }
 
 export interface RunningWorker {
@@ -66,8 +71,13 @@ export async function startWorker(options: StartWorkerOptions): Promise<RunningW
         return;
       }
       const { sourceId, trigger } = payload.data;
-      const exists = await db.dataSource.findUnique({ where: { id: sourceId }, select: { kind: true } });
+      const exists = await db.dataSource.findUnique({
+        where: { id: sourceId },
+        select: { kind: true, captureMode: true, captureState: true, deletionsApprovedAt: true, lastFullCompareAt: true },
+      });
       if (!exists || exists.kind === "csv") return; // deleted since it was queued, or nothing to sync
+      // A streamed (CDC) source is kept current by its consumer (cdc-consumers.ts), not by passes.
+      if (trigger === "schedule" && scheduledPassForCdc(exists) === "skip") return;
       const started = performance.now();
       const outcome = await runSyncPass({ db, secrets, log: options.log }, sourceId, {
         trigger,
@@ -88,7 +98,12 @@ export async function startWorker(options: StartWorkerOptions): Promise<RunningW
     [DELETE_SOURCE_TASK]: async (rawPayload) => {
       const payload = deleteSourcePayloadSchema.safeParse(rawPayload);
       if (!payload.success) return;
-      const purged = await purgeDeletedSource(db, payload.data.sourceId);
+      const purged = await purgeDeletedSource(db, payload.data.sourceId, {
+        beforeRemove: async (sourceId) => {
+          const slot = await dropSourceSlot(db, { secrets }, sourceId);
+          if ("reason" in slot) options.log(`data source ${sourceId}: ${slot.reason} (recorded in the audit log)`);
+        },
+      });
       options.log(`deleted data source ${payload.data.sourceId}: ${purged.rows} rows, ${purged.versions} row versions, ${purged.runs} sync runs removed`);
     },
     ...alertTasks(db, secrets, options.log, options.alerts),
@@ -128,6 +143,17 @@ export async function startWorker(options: StartWorkerOptions): Promise<RunningW
     throw error;
   }
   const started = runner;
+  let cdc: CdcConsumers;
+  try {
+    cdc = await startCdcConsumers(
+      { db, secrets, log: options.log },
+      { pollMs: options.cdcPollMs, batchSize: options.batchSize, timeoutMs: options.timeoutMs },
+    );
+  } catch (error) {
+    await started.stop();
+    await db.$disconnect();
+    throw error;
+  }
   // GROUNDWORK_SYNC_TICK_SECONDS below a minute (tests, demos): cron ticks once a minute at best,
   // so the same tick job is also queued from a timer (its job key keeps one waiting at a time).
   const tickSeconds = env().GROUNDWORK_SYNC_TICK_SECONDS;
@@ -143,7 +169,8 @@ export async function startWorker(options: StartWorkerOptions): Promise<RunningW
       stopping ??= (async () => {
         clearInterval(tickTimer);
         options.log("stopping: taking no new jobs, letting running passes finish");
-        const graceful = started.stop().then(() => "finished" as const);
+        // Change-capture consumers drain alongside: what they fully received is applied and acknowledged.
+        const graceful = Promise.all([started.stop(), cdc.stop()]).then(() => "finished" as const);
         let timer: NodeJS.Timeout | undefined;
         const deadline = new Promise<"deadline">((resolve) => {
           if (deadlineMs !== undefined) timer = setTimeout(() => resolve("deadline"), deadlineMs);

@@ -73,6 +73,7 @@ export function startCdcConsumer(deps: SyncPassDeps, sourceId: string, options: 
       if (compared.value.status === "error") return failed(compared.value.error ?? "the full compare failed");
       return "again";
     }
+    if (stopping || killed) return "stop";
     return streamUntilEnd(endpoint.value, state!);
   };
 
@@ -95,6 +96,9 @@ export function startCdcConsumer(deps: SyncPassDeps, sourceId: string, options: 
       timeoutMs,
     );
     stream = current;
+    // stop() may have come while this session was still connecting: it drains at once.
+    if (stopping) void current.drain();
+    if (killed) void current.kill();
     const probe = setInterval(() => {
       void measureLag(deps.db, endpoint, sourceId, timeoutMs).then((health) => {
         if (health.ok && !health.value.usable) {

@@ -120,7 +120,9 @@ export function openCdcStream(endpoint: CdcEndpoint, state: CdcState, handlers: 
     }
   };
 
-  const subscribed = service.subscribe(new TextPgoutputPlugin({ protoVersion: 1, publicationNames: [state.publication] }), state.slot, state.appliedLsn ?? "0/0");
+  // From the slot's confirmed position: a commit applied but never acknowledged (a crash in
+  // between) comes again and is skipped by the LSN stored with the apply (apply-changes.ts).
+  const subscribed = service.subscribe(new TextPgoutputPlugin({ protoVersion: 1, publicationNames: [state.publication] }), state.slot, "0/0");
   subscribed.catch(() => undefined);
   const processing = loop();
   const done = (async () => {
