@@ -9,6 +9,7 @@ import { logger } from "@/server/logger";
 import { countSourcesByState } from "@/server/modules/data-sources/count-sources";
 import { SOURCE_STATES } from "@/server/modules/data-sources/source-status";
 import { metrics } from "./registry";
+import { observeCdcLag } from "./sync-metrics";
 
 export interface MetricsDeps {
   db: () => PrismaClient;
@@ -33,6 +34,7 @@ export function createMetricsHandler(deps: MetricsDeps): (req: Request) => Promi
       const counts = await countSourcesByState(deps.db());
       for (const state of SOURCE_STATES) m.dataSources.set({ status: state }, counts[state]);
       m.staleDataSources.set(counts.stale);
+      await observeCdcLag(deps.db());
       return new Response(await m.registry.metrics(), {
         status: 200,
         headers: { "Content-Type": m.registry.contentType, "Cache-Control": "no-store", "X-Request-Id": requestId },

@@ -10,6 +10,8 @@ export interface Metrics {
   dataSources: Gauge<"status">;
   staleDataSources: Gauge;
   requestLogDropped: Counter<"reason">;
+  cdcSlotLagBytes: Gauge<"source_id">;
+  cdcLastApplySeconds: Gauge<"source_id">;
 }
 
 const GLOBAL_KEY = Symbol.for("groundwork.metrics");
@@ -78,6 +80,18 @@ function createMetrics(): Metrics {
       name: "groundwork_request_log_dropped_total",
       help: "Request log entries dropped instead of written, by reason (overflow: buffer full; write_failed; closed).",
       labelNames: ["reason"],
+      registers,
+    }),
+    cdcSlotLagBytes: new Gauge({
+      name: "groundwork_cdc_slot_lag_bytes",
+      help: "CDC sources: WAL the customer's replication slot still holds for us (as last measured by the consumer), read at scrape time.",
+      labelNames: ["source_id"],
+      registers,
+    }),
+    cdcLastApplySeconds: new Gauge({
+      name: "groundwork_cdc_seconds_since_last_apply",
+      help: "CDC sources: seconds since the consumer last applied a customer commit, read at scrape time.",
+      labelNames: ["source_id"],
       registers,
     }),
   };

@@ -7,6 +7,7 @@ import { HistoryChart } from "@/components/dashboard/sources/history-chart";
 import { HistoryTable } from "@/components/dashboard/sources/history-table";
 import { RowsView } from "@/components/dashboard/sources/rows-view";
 import { SourceFacts } from "@/components/dashboard/sources/source-facts";
+import { ChangeCaptureFacts } from "@/components/dashboard/sources/change-capture";
 import { SourceProblem } from "@/components/dashboard/sources/source-problem";
 import { EditSourceDialog } from "@/components/dashboard/sources/edit-source-dialog";
 import { DeleteSourceDialog, PauseResync } from "@/components/dashboard/sources/source-lifecycle";
@@ -64,6 +65,7 @@ export default async function SourcePage({
         <div className="mt-4">
           <SourceFacts source={source} />
         </div>
+        {source.changeCapture ? <ChangeCaptureFacts capture={source.changeCapture} /> : null}
         {source.canManage ? (
           <div className="mt-4 flex flex-wrap items-start gap-4 border-t border-slate-100 pt-4" data-testid="source-actions">
             {source.kind === "csv" ? <UploadCsv {...key} /> : source.pausedAt ? null : <SyncNow {...key} />}

@@ -4,6 +4,10 @@ import { createTableSource, storedRows, testSecrets } from "../../testing/source
 import { startCdcConsumer, type CdcConsumer, type CdcConsumerOptions } from "./cdc-consumer";
 import { readCdcState } from "./cdc-state";
 import { useLogicalCustomer, waitFor } from "./testing/logical-customer";
+import { CLI_OPERATOR } from "@/server/modules/access/acting-principal";
+import { createMetricsHandler } from "@/server/metrics/metrics-route";
+import { sampleValue } from "@/server/metrics/testing";
+import { getSourceDetail } from "../../source-detail";
 
 const db = useTestDatabase();
 const customer = useLogicalCustomer();
@@ -83,6 +87,15 @@ describe("logical replication (CDC) of a customer table", () => {
     expect(source.lastFullCompareAt).not.toBeNull();
     expect(consumer.stats).toMatchObject({ fullCompares: 1, duplicatesSkipped: 0 });
     await waitFor(async () => readCdcState((await db.prisma.dataSource.findUniqueOrThrow({ where: { id: sourceId } })).captureState)?.lagCheckedAt, "a lag measure");
+
+    // The slot's lag, on the source page and in /metrics.
+    const detail = await getSourceDetail(db.prisma, CLI_OPERATOR, sourceId);
+    expect(detail.changeCapture).toMatchObject({ lagBytes: expect.any(Number), secondsSinceApply: expect.any(Number), lastFallback: "no replication slot yet" });
+    const token = "metrics-token-0123456789";
+    const res = await createMetricsHandler({ db: () => db.prisma, token: () => token })(new Request("http://localhost/metrics", { headers: { authorization: `Bearer ${token}` } }));
+    const text = await res.text();
+    expect(text).toMatch(new RegExp(`^groundwork_cdc_slot_lag_bytes\\{source_id="${sourceId}"\\} \\d+$`, "m"));
+    expect(sampleValue(text, "groundwork_cdc_seconds_since_last_apply", { source_id: sourceId })).toBeGreaterThan(0);
   });
 
   it("a column-set change falls back to a full compare that bumps schema_version", async () => {
