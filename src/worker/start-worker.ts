@@ -77,12 +77,13 @@ export async function startWorker(options: StartWorkerOptions): Promise<RunningW
       });
       if (!exists || exists.kind === "csv") return; // deleted since it was queued, or nothing to sync
       // A streamed (CDC) source is kept current by its consumer (cdc-consumers.ts), not by passes.
-      if (trigger === "schedule" && scheduledPassForCdc(exists) === "skip") return;
+      const cdcPlan = trigger === "schedule" ? scheduledPassForCdc(exists) : "run";
+      if (cdcPlan === "skip") return;
       const started = performance.now();
       const outcome = await runSyncPass({ db, secrets, log: options.log }, sourceId, {
         trigger,
         onlyIfDue: trigger === "schedule",
-        fullCompare: trigger === "resync",
+        fullCompare: trigger === "resync" || cdcPlan === "full_compare",
         batchSize: options.batchSize,
         timeoutMs: options.timeoutMs,
         onBatch: options.onBatch && ((progress) => options.onBatch?.({ sourceId, ...progress })),
@@ -91,6 +92,9 @@ export async function startWorker(options: StartWorkerOptions): Promise<RunningW
         throw error;
       });
       observeSyncPass(outcome.status, performance.now() - started);
+      if (cdcPlan === "full_compare" && (outcome.status === "ok" || outcome.status === "needs_attention")) {
+        await db.dataSource.update({ where: { id: sourceId }, data: { lastFullCompareAt: new Date() } });
+      }
     },
     [SYNC_TICK_TASK]: async (_payload, helpers) => {
       await enqueueDueSources(db, (task, payload, spec) => helpers.addJob(task, payload, spec));

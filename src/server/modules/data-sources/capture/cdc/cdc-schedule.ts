@@ -11,9 +11,12 @@ export const CDC_FULL_COMPARE_EVERY_MS = 24 * 60 * 60_000;
  * beside the stream is safe: both write under the source lock, and the stream re-reads current
  * values, so neither can move a row back. Without an established stream the pass runs as before.
  */
-export function scheduledPassForCdc(source: Pick<DataSource, "captureMode" | "captureState" | "deletionsApprovedAt" | "lastFullCompareAt">, now = new Date()): "run" | "skip" {
+export function scheduledPassForCdc(
+  source: Pick<DataSource, "captureMode" | "captureState" | "deletionsApprovedAt" | "lastFullCompareAt">,
+  now = new Date(),
+): "run" | "full_compare" | "skip" {
   if (source.captureMode !== "cdc" || !readCdcState(source.captureState)?.baselineReady) return "run";
+  if (source.lastFullCompareAt === null || source.lastFullCompareAt.getTime() + CDC_FULL_COMPARE_EVERY_MS <= now.getTime()) return "full_compare";
   if (source.deletionsApprovedAt !== null) return "run";
-  if (source.lastFullCompareAt === null || source.lastFullCompareAt.getTime() + CDC_FULL_COMPARE_EVERY_MS <= now.getTime()) return "run";
   return "skip";
 }
