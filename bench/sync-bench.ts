@@ -3,6 +3,7 @@ import { to as copyTo } from "pg-copy-streams";
 import { runToEnd, startNode } from "./proc";
 import type { Fixture } from "./seed";
 import { pct, type Table } from "./table";
+import { runCdcBench } from "./cdc-bench";
 
 interface SyncBenchOptions {
   appUrl: string;
@@ -88,4 +89,5 @@ export async function runSyncBench(options: SyncBenchOptions): Promise<void> {
   table.add("sync: pass with 1 % changed (reference: first pass)", `${onePercent.seconds.toFixed(1)} s`, `${first.seconds.toFixed(1)} s`, pct(onePercent.seconds, first.seconds), "≤ 10 %");
   table.add("sync: pass with nothing changed (reference: first pass)", `${nothing.seconds.toFixed(1)} s`, `${first.seconds.toFixed(1)} s`, pct(nothing.seconds, first.seconds), "≤ 5 %");
   table.add("sync: peak RSS, 1 % / nothing-changed passes", `${onePercent.peakMb.toFixed(0)} / ${nothing.peakMb.toFixed(0)} MB`, "–", "–");
+  await runCdcBench({ appUrl: options.appUrl, fixture: options.fixture, rows, table, log, firstPassSeconds: first.seconds });
 }

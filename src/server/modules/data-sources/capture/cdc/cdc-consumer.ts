@@ -8,7 +8,7 @@ import { runCdcFullCompare } from "./full-compare";
 import { NeedsFullCompare, readChangedRows } from "./read-changed-rows";
 import { openCdcStream, type CdcStream } from "./cdc-stream";
 import { measureLag } from "./slot-lag";
-import { recordCdcError, recordFallback } from "./cdc-status";
+import { clearCdcError, recordCdcError, recordFallback } from "./cdc-status";
 
 export interface CdcConsumerOptions {
   batchSize?: number;
@@ -74,6 +74,7 @@ export function startCdcConsumer(deps: SyncPassDeps, sourceId: string, options: 
       return "again";
     }
     if (stopping || killed) return "stop";
+    await clearCdcError(deps.db, sourceId);
     return streamUntilEnd(endpoint.value, state!);
   };
 

@@ -19,3 +19,11 @@ export async function recordFallback(db: PrismaClient, sourceId: string, reason:
     await client.query("COMMIT");
   });
 }
+
+/** The stream is healthy again: an error this consumer recorded gives way to the source's real state. */
+export async function clearCdcError(db: PrismaClient, sourceId: string): Promise<void> {
+  await db.$executeRaw`
+    UPDATE data_sources SET sync_error = NULL,
+           sync_status = CASE WHEN declined_deletions > 0 THEN 'needs_attention'::"SyncStatus" ELSE 'ok'::"SyncStatus" END
+     WHERE id = ${sourceId} AND sync_status = 'error' AND sync_error LIKE 'Change data capture:%'`;
+}
