@@ -1,7 +1,7 @@
 import type pg from "pg";
 import type { DataSource } from "@/server/db/generated/client";
 import { lockSourceForWriteRaw } from "../../source-lock";
-import { applyStage, indexStage, passBaseline, prepareStage, repeatedKey, stageBatch } from "../../sync/mirror-rows";
+import { applyStage, indexStage, prepareStage, repeatedKey, stageBatch } from "../../sync/mirror-rows";
 import { analyzeRows, shouldAnalyze } from "../../sync/statistics";
 import { failure, success, type Result } from "../../result";
 import type { ChangedRows } from "./read-changed-rows";
@@ -71,7 +71,7 @@ async function applyInTransaction(client: pg.Client, source: DataSource, batch: 
   if (state.appliedLsn !== null && lsnAtOrBefore(batch.endLsn, state.appliedLsn)) return success({ applied: false, why: "duplicate" });
 
   await prepareStage(client);
-  const { liveBefore, orderBase } = await passBaseline(client, source.id);
+  const orderBase = rows.ordered || rows.present.length === 0 ? 0 : await highestOrder(client, source.id);
   const staged = await stageBatch(client, rows.present, (_, i) => i + 1);
   if (!staged.ok) return staged;
   const repeated = await indexStage(client, "sync_stage");
@@ -80,6 +80,8 @@ async function applyInTransaction(client: pg.Client, source: DataSource, batch: 
   Object.assign(counts, await applyStage(client, { sourceId: source.id, stamp, ordered: rows.ordered, orderBase, empty: false }));
 
   const live = await liveKeys(client, source.id, rows.absent);
+  // Counted only when something is to be removed: a full count per apply would cost every commit a scan.
+  const liveBefore = live.length === 0 ? 0 : (await countLive(client, source.id)) - counts.inserted - counts.revived;
   const decision = guardDeletions(state.guard, { liveBefore, toRemove: live.length, declinedSoFar: row.declined, intervalSeconds: source.syncIntervalSeconds, now: stamp });
   if (decision.apply) {
     counts.tombstoned = await tombstoneKeys(client, source.id, live, stamp);
@@ -100,6 +102,26 @@ async function applyInTransaction(client: pg.Client, source: DataSource, batch: 
     [source.id, new Date()],
   );
   return success({ applied: true, counts, stamp });
+}
+
+/**
+ * Where new rows go without an order column (after the highest display order), read through the
+ * rows' display-order index from its top instead of aggregating every row of the source.
+ */
+async function highestOrder(client: pg.ClientBase, sourceId: string): Promise<number> {
+  const { rows } = await client.query<{ o: number }>(
+    `SELECT display_order::float8 AS o FROM data_source_rows
+      WHERE data_source_id = $1 AND display_order IS NOT NULL
+      ORDER BY COALESCE(display_order, 'Infinity'::float8) DESC, id DESC LIMIT 1`,
+    [sourceId],
+  );
+  return rows[0]?.o ?? 0;
+}
+
+/** Live rows now (this apply's inserts and revivals included). */
+async function countLive(client: pg.ClientBase, sourceId: string): Promise<number> {
+  const { rows } = await client.query<{ n: number }>(`SELECT count(*)::int AS n FROM data_source_rows WHERE data_source_id = $1 AND deleted_at IS NULL`, [sourceId]);
+  return rows[0]?.n ?? 0;
 }
 
 async function liveKeys(client: pg.ClientBase, sourceId: string, keys: string[]): Promise<string[]> {
