@@ -98,7 +98,7 @@ describe("CDC: crashes, lost slots, the guardrail and deletion", () => {
     expect(await rowsOf(sourceId)).toEqual(before);
 
     const second = consume(sourceId);
-    await waitFor(async () => (await rowsOf(sourceId)).has("11"), "the redelivered commit");
+    await waitFor(async () => (await rowsOf(sourceId)).has("11") && second.stats.applies >= 1, "the redelivered commit");
     const after = await rowsOf(sourceId);
     expect(after.get("3")!.deletedAt).not.toBeNull();
     expect(after.get("3")!.updatedAt).toEqual(after.get("11")!.updatedAt);
@@ -148,6 +148,19 @@ describe("CDC: crashes, lost slots, the guardrail and deletion", () => {
     expect(await syncNow(db.prisma, sourceId)).toMatchObject({ status: "ok", counts: { tombstoned: 7, declined: 0 } });
     const live = [...(await rowsOf(sourceId)).values()].filter((row) => row.deletedAt === null).map((row) => row.externalId);
     expect(live.sort()).toEqual(["10", "8", "9"]);
+  });
+
+  it("a truncate of the table falls back to a full compare, whose guardrail holds the mass deletion back", async () => {
+    const consumer = await baseline();
+    await customer.query(`TRUNCATE public.${table}`);
+    const source = await waitFor(async () => {
+      const found = await db.prisma.dataSource.findUniqueOrThrow({ where: { id: sourceId } });
+      return found.declinedDeletions === 10 && readCdcState(found.captureState)?.baselineReady ? found : undefined;
+    }, "the full compare after the truncate");
+    expect(source.syncStatus).toBe("needs_attention");
+    expect(readCdcState(source.captureState)).toMatchObject({ lastFallback: "the table was truncated", baselineReady: true });
+    expect(consumer.stats.fullCompares).toBe(2);
+    expect([...(await rowsOf(sourceId)).values()].every((row) => row.deletedAt === null)).toBe(true);
   });
 
   it("deleting the source drops its slot; an unreachable customer leaves an audit event naming the slot", async () => {
