@@ -121,7 +121,7 @@ describe("CDC: crashes, lost slots, the guardrail and deletion", () => {
     // The full compare rewrote nothing that had not changed.
     expect((await rowsOf(sourceId)).get("5")).toEqual(unchanged);
     const run = await db.prisma.syncRun.findFirstOrThrow({ where: { dataSourceId: sourceId, trigger: "cdc_full_compare" }, orderBy: { startedAt: "desc" } });
-    expect(run).toMatchObject({ status: "ok", updated: 1, inserted: 0, tombstoned: 0 });
+    expect(run).toMatchObject({ status: "ok", updated: 1, inserted: 0, tombstoned: 0, captureMode: "cdc", fullCompare: true, fallbackReason: "the replication slot is missing" });
     // Streaming resumed on the new slot.
     await customer.query(`INSERT INTO public.${table} VALUES (12, 'after')`);
     await waitFor(async () => (await rowsOf(sourceId)).has("12"), "streaming on the new slot");

@@ -9,20 +9,24 @@ export type CdcSupport = { supported: true; publication: string } | { supported:
 /**
  * Whether a customer's database lets a source use logical replication (docs/postgres-sources.md),
  * and if not, what the customer's DBA must grant, in words. Read-only catalog queries on a plain
- * connection: the connection test and the consumer (before it creates a slot) call it.
+ * connection: the connection test and the consumer (before it creates a slot) call it. Without
+ * a slot name (a source not created yet) a free slot is required.
  */
-export async function cdcSupport(client: pg.ClientBase, table: TableName, keyColumn: string, slotName: string): Promise<CdcSupport> {
+export async function cdcSupport(client: pg.ClientBase, table: TableName, keyColumn: string, slotName: string | null = null): Promise<CdcSupport> {
   const shown = `${table.schema}.${table.table}`;
   const { rows: settings } = await client.query<{ wal_level: string; free_slots: number; slot_exists: boolean; may_replicate: boolean }>(
     `SELECT current_setting('wal_level') AS wal_level,
             current_setting('max_replication_slots')::int - (SELECT count(*)::int FROM pg_replication_slots) AS free_slots,
-            EXISTS (SELECT 1 FROM pg_replication_slots WHERE slot_name = $1) AS slot_exists,
-            (SELECT rolreplication OR rolsuper FROM pg_roles WHERE rolname = current_user) AS may_replicate`,
+            EXISTS (SELECT 1 FROM pg_replication_slots WHERE slot_name = $1::text) AS slot_exists,
+            (SELECT rolreplication OR rolsuper FROM pg_roles WHERE rolname = current_user)
+              -- Amazon RDS / Aurora grant replication through membership of rds_replication.
+              OR EXISTS (SELECT 1 FROM pg_roles r WHERE r.rolname = 'rds_replication' AND pg_has_role(current_user, r.oid, 'member')) AS may_replicate`,
     [slotName],
   );
   const s = settings[0]!;
   if (s.wal_level !== "logical") return no(`the server's wal_level is ${s.wal_level}; logical replication needs wal_level = logical (a restart is needed)`);
-  if (!s.may_replicate) return no(`the user has no REPLICATION attribute (ALTER ROLE … WITH REPLICATION)`);
+  // A slot provisioned for us by the DBA is enough to go on; without one we must be able to create it.
+  if (!s.may_replicate && !s.slot_exists) return no(`the user has no REPLICATION attribute (ALTER ROLE … WITH REPLICATION)`);
   if (!s.slot_exists && s.free_slots <= 0) return no("every replication slot is in use (raise max_replication_slots)");
 
   const { rows: publications } = await client.query<{ pubname: string }>(

@@ -68,6 +68,10 @@ export async function runCdcFullCompare(deps: SyncPassDeps, sourceId: string, op
       ...(options.batchSize === undefined ? {} : { batchSize: options.batchSize }),
       timeoutMs,
     });
+    if (outcome.syncRunId !== null) {
+      // The run says how it read the source and why it compared in full (sync history, issue 27).
+      await deps.db.syncRun.update({ where: { id: outcome.syncRunId }, data: { captureMode: "cdc", fullCompare: true, fallbackReason: options.reason } });
+    }
     if (outcome.status === "ok" || outcome.status === "needs_attention") {
       await withServiceClient(deps.db, async (client) => {
         await client.query("BEGIN");
