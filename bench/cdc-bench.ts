@@ -34,7 +34,8 @@ export async function runCdcBench(options: CdcBenchOptions): Promise<void> {
   const { rows, table, log, fixture } = options;
   const server = await startEmbeddedPostgres({
     dataDir: path.resolve(".data/bench-cdc-postgres"),
-    settings: { wal_level: "logical", max_replication_slots: "10", max_wal_senders: "10" },
+    // pg_stat_statements counts what Groundwork sends to the customer's server (the cost rows).
+    settings: { wal_level: "logical", max_replication_slots: "10", max_wal_senders: "10", shared_preload_libraries: "pg_stat_statements" },
   });
   const name = randomDatabaseName("gw_bench_cdc");
   await createDatabase(server.adminUrl, name);
@@ -53,6 +54,7 @@ export async function runCdcBench(options: CdcBenchOptions): Promise<void> {
     );
     await customer.query("VACUUM ANALYZE public.customers");
     await customer.query("CREATE PUBLICATION groundwork FOR TABLE public.customers");
+    await customer.query("CREATE EXTENSION IF NOT EXISTS pg_stat_statements");
     const secrets = createSecretBox(Buffer.from(fixture.encryptionKeyHex, "hex"));
     const targets = { policy: { allowPrivate: true }, serviceDatabaseUrl: () => options.appUrl };
     const config = { table: "public.customers", keyColumn: "id" };
@@ -67,11 +69,16 @@ export async function runCdcBench(options: CdcBenchOptions): Promise<void> {
     const firstSeconds = (first.finishedAt!.getTime() - first.startedAt.getTime()) / 1000;
 
     const changed = Math.floor(rows / 100);
+    await customer.query("SELECT pg_stat_statements_reset()");
+    Object.assign(consumer.stats, { keyedReads: 0, keyedRowsRead: 0 });
     const before = new Date();
     const started = performance.now();
     await customer.query("UPDATE public.customers SET score = score + 1 WHERE id % 100 = 0");
     await until(async () => (await db.dataSourceRow.count({ where: { dataSourceId: source.id, updatedAt: { gt: before } } })) >= changed, 10 * 60_000);
     const onePercent = (performance.now() - started) / 1000;
+    const applyCost = await customerCost(customer, consumer.stats);
+    await new Promise((resolve) => setTimeout(resolve, 16_000));
+    const idleCost = await customerCost(customer, consumer.stats);
 
     const latencies: number[] = [];
     const rowsPath = `/api/v1/organizations/${fixture.organizationId}/data-sources/${source.id}/rows`;
@@ -106,6 +113,13 @@ export async function runCdcBench(options: CdcBenchOptions): Promise<void> {
       "≤ 5 % ✔",
     );
     table.add(
+      "sync (CDC): customer-side cost, 1 % change applied / then 16 s idle (statements, rows returned)",
+      `${applyCost.statements} st, ${applyCost.rows.toLocaleString("en")} rows / ${idleCost.statements - applyCost.statements} st, ${(idleCost.rows - applyCost.rows).toLocaleString("en")} rows`,
+      "–",
+      "–",
+      "reported",
+    );
+    table.add(
       `sync (CDC): commit in the customer's table → row visible on the rows endpoint (${latencies.length} single-row commits)`,
       `p50 ${(p50 * 1000).toFixed(0)} ms, p99 ${(p99 * 1000).toFixed(0)} ms`,
       "–",
@@ -120,6 +134,22 @@ export async function runCdcBench(options: CdcBenchOptions): Promise<void> {
     await dropWithSlots(server.adminUrl, name);
     await server.stop();
   }
+}
+
+/**
+ * Statements Groundwork ran on the customer's server since the last reset, and the rows they
+ * returned: everything but the benchmark's own writes and these counting queries.
+ * NOTE: pg_stat_statements records a statement when its portal closes; the by-key SELECT that
+ * ends each apply's read-only transaction is cut off by the disconnect and never recorded, so
+ * the consumer's own count of those reads is added (checked by listing pg_stat_statements).
+ */
+async function customerCost(customer: pg.Client, stats: { keyedReads: number; keyedRowsRead: number }): Promise<{ statements: number; rows: number }> {
+  const { rows } = await customer.query<{ statements: string | null; rows: string | null }>(
+    `SELECT sum(calls)::text AS statements, sum(rows)::text AS rows FROM pg_stat_statements
+      WHERE dbid = (SELECT oid FROM pg_database WHERE datname = current_database())
+        AND query NOT ILIKE '%pg_stat_statements%' AND query NOT ILIKE 'UPDATE public.customers%'`,
+  );
+  return { statements: Number(rows[0]?.statements ?? 0) + stats.keyedReads, rows: Number(rows[0]?.rows ?? 0) + stats.keyedRowsRead };
 }
 
 async function scoreOnEndpoint(port: number, rowsPath: string, token: string, key: number): Promise<number | null> {

@@ -26,6 +26,9 @@ export interface CdcConsumerStats {
   duplicatesSkipped: number;
   fullCompares: number;
   lastError: string | null;
+  /** Reads of changed rows by key sent to the customer's server, and the rows they returned. */
+  keyedReads: number;
+  keyedRowsRead: number;
 }
 
 export interface CdcConsumer {
@@ -46,7 +49,7 @@ export interface CdcConsumer {
  * missing slot, a truncate or a column-set change falls back to a full compare.
  */
 export function startCdcConsumer(deps: SyncPassDeps, sourceId: string, options: CdcConsumerOptions = {}): CdcConsumer {
-  const stats: CdcConsumerStats = { applies: 0, duplicatesSkipped: 0, fullCompares: 0, lastError: null };
+  const stats: CdcConsumerStats = { applies: 0, duplicatesSkipped: 0, fullCompares: 0, lastError: null, keyedReads: 0, keyedRowsRead: 0 };
   const batchSize = options.batchSize ?? DEFAULT_BATCH_SIZE;
   const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
   const log = deps.log ?? (() => undefined);
@@ -128,7 +131,14 @@ export function startCdcConsumer(deps: SyncPassDeps, sourceId: string, options: 
 
   const applyBatch = async (batch: ChangeBatch): Promise<ApplyOutcome> => {
     const source = await deps.db.dataSource.findUniqueOrThrow({ where: { id: sourceId } });
-    const read = await readChangedRows(source, deps, [...batch.keys], { batchSize, timeoutMs });
+    const read = await readChangedRows(source, deps, [...batch.keys], {
+      batchSize,
+      timeoutMs,
+      onStatement: (rows) => {
+        stats.keyedReads++;
+        stats.keyedRowsRead += rows;
+      },
+    });
     if (read instanceof NeedsFullCompare) throw read;
     if (!read.ok) throw new Error(read.reason);
     const applied = await applyChanges(deps.db, source, batch, read.value);
