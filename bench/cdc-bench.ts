@@ -63,7 +63,7 @@ export async function runCdcBench(options: CdcBenchOptions): Promise<void> {
     const port = Number((await waitForLine(api, /listening (\d+)/, 60_000))[1]);
 
     log("cdc: slot and full compare...");
-    consumer = startCdcConsumer({ db, secrets, targets, log: () => undefined }, source.id, { timeoutMs: 30_000 });
+    consumer = startCdcConsumer({ db, secrets, targets, log: (line) => log(`cdc consumer: ${line}`) }, source.id, { timeoutMs: 30_000 });
     await until(async () => readCdcState((await db.dataSource.findUniqueOrThrow({ where: { id: source.id } })).captureState)?.baselineReady === true, 30 * 60_000);
     const first = await db.syncRun.findFirstOrThrow({ where: { dataSourceId: source.id, trigger: "cdc_full_compare", status: "ok" } });
     const firstSeconds = (first.finishedAt!.getTime() - first.startedAt.getTime()) / 1000;
