@@ -64,7 +64,7 @@ export function startCdcConsumer(deps: SyncPassDeps, sourceId: string, options: 
     const endpoint = await cdcEndpoint(source, deps);
     if (!endpoint.ok) return failed(endpoint.reason);
     const state = readCdcState(source.captureState);
-    const health = state?.baselineReady ? await measureLag(deps.db, endpoint.value, sourceId, timeoutMs) : null;
+    const health = state?.baselineReady ? await measureLag(deps.db, endpoint.value, sourceId, timeoutMs, { releaseStale: true }) : null;
     if (health && !health.ok) return failed(health.reason);
     const fallback = !state ? "no replication slot yet" : !state.baselineReady ? (state.lastFallback ?? "the slot's full compare never completed") : health?.ok && !health.value.usable ? health.value.reason : null;
     if (fallback !== null) {

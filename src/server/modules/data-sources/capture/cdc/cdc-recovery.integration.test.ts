@@ -10,6 +10,7 @@ import { readCdcState } from "./cdc-state";
 import { dropSourceSlot } from "./drop-source-slot";
 import { lsnAtOrBefore } from "./lsn";
 import { useLogicalCustomer, waitFor } from "./testing/logical-customer";
+import pg from "pg";
 
 const db = useTestDatabase();
 const customer = useLogicalCustomer();
@@ -120,7 +121,11 @@ describe("CDC: crashes, lost slots, the guardrail and deletion", () => {
     expect((await customer.slots()).filter((s) => s.slot_name === slot)).toHaveLength(1);
     // The full compare rewrote nothing that had not changed.
     expect((await rowsOf(sourceId)).get("5")).toEqual(unchanged);
-    const run = await db.prisma.syncRun.findFirstOrThrow({ where: { dataSourceId: sourceId, trigger: "cdc_full_compare" }, orderBy: { startedAt: "desc" } });
+    // Marked just after the pass committed.
+    const run = await waitFor(
+      () => db.prisma.syncRun.findFirst({ where: { dataSourceId: sourceId, trigger: "cdc_full_compare", fallbackReason: { not: null } }, orderBy: { startedAt: "desc" } }).then((found) => found ?? undefined),
+      "the marked run",
+    );
     expect(run).toMatchObject({ status: "ok", updated: 1, inserted: 0, tombstoned: 0, captureMode: "cdc", fullCompare: true, fallbackReason: "the replication slot is missing" });
     // Streaming resumed on the new slot.
     await customer.query(`INSERT INTO public.${table} VALUES (12, 'after')`);
@@ -148,6 +153,23 @@ describe("CDC: crashes, lost slots, the guardrail and deletion", () => {
     expect(await syncNow(db.prisma, sourceId)).toMatchObject({ status: "ok", counts: { tombstoned: 7, declined: 0 } });
     const live = [...(await rowsOf(sourceId)).values()].filter((row) => row.deletedAt === null).map((row) => row.externalId);
     expect(live.sort()).toEqual(["10", "8", "9"]);
+  });
+
+  it("a stale stream of ours still holding the slot (a dropped network path) is ended, and streaming resumes", async () => {
+    const first = await baseline();
+    await first.stop();
+    const { slot, publication } = await stateOf(sourceId);
+    // A connection the server still believes in: same application name, streaming from the slot.
+    const stale = new pg.Client({ connectionString: customer.url, replication: "database", application_name: "groundwork-cdc" } as pg.ClientConfig);
+    stale.on("error", () => undefined);
+    await stale.connect();
+    void stale.query(`START_REPLICATION SLOT "${slot}" LOGICAL 0/0 (proto_version '1', publication_names '${publication}')`).catch(() => undefined);
+    await waitFor(async () => (await customer.slots()).find((s) => s.slot_name === slot)?.active, "the stale stream");
+
+    consume(sourceId);
+    await customer.query(`UPDATE public.${table} SET name = 'after stale' WHERE id = 9`);
+    await waitFor(async () => ((await rowsOf(sourceId)).get("9")!.data as { name: string }).name === "after stale", "streaming after the stale one ended");
+    await stale.end().catch(() => undefined);
   });
 
   it("a truncate of the table falls back to a full compare, whose guardrail holds the mass deletion back", async () => {

@@ -58,3 +58,19 @@ export async function dropSlot(client: pg.ClientBase, slotName: string): Promise
   );
   return rows.length > 0 ? "dropped" : "missing";
 }
+
+/**
+ * Ends a walsender still attached to the source's slot from an earlier connection of ours (a
+ * dropped network path: the server notices only after wal_sender_timeout, and meanwhile refuses
+ * the slot to a new stream). Safe because one consumer per source holds the claim (the worker's
+ * advisory lock); only Groundwork's own connections (application_name) are touched.
+ */
+export async function releaseStaleStream(client: pg.ClientBase, slotName: string): Promise<boolean> {
+  const { rows } = await client.query<{ ended: boolean }>(
+    `SELECT pg_terminate_backend(s.active_pid) AS ended
+       FROM pg_replication_slots s JOIN pg_stat_activity a ON a.pid = s.active_pid
+      WHERE s.slot_name = $1 AND s.active AND a.application_name = 'groundwork-cdc'`,
+    [slotName],
+  );
+  return rows.some((row) => row.ended);
+}
