@@ -3,6 +3,7 @@ import { to as copyTo } from "pg-copy-streams";
 import { runToEnd, startNode } from "./proc";
 import type { Fixture } from "./seed";
 import { pct, type Table } from "./table";
+import { runCdcBench } from "./cdc-bench";
 
 interface SyncBenchOptions {
   appUrl: string;
@@ -118,4 +119,5 @@ export async function runSyncBench(options: SyncBenchOptions): Promise<void> {
     table.add(`sync (${mode}): customer side, 1 % / nothing-changed pass`, `${cost(onePercent)} / ${cost(nothing)}`, "–", "–", "reported");
     table.add(`sync (${mode}): peak RSS, 1 % / nothing-changed passes`, `${onePercent.peakMb.toFixed(0)} / ${nothing.peakMb.toFixed(0)} MB`, "–", "–");
   }
+  await runCdcBench({ appUrl: options.appUrl, fixture: options.fixture, rows, table, log, firstPassSeconds: first.seconds });
 }

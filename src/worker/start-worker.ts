@@ -15,6 +15,9 @@ import { DELETE_SOURCE_TASK, deleteSourcePayloadSchema, purgeDeletedSource } fro
 import { ALERT_TICK_TASK } from "@/server/modules/alerts/alert-queue";
 import { alertTasks, type AlertWorkerOptions } from "./alert-tasks";
 import { graphileLog, releaseJobsOf } from "./release-jobs";
+import { startCdcConsumers, type CdcConsumers } from "./cdc-consumers";
+import { scheduledPassForCdc } from "@/server/modules/data-sources/capture/cdc/cdc-schedule";
+import { dropSourceSlot } from "@/server/modules/data-sources/capture/cdc/drop-source-slot";
 
 export interface StartWorkerOptions {
   databaseUrl: string;
@@ -35,6 +38,8 @@ export interface StartWorkerOptions {
   alerts?: AlertWorkerOptions;
   /** The graphile workers holding a job, at every change: whose jobs to release if this process dies (D311). */
   onBusyWorkers?: (workerIds: string[]) => void;
+  /** How often the change-capture consumers look for CDC sources to stream, in ms (default 2000). */
+  cdcPollMs?: number;
 }
 
 export interface RunningWorker {
@@ -69,13 +74,19 @@ export async function startWorker(options: StartWorkerOptions): Promise<RunningW
         return;
       }
       const { sourceId, trigger } = payload.data;
-      const exists = await db.dataSource.findUnique({ where: { id: sourceId }, select: { kind: true } });
+      const exists = await db.dataSource.findUnique({
+        where: { id: sourceId },
+        select: { kind: true, captureMode: true, captureState: true, deletionsApprovedAt: true, lastFullCompareAt: true },
+      });
       if (!exists || exists.kind === "csv") return; // deleted since it was queued, or nothing to sync
+      // A streamed (CDC) source is kept current by its consumer (cdc-consumers.ts), not by passes.
+      const cdcPlan = trigger === "schedule" ? scheduledPassForCdc(exists) : "run";
+      if (cdcPlan === "skip") return;
       const started = performance.now();
       const outcome = await runSyncPass({ db, secrets, log: options.log }, sourceId, {
         trigger,
         onlyIfDue: trigger === "schedule",
-        fullCompare: trigger === "resync",
+        fullCompare: trigger === "resync" || cdcPlan === "full_compare",
         batchSize: options.batchSize,
         timeoutMs: options.timeoutMs,
         onBatch: options.onBatch && ((progress) => options.onBatch?.({ sourceId, ...progress })),
@@ -84,6 +95,9 @@ export async function startWorker(options: StartWorkerOptions): Promise<RunningW
         throw error;
       });
       observeSyncPass(outcome.status, performance.now() - started);
+      if (cdcPlan === "full_compare" && (outcome.status === "ok" || outcome.status === "needs_attention")) {
+        await db.dataSource.update({ where: { id: sourceId }, data: { lastFullCompareAt: new Date() } });
+      }
     },
     [SYNC_TICK_TASK]: async (_payload, helpers) => {
       await enqueueDueSources(db, (task, payload, spec) => helpers.addJob(task, payload, spec));
@@ -91,7 +105,12 @@ export async function startWorker(options: StartWorkerOptions): Promise<RunningW
     [DELETE_SOURCE_TASK]: async (rawPayload) => {
       const payload = deleteSourcePayloadSchema.safeParse(rawPayload);
       if (!payload.success) return;
-      const purged = await purgeDeletedSource(db, payload.data.sourceId);
+      const purged = await purgeDeletedSource(db, payload.data.sourceId, {
+        beforeRemove: async (sourceId) => {
+          const slot = await dropSourceSlot(db, { secrets }, sourceId);
+          if ("reason" in slot) options.log(`data source ${sourceId}: ${slot.reason} (recorded in the audit log)`);
+        },
+      });
       options.log(`deleted data source ${payload.data.sourceId}: ${purged.rows} rows, ${purged.versions} row versions, ${purged.runs} sync runs removed`);
     },
     ...alertTasks(db, secrets, options.log, options.alerts),
@@ -138,6 +157,17 @@ export async function startWorker(options: StartWorkerOptions): Promise<RunningW
     throw error;
   }
   const started = runner;
+  let cdc: CdcConsumers;
+  try {
+    cdc = await startCdcConsumers(
+      { db, secrets, log: options.log },
+      { pollMs: options.cdcPollMs, batchSize: options.batchSize, timeoutMs: options.timeoutMs },
+    );
+  } catch (error) {
+    await started.stop();
+    await db.$disconnect();
+    throw error;
+  }
   // GROUNDWORK_SYNC_TICK_SECONDS below a minute (tests, demos): cron ticks once a minute at best,
   // so the same tick job is also queued from a timer (its job key keeps one waiting at a time).
   const tickSeconds = env().GROUNDWORK_SYNC_TICK_SECONDS;
@@ -153,7 +183,8 @@ export async function startWorker(options: StartWorkerOptions): Promise<RunningW
       stopping ??= (async () => {
         clearInterval(tickTimer);
         options.log("stopping: taking no new jobs, letting running passes finish");
-        const graceful = started.stop().then(() => "finished" as const);
+        // Change-capture consumers drain alongside: what they fully received is applied and acknowledged.
+        const graceful = Promise.all([started.stop(), cdc.stop()]).then(() => "finished" as const);
         let timer: NodeJS.Timeout | undefined;
         const deadline = new Promise<"deadline">((resolve) => {
           if (deadlineMs !== undefined) timer = setTimeout(() => resolve("deadline"), deadlineMs);

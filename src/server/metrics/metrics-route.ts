@@ -10,6 +10,7 @@ import { logger } from "@/server/logger";
 import { countSourcesByState } from "@/server/modules/data-sources/count-sources";
 import { SOURCE_STATES } from "@/server/modules/data-sources/source-status";
 import { metrics } from "./registry";
+import { observeCdcLag } from "./sync-metrics";
 
 export interface MetricsDeps {
   db: () => PrismaClient;
@@ -34,6 +35,7 @@ export function createMetricsHandler(deps: MetricsDeps): (req: Request) => Promi
       const counts = await countSourcesByState(deps.db());
       for (const state of SOURCE_STATES) m.dataSources.set({ status: state }, counts[state]);
       m.staleDataSources.set(counts.stale);
+      await observeCdcLag(deps.db());
       const relayed = await m.relayed?.();
       // prom-client's aggregation (made for cluster workers) sums the relayed series into ours.
       const registry = relayed?.length ? AggregatorRegistry.aggregate([await m.registry.getMetricsAsJSON(), relayed]) : m.registry;

@@ -17,6 +17,8 @@ export interface Metrics {
    * counters (D311). Added to the scrape, summed with this process's own.
    */
   relayed?: () => Promise<MetricObjectWithValues<MetricValue<string>>[]>;
+  cdcSlotLagBytes: Gauge<"source_id">;
+  cdcLastApplySeconds: Gauge<"source_id">;
 }
 
 const GLOBAL_KEY = Symbol.for("groundwork.metrics");
@@ -95,6 +97,18 @@ function createMetrics(): Metrics {
     workerRestarts: new Counter({
       name: "groundwork_worker_process_restarts_total",
       help: "Restarts of npm start's sync worker process after it ended unexpectedly (D311).",
+      registers,
+    }),
+    cdcSlotLagBytes: new Gauge({
+      name: "groundwork_cdc_slot_lag_bytes",
+      help: "CDC sources: WAL the customer's replication slot still holds for us (as last measured by the consumer), read at scrape time.",
+      labelNames: ["source_id"],
+      registers,
+    }),
+    cdcLastApplySeconds: new Gauge({
+      name: "groundwork_cdc_seconds_since_last_apply",
+      help: "CDC sources: seconds since the consumer last applied a customer commit, read at scrape time.",
+      labelNames: ["source_id"],
       registers,
     }),
   };

@@ -4,6 +4,7 @@ import { listDataSources, type SourceListItem } from "./list-sources";
 import type { ActingPrincipal } from "../access/acting-principal";
 import { requireSource } from "./require-source";
 import { findRunningPass, toSyncRunView, type SyncRunView } from "./sync-runs";
+import { cdcLagOf, type CdcLag } from "./capture/cdc/cdc-lag";
 
 /** A source's page: everything the list shows, plus its settings and the passes around now. */
 export interface SourceDetail extends SourceListItem {
@@ -18,6 +19,8 @@ export interface SourceDetail extends SourceListItem {
   runningPass: SyncRunView | null;
   /** The latest finished pass. */
   lastPass: SyncRunView | null;
+  /** A streamed (CDC) source: its slot's lag and the last commit applied; null otherwise. */
+  changeCapture: CdcLag | null;
 }
 
 export async function getSourceDetail(db: Db, principal: ActingPrincipal, sourceId: string, now = new Date()): Promise<SourceDetail> {
@@ -38,5 +41,6 @@ export async function getSourceDetail(db: Db, principal: ActingPrincipal, source
     lastFullCompareAt: source.lastFullCompareAt,
     runningPass,
     lastPass: lastPass && toSyncRunView(lastPass),
+    changeCapture: source.captureMode === "cdc" ? cdcLagOf(source.id, source.captureState, now) : null,
   };
 }

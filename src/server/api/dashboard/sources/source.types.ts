@@ -126,6 +126,17 @@ export const sourceDetailSchema = sourceSummarySchema.extend({
   lastFullCompareAt: isoString.nullable(),
   runningPass: syncRunSchema.nullable(),
   lastPass: syncRunSchema.nullable(),
+  /** CDC sources: the replication slot's lag (bytes, seconds since the last applied commit). */
+  changeCapture: z
+    .object({
+      lagBytes: z.number().nullable(),
+      measuredAt: isoString.nullable(),
+      secondsSinceApply: z.number().nullable(),
+      lastCommitAt: isoString.nullable(),
+      lastAppliedAt: isoString.nullable(),
+      lastFallback: z.string().nullable(),
+    })
+    .nullable(),
 });
 
 export function toSourceDetailDto(s: SourceDetail): z.infer<typeof sourceDetailSchema> {
@@ -139,5 +150,13 @@ export function toSourceDetailDto(s: SourceDetail): z.infer<typeof sourceDetailS
     lastFullCompareAt: isoOrNull(s.lastFullCompareAt),
     runningPass: s.runningPass ? toSyncRunDto(s.runningPass) : null,
     lastPass: s.lastPass ? toSyncRunDto(s.lastPass) : null,
+    changeCapture: s.changeCapture && {
+      lagBytes: s.changeCapture.lagBytes,
+      measuredAt: isoOrNull(s.changeCapture.measuredAt),
+      secondsSinceApply: s.changeCapture.secondsSinceApply,
+      lastCommitAt: isoOrNull(s.changeCapture.lastCommitAt),
+      lastAppliedAt: isoOrNull(s.changeCapture.lastAppliedAt),
+      lastFallback: s.changeCapture.lastFallback,
+    },
   };
 }

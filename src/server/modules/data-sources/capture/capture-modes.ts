@@ -32,8 +32,12 @@ const PROBES: Record<CaptureMode, ModeProbe> = {
     if (!snapshot.xmin) return "the connector cannot read row transaction ids";
     return snapshot.xmin.unsupported;
   },
-  // NOTE: replaced by the logical replication probe (wal_level, publication, slot grants) when CDC lands.
-  cdc: async ({ kind }) => (kind !== "postgres_table" ? NOT_A_TABLE : "logical replication capture is not available in this version of Groundwork"),
+  // wal_level, the REPLICATION grant, a free slot, a publication and the replica identity (cdc/cdc-support.ts).
+  cdc: async ({ kind, snapshot }) => {
+    if (kind !== "postgres_table") return NOT_A_TABLE;
+    if (!snapshot.cdc) return "the connector cannot stream changes";
+    return snapshot.cdc.support();
+  },
   modified_since: async ({ kind, crm }) => {
     if (kind !== "crm_object") return "only a CRM object source has a last-modified stamp";
     return crm ? crm.unsupported : "the CRM object was not described";
@@ -67,6 +71,7 @@ export const FALLBACK_REASONS = {
   horizon_too_old: "the recorded horizon is older than the wraparound-safe age",
   schedule: "the scheduled full compare (daily safety net)",
   mode_unavailable: "the chosen capture mode is not available for this source",
+  cdc_pass: "a streamed (CDC) source's pass compares in full; the stream carries the changes between passes",
 } as const;
 export type FallbackReason = keyof typeof FALLBACK_REASONS;
 

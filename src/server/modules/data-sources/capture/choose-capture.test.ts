@@ -48,10 +48,11 @@ describe("chooseCapture", () => {
     expect(plan(xminSource(start, { lastFullCompareAt: null }), snapshotAt(start)).fallbackReason).toBe("schedule");
   });
 
-  it("compare is always a full read, and a mode nothing handles yet falls back", () => {
+  it("compare is always a full read; a CDC source's pass compares in full; a mode no pass reads by falls back", () => {
     expect(plan(xminSource(start, { captureMode: "compare" }), snapshotAt(start))).toEqual({ mode: "compare", read: { kind: "full" }, fallbackReason: null });
     expect(plan(xminSource(start, { captureMode: null }), snapshotAt(start))).toEqual({ mode: "compare", read: { kind: "full" }, fallbackReason: null });
-    expect(plan(xminSource(start, { captureMode: "cdc" }), snapshotAt(start)).fallbackReason).toBe("mode_unavailable");
+    expect(plan(xminSource(start, { captureMode: "cdc" }), snapshotAt(start))).toEqual({ mode: "cdc", read: { kind: "full" }, fallbackReason: "cdc_pass" });
+    expect(plan(xminSource(start, { captureMode: "modified_since" }), snapshotAt(start)).fallbackReason).toBe("mode_unavailable");
   });
 
   it("the best mode is the first supported one, best first; compare when nothing else is", () => {

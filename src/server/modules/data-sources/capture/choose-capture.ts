@@ -36,6 +36,7 @@ export function chooseCapture(input: { source: CaptureSource; snapshot: Snapshot
   if (mode === "compare") return full(input.empty ? "first_pass" : null);
   if (input.empty) return full("first_pass");
   if (input.requested) return full("requested");
+  if (mode === "cdc") return full("cdc_pass");
   if (mode !== "xmin") return full("mode_unavailable");
 
   const xmin = snapshot.xmin;
@@ -55,7 +56,8 @@ export function chooseCapture(input: { source: CaptureSource; snapshot: Snapshot
 export interface CaptureAfterPass {
   /** Set when the source's mode changes (a NULL mode moving to the best one). */
   nextMode: CaptureMode | null;
-  state: Prisma.InputJsonValue | null;
+  /** undefined keeps the stored state: a CDC source's slot and applied LSN belong to its consumer (cdc/cdc-state.ts). */
+  state: Prisma.InputJsonValue | null | undefined;
 }
 
 export async function captureAfterPass(source: CaptureSource, snapshot: Snapshot, plan: CapturePlan): Promise<CaptureAfterPass> {
@@ -67,6 +69,7 @@ export async function captureAfterPass(source: CaptureSource, snapshot: Snapshot
     nextMode = best === "compare" ? null : best;
   }
   const mode = nextMode ?? source.captureMode;
+  if (mode === "cdc" && nextMode === null) return { nextMode, state: undefined };
   const xmin = snapshot.xmin;
   if (mode === "xmin" && xmin && xmin.unsupported === null) {
     // The horizon of this pass's own snapshot: everything below it is in the mirror now (D280).

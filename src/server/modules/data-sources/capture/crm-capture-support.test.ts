@@ -24,19 +24,27 @@ describe("test connection of a CRM object", () => {
       columns: ["Id", "Name", "SystemModstamp"],
       rowsSampled: 1,
       captureModes: [
-        { mode: "compare", supported: true, reason: null },
+        { mode: "cdc", supported: false, reason: "only a Postgres table source can use it" },
         { mode: "modified_since", supported: true, reason: null },
+        { mode: "xmin", supported: false, reason: "only a Postgres table source can use it" },
+        { mode: "compare", supported: true, reason: null },
       ],
+      bestCaptureMode: "modified_since",
     });
   });
 
   it("says why not for an object without a stamp field, and for one that is not replicateable", async () => {
-    expect(await check("AccountHistory")).toMatchObject({
-      ok: true,
-      captureModes: [{ mode: "compare", supported: true }, { mode: "modified_since", supported: false, reason: expect.stringMatching(/^AccountHistory has no SystemModstamp or LastModifiedDate field/) }],
+    const modes = async (object: string) => {
+      const result = await check(object);
+      return result.ok ? { best: result.bestCaptureMode, modes: Object.fromEntries(result.captureModes.map((m) => [m.mode, m])) } : result;
+    };
+    expect(await modes("AccountHistory")).toMatchObject({
+      best: "compare",
+      modes: { compare: { supported: true }, modified_since: { supported: false, reason: expect.stringMatching(/^AccountHistory has no SystemModstamp or LastModifiedDate field/) } },
     });
-    expect(await check("Restricted")).toMatchObject({
-      captureModes: [{ mode: "compare" }, { mode: "modified_since", supported: false, reason: expect.stringMatching(/^Restricted is not replicateable/) }],
+    expect(await modes("Restricted")).toMatchObject({
+      best: "compare",
+      modes: { modified_since: { supported: false, reason: expect.stringMatching(/^Restricted is not replicateable/) } },
     });
   });
 });

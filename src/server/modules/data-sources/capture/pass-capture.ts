@@ -12,8 +12,8 @@ export interface PassCapture {
   fallbackReason: string | null;
   /** The source's mode after this pass (a legacy source moves to the best one on a full compare); null keeps it as it is. */
   sourceMode: CaptureMode | null;
-  /** What the next pass needs (high-water mark...); null clears it. Never a secret. */
-  state: object | null;
+  /** What the next pass needs (high-water mark...); null clears it, undefined keeps it. Never a secret. */
+  state: object | null | undefined;
   /** HTTP requests (or statements) sent to the customer, and rows read from them. */
   customerStatements: number | null;
   customerRowsRead: number | null;
@@ -26,7 +26,7 @@ export function toPassCapture(plan: CapturePlan, after: CaptureAfterPass, cost: 
     fullCompare: plan.read.kind === "full",
     fallbackReason: plan.fallbackReason,
     sourceMode: after.nextMode,
-    state: after.state as object | null,
+    state: after.state as object | null | undefined,
     customerStatements: cost?.statements ?? null,
     customerRowsRead: cost?.rowsRead ?? null,
   };
@@ -43,9 +43,10 @@ export async function recordPassCapture(tx: pg.ClientBase, sourceId: string, run
     [runId, capture.mode, capture.fullCompare, capture.fallbackReason, capture.customerStatements, capture.customerRowsRead],
   );
   await tx.query(
-    `UPDATE data_sources SET capture_mode = COALESCE($2::"CaptureMode", capture_mode), capture_state = $3::jsonb,
+    `UPDATE data_sources SET capture_mode = COALESCE($2::"CaptureMode", capture_mode),
+            capture_state = CASE WHEN $6::boolean THEN capture_state ELSE $3::jsonb END,
             last_full_compare_at = CASE WHEN $4::boolean THEN $5::timestamptz ELSE last_full_compare_at END
       WHERE id = $1`,
-    [sourceId, capture.sourceMode, capture.state === null ? null : JSON.stringify(capture.state), capture.fullCompare, finishedAt],
+    [sourceId, capture.sourceMode, capture.state == null ? null : JSON.stringify(capture.state), capture.fullCompare, finishedAt, capture.state === undefined],
   );
 }

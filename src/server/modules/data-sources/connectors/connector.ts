@@ -46,6 +46,8 @@ export interface Snapshot {
   keyed?: KeyedRead;
   /** Present on sources whose rows carry the id of the transaction that wrote them (Postgres tables). */
   xmin?: XminRead;
+  /** Present on Postgres tables: whether the server lets this source stream changes (null) or why not. */
+  cdc?: { support(): Promise<string | null> };
   /** What the read cost the customer so far: statements (or HTTP requests) sent, rows received. */
   cost?: () => CustomerCost;
   /** Releases the connection; safe to call more than once. */
@@ -83,6 +85,11 @@ export interface FetchOptions {
   batchSize: number;
   /** Per network operation (connect, one query, one HTTP request). */
   timeoutMs: number;
+  /**
+   * A snapshot exported by the customer's server (a replication slot's EXPORT_SNAPSHOT): the read
+   * sees exactly the data as of the slot's consistent point (capture/cdc/full-compare.ts).
+   */
+  exportedSnapshot?: string;
 }
 
 /**

@@ -32,12 +32,18 @@ export interface PurgeProgress {
 export async function purgeDeletedSource(
   db: PrismaClient,
   sourceId: string,
-  options: { batchRows?: number; onBatch?: (progress: PurgeProgress) => void } = {},
+  options: {
+    batchRows?: number;
+    onBatch?: (progress: PurgeProgress) => void;
+    /** Cleans up on the customer's side before the source's settings are gone (a CDC slot: capture/cdc/drop-source-slot.ts). */
+    beforeRemove?: (sourceId: string) => Promise<unknown>;
+  } = {},
 ): Promise<PurgeProgress> {
   const batch = options.batchRows ?? PURGE_BATCH_ROWS;
   const progress: PurgeProgress = { rows: 0, versions: 0, runs: 0, done: false };
   const marked = await db.dataSource.findFirst({ where: { id: sourceId, deletingAt: { not: null } }, select: { id: true } });
   if (!marked) return { ...progress, done: true };
+  await options.beforeRemove?.(sourceId);
   const steps = [
     { table: "data_source_rows", key: "id", counter: "rows" },
     { table: "data_source_row_versions", key: "version_id", counter: "versions" },

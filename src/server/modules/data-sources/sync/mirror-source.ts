@@ -45,12 +45,18 @@ export async function mirrorSource(
     /** Re-read (D137): skip the incremental path and compare every row the source holds. */
     fullCompare?: boolean;
     wraparoundSafeAge?: bigint;
+    /** Read as of this exported snapshot (a CDC slot's consistent point). */
+    exportedSnapshot?: string;
     onBatch?: (progress: { rowsRead: number }) => void;
     /** Called once the read is complete, before the staged rows are reconciled. */
     onReadDone?: (rowsRead: number) => void;
   },
 ): Promise<MirrorResult> {
-  const opened = await connector.fetchSnapshot({ batchSize: options.batchSize, timeoutMs: options.timeoutMs });
+  const opened = await connector.fetchSnapshot({
+    batchSize: options.batchSize,
+    timeoutMs: options.timeoutMs,
+    ...(options.exportedSnapshot === undefined ? {} : { exportedSnapshot: options.exportedSnapshot }),
+  });
   if (!opened.ok) return opened;
   const snapshot = opened.value;
   try {

@@ -37,6 +37,8 @@ export interface SyncPassOptions {
   fullCompare?: boolean;
   /** The xmin horizon age past which a pass falls back to a full compare (default WRAPAROUND_SAFE_AGE; tests lower it). */
   wraparoundSafeAge?: bigint;
+  /** Read as of a snapshot the customer's server exported (a CDC full compare, capture/cdc/). */
+  exportedSnapshot?: string;
 }
 
 export interface SyncCounts {
@@ -184,6 +186,7 @@ async function passSteps(
       timeoutMs: options.timeoutMs ?? DEFAULT_TIMEOUT_MS,
       fullCompare: options.fullCompare ?? false,
       wraparoundSafeAge: options.wraparoundSafeAge,
+      ...(options.exportedSnapshot === undefined ? {} : { exportedSnapshot: options.exportedSnapshot }),
       onBatch: (batch: { rowsRead: number }) => {
         progress.report("reading", batch.rowsRead);
         options.onBatch?.(batch);
@@ -191,7 +194,8 @@ async function passSteps(
       onReadDone: (rowsRead: number) => progress.report("reconciling", rowsRead),
     };
     // A CRM object chooses per pass between modified-since reads and a full compare (capture/);
-    // a Postgres table between xmin and a full compare inside mirrorSource (choose-capture.ts).
+    // a Postgres table between xmin and a full compare inside mirrorSource (choose-capture.ts);
+    // a CDC source's full compare reads the slot's exported snapshot (capture/cdc/).
     if (!connector.ok) result = connector;
     else if (isCrmObjectConnector(connector.value)) result = await mirrorCrmObject(client, connector.value, source, stamp, passOptions);
     else result = await mirrorSource(client, connector.value, source, stamp, passOptions);

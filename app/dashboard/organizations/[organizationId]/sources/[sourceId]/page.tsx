@@ -8,6 +8,7 @@ import { HistoryTable } from "@/components/dashboard/sources/history-table";
 import { RowsView } from "@/components/dashboard/sources/rows-view";
 import { SourceFacts } from "@/components/dashboard/sources/source-facts";
 import { CaptureFacts } from "@/components/dashboard/sources/capture-facts";
+import { ChangeCaptureFacts } from "@/components/dashboard/sources/change-capture";
 import { SourceProblem } from "@/components/dashboard/sources/source-problem";
 import { EditSourceDialog } from "@/components/dashboard/sources/edit-source-dialog";
 import { DeleteSourceDialog, PauseResync } from "@/components/dashboard/sources/source-lifecycle";
@@ -70,6 +71,7 @@ export default async function SourcePage({
             <CaptureFacts source={source} />
           </div>
         ) : null}
+        {source.changeCapture ? <ChangeCaptureFacts capture={source.changeCapture} /> : null}
         {source.canManage ? (
           <div className="mt-4 flex flex-wrap items-start gap-4 border-t border-slate-100 pt-4" data-testid="source-actions">
             {source.kind === "csv" ? <UploadCsv {...key} /> : source.pausedAt ? null : <SyncNow {...key} />}

@@ -8,6 +8,7 @@ import { customerSession, type CustomerSession } from "./customer-session";
 import { describePgError } from "./describe-pg-error";
 import { formatTableName, parseTableName, quoteIdent, type TableName } from "./identifiers";
 import { prepareXminRead, type PreparedXmin } from "./xmin-read";
+import { cdcSupport } from "../../capture/cdc/cdc-support";
 
 /** Order column types whose values make a display order: numbers, and dates as epoch ms. */
 const NUMERIC_TYPES = new Set(["smallint", "integer", "bigint", "numeric", "real", "double precision"]);
@@ -66,6 +67,10 @@ export function postgresTableConnector(config: PostgresTableConfig, credentials:
         // re-key, i.e. tombstone and re-insert) every row.
         await session.query("SET TIME ZONE 'UTC'; SET DateStyle = 'ISO, MDY'; SET IntervalStyle = 'postgres'; SET extra_float_digits = 1");
         await session.query("BEGIN ISOLATION LEVEL REPEATABLE READ, READ ONLY");
+        if (options.exportedSnapshot !== undefined) {
+          if (!/^[0-9A-F]+-[0-9A-F]+(-[0-9]+)?$/i.test(options.exportedSnapshot)) throw new Error("invalid exported snapshot name");
+          await session.query(`SET TRANSACTION SNAPSHOT '${options.exportedSnapshot}'`);
+        }
         const prepared = await prepareRead(session, table, config);
         if (!prepared.ok) {
           await close();
@@ -81,6 +86,12 @@ export function postgresTableConnector(config: PostgresTableConfig, credentials:
             rows: (keys) => readRows(session, prepared.value.byKeysSql, keys, target),
           },
           xmin: await prepareXminRead(session, prepared.value.xmin, options, target),
+          cdc: {
+            support: async () => {
+              const support = await cdcSupport(client, table, config.keyColumn);
+              return support.supported ? null : support.reason;
+            },
+          },
           cost: () => ({ ...session.cost }),
           close,
         });
