@@ -4,11 +4,12 @@ import { env } from "@/env";
 import { openEnvironment } from "@/simulator/environment";
 import { formatSummary, simulate } from "@/simulator/simulate";
 import { startFakeCrm } from "@/server/modules/data-sources/testing/fake-crm-server";
-import { parseModeOption } from "@/simulator/modes";
+import { parseModeOption, SIMULATED_MODES } from "@/simulator/modes";
 
-// `npm run simulate:devices -- [--devices N] [--runs R] [--seed S] [--mode compare|xmin|all] [--crm]` (default all): devices that follow the
+// `npm run simulate:devices -- [--devices N] [--runs R] [--seed S] [--mode compare|xmin|cdc|all] [--crm]` (default all): devices that follow the
 // rows API while passes commit under them must end with the server's live rows (src/simulator).
 // --crm adds a CRM object, read in modified_since mode, from the local Salesforce stand-in.
+// --mode cdc puts the customer tables on a second embedded server with wal_level = logical.
 // The customer tables live on this machine's embedded server, so the npm script allows private
 // connector targets (D51); against BASE_URL the app's own setting applies.
 
@@ -39,7 +40,7 @@ if (!modes.ok) {
 const seed = values.seed === undefined ? Math.floor(Math.random() * 2 ** 31) : number("seed", values.seed, 0);
 
 const { DATABASE_URL, BASE_URL } = env();
-const environment = await openEnvironment({ repoRoot: fileURLToPath(new URL("..", import.meta.url)), databaseUrl: DATABASE_URL, baseUrl: BASE_URL });
+const environment = await openEnvironment({ repoRoot: fileURLToPath(new URL("..", import.meta.url)), databaseUrl: DATABASE_URL, baseUrl: BASE_URL, logical: modes.modes.some((mode) => SIMULATED_MODES[mode].logicalCustomer) });
 const print = (line: string) => process.stdout.write(`${line}\n`);
 print(`Simulating ${devices} key-only + ${devices} documented + ${devices} naive devices per source, ${runs} runs, seed ${seed}, mode ${modes.modes.join(" + ")}${values.crm ? " + a CRM object" : ""}; API: ${environment.transport}`);
 const crm = values.crm ? await startFakeCrm() : undefined;

@@ -14,6 +14,7 @@ import { createSecretBox } from "@/server/modules/data-sources/credentials/secre
 import { createMemoryRateLimitStore } from "@/server/modules/rate-limit/rate-limit-store";
 import { createRowsApi } from "./rows-api";
 import type { SimulationDeps } from "./run-scenario";
+import { openLogicalCustomer } from "./logical-customer";
 
 export interface SimulationEnvironment {
   deps: SimulationDeps;
@@ -28,8 +29,10 @@ export interface SimulationEnvironment {
  * second fresh database for the customer's tables. Both are dropped at the end.
  * With BASE_URL: devices call that running app over HTTP; the writer needs DATABASE_URL, the
  * app's own database, to drive passes and uploads through the domain modules.
+ * With `logical` (mode cdc): a customer database on a second embedded server with
+ * wal_level = logical, started once and shared by every run.
  */
-export async function openEnvironment(options: { repoRoot: string; databaseUrl?: string; baseUrl?: string }): Promise<SimulationEnvironment> {
+export async function openEnvironment(options: { repoRoot: string; databaseUrl?: string; baseUrl?: string; logical?: boolean }): Promise<SimulationEnvironment> {
   if (options.baseUrl && !options.databaseUrl) throw new Error("BASE_URL needs DATABASE_URL: the app's database, where the simulator drives sync passes");
   const server = options.databaseUrl
     ? undefined
@@ -63,10 +66,19 @@ export async function openEnvironment(options: { repoRoot: string; databaseUrl?:
   const send = options.baseUrl
     ? (request: Request) => fetch(request)
     : createApiHandler({ router: appRouter, db: () => db, log: pino({ level: "silent" }), rateLimiter: createMemoryRateLimitStore() });
+  const logical = options.logical ? await openLogicalCustomer(options.repoRoot) : undefined;
   return {
-    deps: { db, customer, customerUrl, secrets: createSecretBox(randomBytes(32)), api: createRowsApi(send, options.baseUrl ?? "http://simulator.local", key.token) },
+    deps: {
+      db,
+      customer,
+      customerUrl,
+      secrets: createSecretBox(randomBytes(32)),
+      api: createRowsApi(send, options.baseUrl ?? "http://simulator.local", key.token),
+      ...(logical ? { logicalCustomer: { customer: logical.pool, url: logical.url } } : {}),
+    },
     transport: options.baseUrl ? `HTTP to ${options.baseUrl}` : "the production /api/v1 handler in-process over a fresh database",
     async close() {
+      await logical?.close();
       await Promise.allSettled([db.$disconnect(), customer.end()]);
       for (const name of created) await dropDatabase(adminUrl, name).catch(() => undefined);
       await server?.stop();

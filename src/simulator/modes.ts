@@ -3,13 +3,14 @@ import type { CaptureMode } from "@/server/db/generated/client";
 /**
  * The capture modes the simulator can run its Postgres-table source under (`--mode`), one entry
  * each: a mode is simulated by creating the source with it. `all` runs every entry in turn.
- * NOTE: cdc joins this table when logical replication capture lands (it then needs a customer
- * server with wal_level=logical, set up by its entry).
+ * cdc puts the customer's table on a second server with wal_level = logical (environment.ts) and
+ * lets the worker's consumer commit the changes instead of passes (change-stream.ts).
  */
 export const SIMULATED_MODES = {
-  compare: { captureMode: "compare" },
-  xmin: { captureMode: "xmin" },
-} as const satisfies Record<string, { captureMode: CaptureMode }>;
+  compare: { captureMode: "compare", logicalCustomer: false },
+  xmin: { captureMode: "xmin", logicalCustomer: false },
+  cdc: { captureMode: "cdc", logicalCustomer: true },
+} as const satisfies Record<string, { captureMode: CaptureMode; logicalCustomer: boolean }>;
 
 export type SimulatedMode = keyof typeof SIMULATED_MODES;
 
@@ -18,6 +19,5 @@ export function parseModeOption(value: string): { ok: true; modes: SimulatedMode
   const known = Object.keys(SIMULATED_MODES) as SimulatedMode[];
   if (value === "all") return { ok: true, modes: known };
   if ((known as string[]).includes(value)) return { ok: true, modes: [value as SimulatedMode] };
-  const pending = value === "cdc" ? " (cdc is not wired into the simulator yet)" : "";
-  return { ok: false, reason: `--mode must be one of ${[...known, "all"].join(", ")}${pending}` };
+  return { ok: false, reason: `--mode must be one of ${[...known, "all"].join(", ")}` };
 }

@@ -16,6 +16,8 @@ import type { RowsApi } from "./rows-api";
 import { TableWriter, type CustomerQueries } from "./table-writer";
 import { Timeline } from "./timeline";
 import { SIMULATED_MODES, type SimulatedMode } from "./modes";
+import { startChangeStream, type ChangeStream } from "./change-stream";
+import { mirrorDifferences } from "./customer-check";
 
 export const DEVICE_KINDS: readonly DeviceKind[] = ["key-only", "documented", "naive"];
 
@@ -28,6 +30,8 @@ export interface SimulationDeps {
   api: RowsApi;
   /** When set, each run also mirrors a CRM object from this stand-in, in modified_since mode (crm-writer.ts). */
   crm?: FakeCrm;
+  /** A customer database on a server with wal_level = logical: where mode cdc puts its tables. */
+  logicalCustomer?: { customer: CustomerQueries; url: string };
 }
 
 export interface DeviceOutcome {
@@ -64,19 +68,40 @@ export async function runScenario(deps: SimulationDeps, options: { seed: number;
   const timeline = new Timeline();
   const organizationId = (await createOrganization(deps.db, SYSTEM, `Simulation ${options.seed}`)).id;
 
-  const table = new TableWriter({ ...deps, rng: derive(), timeline }, `sim_${options.seed}_${randomBytes(3).toString("hex")}`);
+  const mode = SIMULATED_MODES[options.mode];
+  const customer = mode.captureMode === "cdc" ? deps.logicalCustomer : { customer: deps.customer, url: deps.customerUrl };
+  if (!customer) throw new Error("mode cdc needs a customer database on a server with wal_level = logical (SimulationDeps.logicalCustomer)");
+  const table = new TableWriter({ ...deps, customer: customer.customer, rng: derive(), timeline }, `sim_${options.seed}_${randomBytes(3).toString("hex")}`);
   await table.create();
+  // The customer's side of logical replication: a publication covering the table (docs/postgres-sources.md).
+  if (mode.captureMode === "cdc") await customer.customer.query(`CREATE PUBLICATION pub_${table.table} FOR TABLE ${table.table}`);
   const tableSource = await createManagedSource(deps.db, deps.secrets, SYSTEM, {
     kind: "postgres_table",
     organizationId,
     name: `Table ${table.table}`,
     syncIntervalSeconds: null,
     config: { table: table.table, keyColumn: "id", orderColumn: "position", columns: null },
-    credentials: { url: deps.customerUrl },
-    captureMode: SIMULATED_MODES[options.mode].captureMode,
+    credentials: { url: customer.url },
+    captureMode: mode.captureMode,
   });
-  table.setSource(tableSource.id);
-  await table.pass("first pass");
+  let stream: ChangeStream | null = null;
+  try {
+    if (mode.captureMode === "cdc") stream = await startChangeStream({ ...deps, customer: customer.customer }, tableSource.id);
+    table.setSource(tableSource.id, stream);
+    await table.firstPass();
+    return await runWithSource(deps, options, { derive, timeline, organizationId, table, tableSourceId: tableSource.id, customer: customer.customer });
+  } finally {
+    await stream?.finish();
+  }
+}
+
+async function runWithSource(
+  deps: SimulationDeps,
+  options: { seed: number; devicesPerKind: number; mode: SimulatedMode },
+  run: { derive: () => Rng; timeline: Timeline; organizationId: string; table: TableWriter; tableSourceId: string; customer: CustomerQueries },
+): Promise<RunResult> {
+  const { derive, timeline, organizationId, table } = run;
+  const tableSource = { id: run.tableSourceId };
 
   const csv = new CsvWriter({ db: deps.db, rng: derive(), timeline });
   const csvSource = await createCsvSource(deps.db, SYSTEM, { organizationId, name: "Codes", keyColumn: "code" });
@@ -124,7 +149,7 @@ export async function runScenario(deps: SimulationDeps, options: { seed: number;
       else await csv.step(step);
       await sleep(writerRng.int(0, 6));
     }
-    await table.pass("final pass");
+    await table.finalPass();
     await crm?.writer.finish();
   } finally {
     writing = false;
@@ -159,6 +184,8 @@ export async function runScenario(deps: SimulationDeps, options: { seed: number;
   }
   // The CRM mirror itself must equal the CRM once its last pass ran (modified_since reads only changes).
   for (const problem of (await crm?.writer.mirrorDifferences()) ?? []) traces.push(`  crm mirror: ${problem}`);
+  // So must the table's, whatever the devices saw: a change the capture missed shows here.
+  for (const problem of await mirrorDifferences(deps.db, run.customer, table.table, tableSource.id)) traces.push(`  table mirror: ${problem}`);
   const passes = await deps.db.syncRun.groupBy({ by: ["fullCompare"], where: { dataSourceId: tableSource.id, status: { not: "error" } }, _count: true });
   const incremental = passes.find((group) => !group.fullCompare)?._count ?? 0;
   const full = passes.find((group) => group.fullCompare)?._count ?? 0;

@@ -3,6 +3,7 @@ import { SYSTEM } from "@/server/modules/access/acting-principal";
 import { approveDeletions } from "@/server/modules/data-sources/approve-deletions";
 import type { SecretBox } from "@/server/modules/data-sources/credentials/secret-box";
 import { runSyncPass } from "@/server/modules/data-sources/sync/run-sync-pass";
+import type { ChangeStream } from "./change-stream";
 import type { Rng } from "./prng";
 import type { Timeline } from "./timeline";
 
@@ -36,8 +37,12 @@ export class TableWriter {
     private sourceId = "",
   ) {}
 
-  setSource(sourceId: string): void {
+  /** Set for a CDC source: its consumer commits the changes, passes only what a stream cannot see. */
+  private stream: ChangeStream | null = null;
+
+  setSource(sourceId: string, stream: ChangeStream | null = null): void {
     this.sourceId = sourceId;
+    this.stream = stream;
   }
 
   async create(): Promise<void> {
@@ -48,9 +53,10 @@ export class TableWriter {
     await this.insert(rows);
   }
 
-  /** A random change to the customer's table, then a sync pass. */
+  /** A random change to the customer's table, then a sync pass (or, streamed, its apply). */
   async step(index: number): Promise<void> {
     const { rng } = this.deps;
+    const mark = await this.stream?.mark();
     const roll = rng.next();
     const ids = [...this.live.keys()];
     const touched: string[] = [];
@@ -116,15 +122,40 @@ export class TableWriter {
       what = `add column ${column}`;
     }
     this.deps.timeline.add("writer", `table step ${index}: ${what}`, touched);
-    if (rng.chance(0.5)) await this.approveIfDeclined();
-    await this.pass(`table step ${index}`);
+    const label = `table step ${index}`;
+    if (!this.stream || mark === undefined) {
+      if (rng.chance(0.5)) await this.approveIfDeclined();
+      return this.pass(label);
+    }
+    // A column added or dropped writes no row: the stream sees it with the next row change only
+    // (D296), so the owner's "sync now" pass commits it; so does an approval, as in production.
+    const schemaOnly = /^(add|drop) column /.test(what);
+    if (!schemaOnly) {
+      await this.stream.applied(mark, label);
+      this.deps.timeline.add("writer", `${label}: the CDC consumer applied it`);
+    }
+    const approved = rng.chance(0.5) && (await this.approveIfDeclined());
+    if (schemaOnly || approved) await this.pass(`${label} (${schemaOnly ? "column change" : "after the approval"})`);
   }
 
-  async approveIfDeclined(): Promise<void> {
+  /** The source's first full compare: a pass, or for a CDC source its consumer's (from the slot's snapshot). */
+  async firstPass(): Promise<void> {
+    if (!this.stream) return this.pass("first pass");
+    await this.stream.baseline();
+    this.deps.timeline.add("writer", "first pass: the CDC consumer's full compare committed");
+  }
+
+  /** A last pass before devices settle; a CDC source's consumer already applied every change. */
+  async finalPass(): Promise<void> {
+    if (!this.stream) await this.pass("final pass");
+  }
+
+  async approveIfDeclined(): Promise<boolean> {
     const source = await this.deps.db.dataSource.findUniqueOrThrow({ where: { id: this.sourceId }, select: { declinedDeletions: true } });
-    if (source.declinedDeletions === 0) return;
+    if (source.declinedDeletions === 0) return false;
     const approved = await approveDeletions(this.deps.db, SYSTEM, this.sourceId);
     this.deps.timeline.add("writer", `approve ${approved.count} declined deletions`);
+    return true;
   }
 
   async pass(label: string): Promise<void> {
