@@ -18,6 +18,7 @@ describe("device simulator, cdc", () => {
     expect(summary.kinds["key-only"].mirrors).toBe(4 * 2 * 3);
     // Each run's first full compare is the consumer's; no run leaves its slot behind.
     expect(summary.passes.full).toBeGreaterThanOrEqual(4);
+    expect(summary.passes.streamed).toBeGreaterThan(4);
     expect(await logical.slots()).toEqual([]);
   });
 });

@@ -50,7 +50,7 @@ export interface RunResult {
   traces: string[];
   steps: number;
   /** The table source's passes: how many read only what changed, how many compared everything. */
-  passes: { incremental: number; full: number };
+  passes: { incremental: number; full: number; streamed: number };
 }
 
 const QUIESCE_CYCLES = 20;
@@ -189,7 +189,7 @@ async function runWithSource(
   const passes = await deps.db.syncRun.groupBy({ by: ["fullCompare"], where: { dataSourceId: tableSource.id, status: { not: "error" } }, _count: true });
   const incremental = passes.find((group) => !group.fullCompare)?._count ?? 0;
   const full = passes.find((group) => group.fullCompare)?._count ?? 0;
-  return { seed: options.seed, devices: outcomes, traces, steps, passes: { incremental, full } };
+  return { seed: options.seed, devices: outcomes, traces, steps, passes: { incremental, full, streamed: table.streamedApplies } };
 }
 
 async function crmSource(deps: SimulationDeps, crm: FakeCrm, organizationId: string, rng: Rng, timeline: Timeline, seed: number) {

@@ -31,20 +31,21 @@ export interface SimulationSummary {
   /** The sources each run mirrored (table, csv, and crm when a CRM stand-in is given). */
   sources: string[];
   /** The table source's passes over all runs: incremental ones and full compares. */
-  passes: { incremental: number; full: number };
+  passes: { incremental: number; full: number; streamed: number };
 }
 
 export async function simulate(deps: SimulationDeps, options: SimulationOptions): Promise<SimulationSummary> {
   const kinds = Object.fromEntries(DEVICE_KINDS.map((kind) => [kind, { mirrors: 0, diverged: 0, rows: 0 }])) as Record<DeviceKind, KindSummary>;
   const divergedRuns: number[] = [];
   const sources = new Set<string>();
-  const passes = { incremental: 0, full: 0 };
+  const passes = { incremental: 0, full: 0, streamed: 0 };
   const started = Date.now();
   for (let index = 0; index < options.runs; index++) {
     const seed = runSeed(options.seed, index);
     const result = await runScenario(deps, { seed, devicesPerKind: options.devices, mode: options.mode });
     passes.incremental += result.passes.incremental;
     passes.full += result.passes.full;
+    passes.streamed += result.passes.streamed;
     for (const device of result.devices) {
       sources.add(device.source);
       const summary = kinds[device.kind];
@@ -69,7 +70,7 @@ export async function simulate(deps: SimulationDeps, options: SimulationOptions)
 export function formatSummary(summary: SimulationSummary): string {
   const lines = [
     `Summary (${summary.mode}): ${summary.runs} runs × ${summary.sources.length} sources (${summary.sources.join(", ")}) × ${summary.devicesPerKind} devices of each kind; ${summary.divergedRuns.length} runs diverged`,
-    `  table passes: ${summary.passes.incremental} incremental, ${summary.passes.full} full compares (first passes included)`,
+    `  table passes: ${summary.passes.incremental} incremental, ${summary.passes.full} full compares (first passes included)${summary.mode === "cdc" ? `; ${summary.passes.streamed} row changes applied by the CDC consumer` : ""}`,
   ];
   for (const kind of DEVICE_KINDS) {
     const k = summary.kinds[kind];

@@ -39,6 +39,8 @@ export class TableWriter {
 
   /** Set for a CDC source: its consumer commits the changes, passes only what a stream cannot see. */
   private stream: ChangeStream | null = null;
+  /** Changes the CDC consumer applied (each waited for). */
+  streamedApplies = 0;
 
   setSource(sourceId: string, stream: ChangeStream | null = null): void {
     this.sourceId = sourceId;
@@ -132,6 +134,7 @@ export class TableWriter {
     const schemaOnly = /^(add|drop) column /.test(what);
     if (!schemaOnly) {
       await this.stream.applied(mark, label);
+      this.streamedApplies++;
       this.deps.timeline.add("writer", `${label}: the CDC consumer applied it`);
     }
     const approved = rng.chance(0.5) && (await this.approveIfDeclined());
