@@ -186,7 +186,8 @@ async function runWithSource(
   for (const problem of (await crm?.writer.mirrorDifferences()) ?? []) traces.push(`  crm mirror: ${problem}`);
   // So must the table's, whatever the devices saw: a change the capture missed shows here.
   for (const problem of await mirrorDifferences(deps.db, run.customer, table.table, tableSource.id)) traces.push(`  table mirror: ${problem}`);
-  const passes = await deps.db.syncRun.groupBy({ by: ["fullCompare"], where: { dataSourceId: tableSource.id, status: { not: "error" } }, _count: true });
+  // Runs with trigger cdc record deletions the stream held back (D293), not passes.
+  const passes = await deps.db.syncRun.groupBy({ by: ["fullCompare"], where: { dataSourceId: tableSource.id, status: { not: "error" }, trigger: { not: "cdc" } }, _count: true });
   const incremental = passes.find((group) => !group.fullCompare)?._count ?? 0;
   const full = passes.find((group) => group.fullCompare)?._count ?? 0;
   return { seed: options.seed, devices: outcomes, traces, steps, passes: { incremental, full, streamed: table.streamedApplies } };
