@@ -23,20 +23,36 @@ describe("test connection of a CRM object", () => {
       ok: true,
       columns: ["Id", "Name", "SystemModstamp"],
       rowsSampled: 1,
+      // Every mode, best first (capture-modes.ts): the table-only modes say why not.
       captureModes: [
-        { mode: "compare", supported: true, reason: null },
+        { mode: "cdc", supported: false, reason: "only a Postgres table source can use it" },
         { mode: "modified_since", supported: true, reason: null },
+        { mode: "xmin", supported: false, reason: "only a Postgres table source can use it" },
+        { mode: "compare", supported: true, reason: null },
       ],
+      bestCaptureMode: "modified_since",
     });
   });
 
   it("says why not for an object without a stamp field, and for one that is not replicateable", async () => {
     expect(await check("AccountHistory")).toMatchObject({
       ok: true,
-      captureModes: [{ mode: "compare", supported: true }, { mode: "modified_since", supported: false, reason: expect.stringMatching(/^AccountHistory has no SystemModstamp or LastModifiedDate field/) }],
+      captureModes: [
+        { mode: "cdc", supported: false },
+        { mode: "modified_since", supported: false, reason: expect.stringMatching(/^AccountHistory has no SystemModstamp or LastModifiedDate field/) },
+        { mode: "xmin", supported: false },
+        { mode: "compare", supported: true },
+      ],
+      bestCaptureMode: "compare",
     });
     expect(await check("Restricted")).toMatchObject({
-      captureModes: [{ mode: "compare" }, { mode: "modified_since", supported: false, reason: expect.stringMatching(/^Restricted is not replicateable/) }],
+      captureModes: [
+        { mode: "cdc" },
+        { mode: "modified_since", supported: false, reason: expect.stringMatching(/^Restricted is not replicateable/) },
+        { mode: "xmin" },
+        { mode: "compare", supported: true },
+      ],
+      bestCaptureMode: "compare",
     });
   });
 });
