@@ -15,4 +15,10 @@ if [ -f "$pidfile" ]; then
 fi
 rm -rf "$dir"
 mkdir -p "$dir"
-exec npx tsx src/cli/start.ts > >(tee "$dir/start.log") 2>&1
+# Playwright stops the server by signalling this whole process group (SIGTERM, and SIGKILL after
+# webServer.gracefulShutdown.timeout) and takes this script's end as the server being gone. So
+# the script outlives the signal: it waits for start.ts, which drains, stops its worker process
+# and then its embedded Postgres (a process group of its own, which a SIGKILL never reaches);
+# and tee ignores the signal, so nothing start.ts says while stopping hits a closed pipe.
+trap ':' TERM INT
+npx tsx src/cli/start.ts > >(trap '' TERM INT; exec tee "$dir/start.log") 2>&1
