@@ -236,7 +236,7 @@ test("create a source: write-only secrets, target rules, test connection, a defa
   await dialog.getByRole("button", { name: "Test connection" }).click();
   await expect(dialog.getByRole("radio", { name: /Automatic \(Changed rows \(xmin\)\)/ })).toBeChecked();
   await expect(dialog.getByRole("radio", { name: /Logical replication/ })).toBeDisabled();
-  await expect(dialog).toContainText("Not available: logical replication capture is not available");
+  await expect(dialog).toContainText("Not available: the server's wal_level is replica; logical replication needs wal_level = logical");
   await dialog.getByRole("radio", { name: /^Changed rows \(xmin\)/ }).check();
   await dialog.getByRole("button", { name: "Create source" }).click();
   await expect(page.getByText("Source created")).toBeVisible();
