@@ -1,14 +1,8 @@
 import type { Db } from "@/server/db/types";
 import { AppError } from "@/server/errors/app-error";
-import { actingInOrganization, type ActingPrincipal } from "@/server/modules/access/acting-principal";
-import {
-  canReadOrganization,
-  requireInstanceOwner,
-  requireInstanceRead,
-  requireOrganizationAdmin,
-  requireOrganizationRead,
-  type Viewer,
-} from "@/server/modules/access/viewer";
+import type { ActingPrincipal } from "@/server/modules/access/acting-principal";
+import { canReadOrganization, type Viewer } from "@/server/modules/access/viewer";
+import { scopedPrincipal } from "./key-access";
 
 /**
  * The principal a viewer works on alerts through, after the role check (D211): instance
@@ -16,16 +10,9 @@ import {
  * organization's are read by its members and changed by its admins and owners.
  */
 export function alertPrincipal(viewer: Viewer, organizationId: string | null, access: "read" | "manage"): ActingPrincipal {
-  const actor = { type: "user" as const, id: viewer.userId };
-  if (organizationId === null) {
-    if (access === "read") requireInstanceRead(viewer);
-    else requireInstanceOwner(viewer);
-    return { actor, reach: "instance" };
-  }
-  if (access === "read") requireOrganizationRead(viewer, organizationId);
-  else requireOrganizationAdmin(viewer, organizationId);
+  const principal = scopedPrincipal(viewer, organizationId, access);
   // An owner acting on an organization's rules may point them at instance channels.
-  return viewer.isInstanceOwner ? { actor, reach: "instance" } : actingInOrganization(organizationId, actor);
+  return viewer.isInstanceOwner ? { ...principal, reach: "instance" } : principal;
 }
 
 /**

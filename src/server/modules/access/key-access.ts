@@ -8,12 +8,12 @@ import {
 } from "@/server/modules/access/viewer";
 
 /**
- * The principal a viewer acts through on keys, after checking they may: read (owners, support,
- * members of that organization) or manage (owners; admins of that organization; instance keys:
- * owners only). On an organization's keys it reaches that organization only, on the instance's
- * (organizationId null) the instance.
+ * The principal a viewer acts through on something scoped to one organization or to the
+ * instance (organizationId null), after checking they may: read (owners, support, members of
+ * that organization) or manage (owners; admins of that organization; the instance's: owners
+ * only). It reaches that organization only, or the instance. Keys use it as is; alerts widen it.
  */
-export function keyPrincipalFor(viewer: Viewer, organizationId: string | null, access: "read" | "manage"): ActingPrincipal {
+export function scopedPrincipal(viewer: Viewer, organizationId: string | null, access: "read" | "manage"): ActingPrincipal {
   const actor = { type: "user" as const, id: viewer.userId };
   if (organizationId === null) {
     if (access === "read") requireInstanceRead(viewer);
@@ -24,3 +24,6 @@ export function keyPrincipalFor(viewer: Viewer, organizationId: string | null, a
   else requireOrganizationAdmin(viewer, organizationId);
   return actingInOrganization(organizationId, actor);
 }
+
+/** Keys: an organization's or the instance's. */
+export const keyPrincipalFor = scopedPrincipal;

@@ -1,9 +1,7 @@
-import path from "node:path";
 import { fileURLToPath } from "node:url";
-import pg from "pg";
+import type pg from "pg";
 import { afterAll, beforeAll } from "vitest";
-import { createDatabase, databaseUrl, dropDatabase, randomDatabaseName, withClient } from "@/server/db/admin";
-import { startEmbeddedPostgres, type EmbeddedPostgres } from "@/server/db/embedded";
+import { openLogicalDatabase, type LogicalDatabase } from "./logical-server";
 
 const repoRoot = fileURLToPath(new URL("../../../../../../..", import.meta.url));
 
@@ -21,29 +19,12 @@ export interface LogicalCustomer {
  * its own database, whose slots are dropped before the database (Postgres refuses otherwise).
  */
 export function useLogicalCustomer(): LogicalCustomer {
-  let state: { server: EmbeddedPostgres; url: string; name: string; pool: pg.Pool } | undefined;
+  let state: LogicalDatabase | undefined;
   beforeAll(async () => {
-    const server = await startEmbeddedPostgres({
-      dataDir: path.join(repoRoot, ".data", "test-cdc-postgres"),
-      settings: { wal_level: "logical", max_replication_slots: "40", max_wal_senders: "40", fsync: "off", synchronous_commit: "off", full_page_writes: "off" },
-    });
-    const name = randomDatabaseName(`gw_cdc_${process.pid}`);
-    await createDatabase(server.adminUrl, name);
-    const url = databaseUrl(server.adminUrl, name);
-    const pool = new pg.Pool({ connectionString: url, max: 4 });
-    pool.on("error", () => undefined);
-    state = { server, url, name, pool };
+    state = await openLogicalDatabase({ repoRoot, dirName: "test-cdc-postgres", namePrefix: "gw_cdc", maxSlots: 40 });
   }, 120_000);
   afterAll(async () => {
-    if (!state) return;
-    const { server, name, pool } = state;
-    await pool.end();
-    await withClient(server.adminUrl, async (client) => {
-      await client.query(`SELECT pg_terminate_backend(active_pid) FROM pg_replication_slots WHERE database = $1 AND active`, [name]);
-      await client.query(`SELECT pg_drop_replication_slot(slot_name) FROM pg_replication_slots WHERE database = $1 AND NOT active`, [name]);
-    }).catch(() => undefined);
-    await dropDatabase(server.adminUrl, name).catch(() => undefined);
-    await server.stop();
+    await state?.close();
     state = undefined;
   });
   const ready = () => {
