@@ -223,6 +223,8 @@ async function passSteps(
       WHERE id = $1`,
     [sourceId, status, finishedAt, columns, schemaChanged ? 1 : 0, counts.declined],
   );
+  // The pass counted every deletion it declined itself: what a stream held back before it is moot (D327).
+  await client.query(`DELETE FROM cdc_held_deletions WHERE data_source_id = $1`, [sourceId]);
   await client.query(
     `UPDATE sync_runs SET status = $2::"SyncRunStatus", finished_at = $3, inserted = $4, updated = $5, tombstoned = $6, revived = $7, declined = $8,
             rows_read = $9, declined_sample = $10::text[], phase = NULL

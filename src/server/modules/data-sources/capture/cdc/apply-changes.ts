@@ -7,7 +7,7 @@ import { failure, success, type Result } from "../../result";
 import type { ChangedRows } from "./read-changed-rows";
 import { patchCdcState, readCdcState } from "./cdc-state";
 import { lsnAtOrBefore } from "./lsn";
-import { guardDeletions, recordDeclined } from "./cdc-guardrail";
+import { guardDeletions, recordDeclined, releaseHeld } from "./cdc-guardrail";
 import { withServiceClient } from "./service-client";
 import type { PrismaClient } from "@/server/db/types";
 
@@ -79,15 +79,17 @@ async function applyInTransaction(client: pg.Client, source: DataSource, batch: 
   const counts: ApplyCounts = { inserted: 0, updated: 0, revived: 0, tombstoned: 0, declined: 0 };
   Object.assign(counts, await applyStage(client, { sourceId: source.id, stamp, ordered: rows.ordered, orderBase, empty: false }));
 
+  // A held-back row the customer wrote again is no longer a deletion awaiting approval.
+  const declinedSoFar = row.declined > 0 ? await releaseHeld(client, source.id, row.declined, rows.present.map((present) => present.externalId)) : 0;
   const live = await liveKeys(client, source.id, rows.absent);
   // Counted only when something is to be removed: a full count per apply would cost every commit a scan.
   const liveBefore = live.length === 0 ? 0 : (await countLive(client, source.id)) - counts.inserted - counts.revived;
-  const decision = guardDeletions(state.guard, { liveBefore, toRemove: live.length, declinedSoFar: row.declined, intervalSeconds: source.syncIntervalSeconds, now: stamp });
+  const decision = guardDeletions(state.guard, { liveBefore, toRemove: live.length, declinedSoFar, intervalSeconds: source.syncIntervalSeconds, now: stamp });
   if (decision.apply) {
     counts.tombstoned = await tombstoneKeys(client, source.id, live, stamp);
   } else {
     counts.declined = live.length;
-    await recordDeclined(client, source.id, live, row.declined + live.length, stamp);
+    await recordDeclined(client, source.id, live, stamp);
   }
   await patchCdcState(client, source.id, {
     appliedLsn: batch.endLsn,

@@ -34,14 +34,40 @@ export function guardDeletions(
 }
 
 /**
- * Deletions held back: the source counts them (declined_deletions, what an approval covers) and a
- * sync run records the sample the deletion review shows, as a declining pass would.
+ * Deletions held back: each key is kept (cdc_held_deletions, D327) and the source counts them
+ * (declined_deletions, what an approval covers), and a sync run records the sample the deletion
+ * review shows, as a declining pass would. NOTE: a key already held is not counted again: a row
+ * deleted, written again and deleted again is one deletion awaiting approval, not two.
  */
-export async function recordDeclined(client: pg.ClientBase, sourceId: string, keys: string[], totalDeclined: number, stamp: Date): Promise<void> {
-  await client.query(`UPDATE data_sources SET declined_deletions = $2, deletions_approved_at = NULL WHERE id = $1`, [sourceId, totalDeclined]);
+export async function recordDeclined(client: pg.ClientBase, sourceId: string, keys: string[], stamp: Date): Promise<void> {
+  const held = await client.query(
+    `INSERT INTO cdc_held_deletions (data_source_id, external_id) SELECT $1, key FROM unnest($2::text[]) AS key ON CONFLICT DO NOTHING`,
+    [sourceId, keys],
+  );
+  const { rows } = await client.query<{ total: number }>(
+    `UPDATE data_sources SET declined_deletions = declined_deletions + $2, deletions_approved_at = NULL WHERE id = $1 RETURNING declined_deletions AS total`,
+    [sourceId, held.rowCount ?? 0],
+  );
   await client.query(
     `INSERT INTO sync_runs (id, data_source_id, trigger, status, started_at, finished_at, declined, declined_sample, capture_mode, full_compare)
      VALUES (gen_random_uuid(), $1, 'cdc', 'needs_attention', $2, $2, $3, $4::text[], 'cdc', false)`,
-    [sourceId, stamp, totalDeclined, [...keys].sort().slice(0, DECLINED_SAMPLE_SIZE)],
+    [sourceId, stamp, rows[0]?.total ?? 0, [...keys].sort().slice(0, DECLINED_SAMPLE_SIZE)],
   );
+}
+
+/**
+ * Held-back rows the customer wrote again (`present`: they exist at the customer now) are no
+ * longer deletions awaiting approval: the count drops by them. Returns the deletions still
+ * declined. NOTE: only keys the stream held are known; a pass's declined count (it holds no keys)
+ * stays as it is until the next pass counts again.
+ */
+export async function releaseHeld(client: pg.ClientBase, sourceId: string, declined: number, present: string[]): Promise<number> {
+  if (present.length === 0) return declined;
+  const released = await client.query(`DELETE FROM cdc_held_deletions WHERE data_source_id = $1 AND external_id = ANY($2::text[])`, [sourceId, present]);
+  if (!released.rowCount) return declined;
+  const { rows } = await client.query<{ total: number }>(
+    `UPDATE data_sources SET declined_deletions = GREATEST(declined_deletions - $2, 0) WHERE id = $1 RETURNING declined_deletions AS total`,
+    [sourceId, released.rowCount],
+  );
+  return rows[0]?.total ?? 0;
 }

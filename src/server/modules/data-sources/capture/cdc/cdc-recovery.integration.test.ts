@@ -147,12 +147,20 @@ describe("CDC: crashes, lost slots, the guardrail and deletion", () => {
     await customer.query(`BEGIN; UPDATE public.${table} SET name = 'still flowing' WHERE id = 8; DELETE FROM public.${table} WHERE id = 7; COMMIT`);
     await waitFor(async () => ((await rowsOf(sourceId)).get("8")!.data as { name: string }).name === "still flowing", "the update");
     expect((await rowsOf(sourceId)).get("7")!.deletedAt).toBeNull();
-    expect((await db.prisma.dataSource.findUniqueOrThrow({ where: { id: sourceId } })).declinedDeletions).toBe(7);
+    const declined = async () => (await db.prisma.dataSource.findUniqueOrThrow({ where: { id: sourceId } })).declinedDeletions;
+    expect(await declined()).toBe(7);
+    // A held-back row written again is no longer awaiting approval; deleted again, it counts once (D327).
+    await customer.query(`INSERT INTO public.${table} VALUES (3, 'back again')`);
+    await waitFor(async () => ((await declined()) === 6 ? true : undefined), "the count to drop by the row written again");
+    await customer.query(`DELETE FROM public.${table} WHERE id = 3`);
+    await waitFor(async () => (await db.prisma.syncRun.count({ where: { dataSourceId: sourceId, trigger: "cdc" } })) === 3 || undefined, "the deletion held again");
+    expect(await declined()).toBe(7);
 
     await approveDeletions(db.prisma, CLI_OPERATOR, sourceId);
     expect(await syncNow(db.prisma, sourceId)).toMatchObject({ status: "ok", counts: { tombstoned: 7, declined: 0 } });
     const live = [...(await rowsOf(sourceId)).values()].filter((row) => row.deletedAt === null).map((row) => row.externalId);
     expect(live.sort()).toEqual(["10", "8", "9"]);
+    expect(await db.prisma.cdcHeldDeletion.count({ where: { dataSourceId: sourceId } })).toBe(0);
   });
 
   it("a stale stream of ours still holding the slot (a dropped network path) is ended, and streaming resumes", async () => {
