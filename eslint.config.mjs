@@ -5,7 +5,7 @@ const config = [
   ...nextCoreWebVitals,
   ...nextTypescript,
   {
-    ignores: [".next/**", ".data/**", "node_modules/**", "src/server/db/generated/**", "next-env.d.ts", "test-results/**", "playwright-report/**"],
+    ignores: [".next/**", ".build/**", ".data/**", "node_modules/**", "src/server/db/generated/**", "next-env.d.ts", "test-results/**", "playwright-report/**"],
   },
   {
     files: ["src/server/modules/**/*.ts"],

@@ -1,11 +1,13 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import { readFileSync } from "node:fs";
 
-/** A child process started with tsx's loader in the same process (so its pid is the app's). */
+/** A child process, started with tsx's loader in the same process unless it is plain .mjs (so its pid is the app's). */
 export function startNode(script: string, args: string[], env: Record<string, string>): ChildProcess {
   // BENCH_PROFILE=<dir>: a CPU profile of every child, to find where the time goes.
   const profile = process.env.BENCH_PROFILE ? ["--cpu-prof", `--cpu-prof-dir=${process.env.BENCH_PROFILE}`] : [];
-  return spawn(process.execPath, [...profile, "--import", "tsx", script, ...args], { env: { ...process.env, ...env }, stdio: ["ignore", "pipe", "pipe"] });
+  // A plain .mjs (scripts/start.mjs, `npm start`'s own entry) runs without the TypeScript loader.
+  const loader = script.endsWith(".mjs") ? [] : ["--import", "tsx"];
+  return spawn(process.execPath, [...profile, ...loader, script, ...args], { env: { ...process.env, ...env }, stdio: ["ignore", "pipe", "pipe"] });
 }
 
 export function waitForLine(child: ChildProcess, pattern: RegExp, timeoutMs: number): Promise<RegExpExecArray> {

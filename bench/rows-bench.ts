@@ -1,6 +1,7 @@
 import type { ChildProcess } from "node:child_process";
 import http from "node:http";
-import { get, latency, runLoad, walk, type Target } from "./load";
+import { cpuPerRequest } from "./cpu-per-request";
+import { get, latency, walk, type Target } from "./load";
 import { droppedFromMetrics, hookCostMicros, paceRequestLog, writerAtRate } from "./request-log-bench";
 import { memoryOf, startNode, stop, waitForLine } from "./proc";
 import { tenPercentPass } from "./rows-pass";
@@ -33,7 +34,7 @@ async function startApp(options: RowsBenchOptions, requestLog: "on" | "off" = "o
     const match = await waitForLine(child, /listening (\d+)/, 60_000);
     return { child, port: Number(match[1]) };
   }
-  const child = startNode("src/cli/start.ts", [], {
+  const child = startNode("scripts/start.mjs", [], {
     DATABASE_URL: options.appUrl,
     GROUNDWORK_REQUEST_LOG: requestLog,
     PORT: String(requestLog === "on" ? APP_PORT : LOG_OFF_PORT),
@@ -83,12 +84,14 @@ export async function runRowsBench(options: RowsBenchOptions): Promise<void> {
     await requestLogParts(options, gw, app.port);
 
     for (const connections of [1, 16, 64]) {
-      const g = await runLoad(gw, { connections, seconds: options.stepSeconds, limit: 100 });
-      const b = await runLoad(base, { connections, seconds: options.stepSeconds, limit: 100 });
+      const g = await cpuPerRequest(gw, app.child.pid!, connections, options.stepSeconds);
+      const b = await cpuPerRequest(base, baseline.pid!, connections, options.stepSeconds);
       log(`c=${connections}: groundwork ${g.perSecond.toFixed(0)} req/s (${g.errors} errors), baseline ${b.perSecond.toFixed(0)} req/s (${b.errors} errors)`);
       if (g.errors > 0 || b.errors > 0) throw new Error(`load at ${connections} connections had errors`);
       table.add(`rows \`limit=100\`, ${connections} conn: req/s`, g.perSecond.toFixed(0), b.perSecond.toFixed(0), ratio(g.perSecond, b.perSecond), verdict(g.perSecond >= 0.8 * b.perSecond, "≥ 0.80×"));
       table.add(`rows \`limit=100\`, ${connections} conn: p50 / p99`, `${ms(g.p50)} / ${ms(g.p99)}`, `${ms(b.p50)} / ${ms(b.p99)}`, ratio(g.p50, b.p50));
+      // CPU per request (utime + stime): what the machine's other load moves least.
+      table.add(`rows \`limit=100\`, ${connections} conn: server CPU per request`, `${g.cpuMicros.toFixed(0)} µs`, `${b.cpuMicros.toFixed(0)} µs`, ratio(g.cpuMicros, b.cpuMicros));
     }
 
     const beforeWalk = memoryOf(app.child.pid!).rssMb;

@@ -102,7 +102,7 @@ async function main(): Promise<void> {
     `# npm run bench — ${new Date().toISOString()}`,
     "",
     `${ROWS.toLocaleString("en")} rows; ${os.cpus().length} cores, Node ${process.version}; app under test: ${
-      APP === "next" ? "the production server (src/cli/start.ts: next start through the custom server)" : "the /api/v1 handler over node:http (src/test/serve-api.ts)"
+      APP === "next" ? "the production server (`npm start`: scripts/start.mjs → src/cli/start.ts, Next through the custom server)" : "the /api/v1 handler over node:http (src/test/serve-api.ts)"
     }; baseline: bench/baseline-server.ts; one Postgres for both; run took ${minutes.toFixed(1)} min.`,
     "",
   ];

@@ -60,7 +60,7 @@ export async function runSharingBench(options: SharingBenchOptions): Promise<voi
       { kind: "postgres_table", organizationId: fixture.organizationId, name: "sharing", syncIntervalSeconds: null, config: { table: "public.customers", keyColumn: "id" }, credentials: { url: options.customerUrl } },
       targets,
     );
-    child = startNode("src/cli/start.ts", [], {
+    child = startNode("scripts/start.mjs", [], {
       DATABASE_URL: options.appUrl,
       PORT: String(APP_PORT),
       HOST: "127.0.0.1",

@@ -20,7 +20,8 @@ mkdir -p "$dir"
 # the script outlives the signal: it waits for start.ts, which drains, stops its worker process
 # and then its embedded Postgres (a process group of its own, which a SIGKILL never reaches);
 # and tee ignores the signal, so nothing start.ts says while stopping hits a closed pipe.
-# start.ts runs under node itself, not npx/tsx wrappers: those relay the group's SIGTERM to it
-# a second time, which it takes as "exit now" and leaves its Postgres running.
+# start.ts runs under node itself, as `npm start` runs it (scripts/start.mjs), not npx/tsx
+# wrappers: those relay the group's SIGTERM to it a second time, which it takes as "exit now" and
+# leaves its Postgres running.
 trap ':' TERM INT
-node --import tsx src/cli/start.ts > >(trap '' TERM INT; exec tee "$dir/start.log") 2>&1
+node scripts/start.mjs > >(trap '' TERM INT; exec tee "$dir/start.log") 2>&1

@@ -53,9 +53,9 @@ interface App {
   line(pattern: RegExp, from?: number): Promise<RegExpExecArray>;
 }
 
-/** node + tsx + start.ts, nothing in between: the pid signalled is npm start's own. */
+/** `npm start`'s own command (node scripts/start.mjs), no npm in between: the pid signalled is the server's. */
 function startApp(env: Record<string, string>): App {
-  const child = spawn(process.execPath, ["--import", "tsx", "src/cli/start.ts"], {
+  const child = spawn(process.execPath, ["scripts/start.mjs"], {
     cwd: repoRoot,
     env: { ...process.env, DATABASE_URL: db.url, PORT: String(PORT), HOST: "127.0.0.1", GROUNDWORK_DATA_DIR: dataDir, GROUNDWORK_SEED: "off", REDIS_URL: "", LOG_LEVEL: "warn", ...env },
     stdio: ["ignore", "pipe", "pipe"],

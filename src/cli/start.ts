@@ -22,8 +22,13 @@ import { ensureBuild } from "./ensure-build";
 import { onStopSignals } from "./stop-signals";
 import { superviseWorker, type SupervisedWorker, type WorkerStatus } from "./worker-supervisor";
 
-/** The worker's entry, forked into a process of its own (D310). */
-const WORKER_ENTRY = fileURLToPath(new URL("../worker/forked-worker.ts", import.meta.url));
+/**
+ * The worker's entry, forked into a process of its own (D310): bundled beside this module under
+ * `npm start` (scripts/start.mjs, D329), the TypeScript source under tsx (`npm run dev`, tests).
+ */
+const WORKER_ENTRY = fileURLToPath(
+  import.meta.url.endsWith(".ts") ? new URL("../worker/forked-worker.ts", import.meta.url) : new URL("./forked-worker.mjs", import.meta.url),
+);
 
 /**
  * `npm start`: build when needed → database (embedded unless DATABASE_URL) → migrations →

@@ -101,6 +101,12 @@ describe("the HTTP server in front of the framework", () => {
     expect((JSON.parse(a.body) as { policy: string }).policy).toBe(policy);
   });
 
+  it("answers JSON under /api/ with the static policy that lets nothing run, and mints no nonce for it", async () => {
+    const answer = await get("/api/v1/organizations");
+    expect(answer.headers["content-security-policy"]).toBe("default-src 'none'; frame-ancestors 'none'");
+    expect((JSON.parse(answer.body) as { policy: string | null }).policy).toBeNull();
+  });
+
   it("answers a missing, doubled or malformed Host 400 in the envelope", async () => {
     const noHost = await raw("GET / HTTP/1.1\r\nConnection: close\r\n\r\n");
     expect(expectEnvelope(noHost, 400, "bad_request")).toMatchObject({ error: { details: { header: "Host" } } });

@@ -41,6 +41,7 @@ export interface NodeServerOptions {
 }
 
 const HEALTH_PATHS = new Set(["/api/v1/health", "/health"]);
+const SECURITY_HEADER_ENTRIES = Object.entries(SECURITY_HEADERS);
 
 /**
  * The HTTP server `npm start` runs Next in (and the tests run the API in). Everything a hostile
@@ -67,9 +68,11 @@ export function createNodeServer(handle: NodeHandler, log: Logger, options: Node
   const state: ServerState = trackConnections(server);
   server.on("request", (req: IncomingMessage, res: ServerResponse) => {
       state.requestStarted(req, res);
-      const nonce = newNonce();
-      for (const [name, value] of Object.entries(SECURITY_HEADERS)) res.setHeader(name, value);
-      res.setHeader("Content-Security-Policy", contentSecurityPolicy(nonce, options.dev));
+      for (const [name, value] of SECURITY_HEADER_ENTRIES) res.setHeader(name, value);
+      // Pages get a policy with a fresh nonce (D175); JSON answers under /api/ keep the static
+      // one, which lets nothing run or load at all (D328).
+      const nonce = req.url?.startsWith("/api/") ? null : newNonce();
+      if (nonce) res.setHeader("Content-Security-Policy", contentSecurityPolicy(nonce, options.dev));
       if (https) res.setHeader("Strict-Transport-Security", HSTS_VALUE);
       const refusal = edgeRefusal(req.method ?? "", req.url ?? "", req.rawHeaders) ?? hostRefusal(req.rawHeaders);
       if (refusal) return answer(res, statusForCode(refusal.code), refusal, log, req, options.onRefused);
@@ -84,7 +87,7 @@ export function createNodeServer(handle: NodeHandler, log: Logger, options: Node
       if (tooLarge) return refuseBody(res, tooLarge.status, tooLarge.error, log, req, options.onRefused);
       if (req.headers.upgrade !== undefined) dropUpgrade(req);
       // Next reads the nonce for its inline scripts from the request's policy header.
-      req.headers["content-security-policy"] = contentSecurityPolicy(nonce, options.dev);
+      if (nonce) req.headers["content-security-policy"] = contentSecurityPolicy(nonce, options.dev);
       req.headers[CLIENT_ADDRESS_HEADER] = resolveClientAddress(req.socket.remoteAddress, req.headers["x-forwarded-for"], proxies);
       Promise.resolve(handle(req, res)).catch((error: unknown) => {
         log.error({ err: error }, "unhandled error in the HTTP server");
@@ -94,7 +97,7 @@ export function createNodeServer(handle: NodeHandler, log: Logger, options: Node
   });
   if (!options.allowUpgrade) refuseUpgradeListeners(server);
   server.on("checkExpectation", (req: IncomingMessage, res: ServerResponse) => {
-    for (const [name, value] of Object.entries(SECURITY_HEADERS)) res.setHeader(name, value);
+    for (const [name, value] of SECURITY_HEADER_ENTRIES) res.setHeader(name, value);
     answer(res, 417, new AppError("bad_request", "Only Expect: 100-continue is supported.", { details: { header: "Expect" } }), log, req, options.onRefused);
   });
   server.on("clientError", (error: NodeJS.ErrnoException, socket: Socket) => {

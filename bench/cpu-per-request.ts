@@ -1,0 +1,74 @@
+import { readFileSync } from "node:fs";
+import http from "node:http";
+import path from "node:path";
+import { createDatabase, databaseUrl, randomDatabaseName } from "@/server/db/admin";
+import { prepareDatabase } from "@/server/db/bootstrap";
+import { createPrismaClient } from "@/server/db/client";
+import { applyMigrations } from "@/server/db/migrations";
+import { get, runLoad, type Target } from "./load";
+import { memoryOf, startNode, stop, waitForLine } from "./proc";
+import { seed } from "./seed";
+
+/** utime + stime of a process, in ms (Linux /proc/<pid>/stat, clock ticks of 10 ms). */
+export function cpuMsOf(pid: number): number {
+  const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]!.split(" ");
+  return (Number(fields[11]) + Number(fields[12])) * 10;
+}
+
+/** Server CPU per request under `runLoad`: a figure the machine's other load barely moves. */
+export async function cpuPerRequest(target: Target, pid: number, connections: number, seconds: number, limit = 100) {
+  const before = cpuMsOf(pid);
+  const load = await runLoad(target, { connections, seconds, limit });
+  return { ...load, cpuMicros: ((cpuMsOf(pid) - before) * 1000) / load.requests };
+}
+
+/**
+ * `node --import tsx bench/cpu-per-request.ts [rows] [seconds]`: a quick look at the API's CPU per
+ * request against the baseline's (rounds at 1 and 16 connections, `npm start` and the bare server
+ * on a fresh seeded database), usable while the machine is busy. APP_ENV (JSON) adds settings to
+ * the app's environment; ROUNDS (3) sets the rounds.
+ */
+if (process.argv[1]?.endsWith("cpu-per-request.ts")) {
+  const rows = Number(process.argv[2] ?? 100_000);
+  const seconds = Number(process.argv[3] ?? 5);
+  const server = await prepareDatabase({ dataDir: path.resolve(".data/bench-postgres"), log: () => undefined });
+  const adminUrl = databaseUrl(server.url, "postgres");
+  const appUrl = databaseUrl(adminUrl, randomDatabaseName("gw_cpu_app"));
+  const customerUrl = databaseUrl(adminUrl, randomDatabaseName("gw_cpu_customer"));
+  await createDatabase(adminUrl, appUrl.split("/").pop()!.split("?")[0]!);
+  await createDatabase(adminUrl, customerUrl.split("/").pop()!.split("?")[0]!);
+  await applyMigrations(appUrl, { migrationsDir: path.resolve("prisma/migrations") });
+  const db = createPrismaClient(appUrl);
+  const fixture = await seed(db, appUrl, customerUrl, rows);
+  await db.$disconnect();
+  const app = startNode(process.env.APP_ENTRY ?? "scripts/start.mjs", [], {
+    DATABASE_URL: appUrl, PORT: "4931", HOST: "127.0.0.1", GROUNDWORK_WORKER: "off", GROUNDWORK_SEED: "off",
+    GROUNDWORK_DATA_DIR: ".data/bench", REDIS_URL: "", GROUNDWORK_METRICS_TOKEN: "m".repeat(32),
+    ...(JSON.parse(process.env.APP_ENV ?? "{}") as Record<string, string>),
+  });
+  const baseline = startNode("bench/baseline-server.ts", ["4932"], { DATABASE_URL: appUrl });
+  app.stdout?.on("data", () => undefined);
+  try {
+    await waitForLine(app, /Groundwork is up/, 300_000);
+    await waitForLine(baseline, /listening/, 60_000);
+    const p = `/api/v1/organizations/${fixture.organizationId}/data-sources/${fixture.rowsSourceId}/rows`;
+    const gw: Target = { port: 4931, path: p, token: fixture.token };
+    const base: Target = { port: 4932, path: p, token: fixture.token };
+    // A Next route first, as a load balancer's health check would: Next's AsyncLocalStorage is on from here.
+    await get(new http.Agent(), { port: 4931, path: "/api/v1/health", token: "" }, "");
+    await runLoad(gw, { connections: 1, seconds: 1, limit: 100 });
+    process.stdout.write(`app RSS after warm-up: ${memoryOf(app.pid!).rssMb.toFixed(0)} MB (baseline ${memoryOf(baseline.pid!).rssMb.toFixed(0)} MB)\n`);
+    for (const round of [1, 2, 3].slice(0, Number(process.env.ROUNDS ?? 3))) {
+      for (const [connections, limit] of [[1, 1], [1, 100], [16, 100]] as const) {
+        const g = await cpuPerRequest(gw, app.pid!, connections, seconds, limit);
+        const b = await cpuPerRequest(base, baseline.pid!, connections, seconds, limit);
+        process.stdout.write(`round ${round} c=${connections} limit=${limit}: app ${g.cpuMicros.toFixed(0)} µs CPU/req ${g.perSecond.toFixed(0)} req/s p50 ${g.p50.toFixed(2)} | baseline ${b.cpuMicros.toFixed(0)} µs ${b.perSecond.toFixed(0)} req/s p50 ${b.p50.toFixed(2)} | cpu ratio ${(g.cpuMicros / b.cpuMicros).toFixed(2)}\n`);
+      }
+    }
+  } finally {
+    await stop(app);
+    await stop(baseline);
+    await server.stop();
+  }
+  process.exit(0);
+}
