@@ -19,6 +19,11 @@ describe("lists that page (issue 20)", () => {
     const names = [...first.items, ...second.items].map((o) => o.name);
     expect(new Set(names).size).toBe(31);
     expect(names).toEqual([...names].sort());
+    // The organizations table asks for bigger pages (D330); its cursors walk the same order.
+    const table = await organizationGrid(db.prisma, "all", { limit: 20 });
+    const rest = await organizationGrid(db.prisma, "all", { limit: 20, cursor: table.nextCursor! });
+    expect([...table.items, ...rest.items].map((o) => o.name)).toEqual(names);
+    expect(rest.nextCursor).toBeNull();
 
     const searched = await organizationGrid(db.prisma, "all", { search: "grid 1" });
     expect(searched.items.map((o) => o.name)).toEqual(Array.from({ length: 10 }, (_, i) => `Grid 1${i}`));
