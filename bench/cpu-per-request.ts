@@ -1,13 +1,8 @@
 import { readFileSync } from "node:fs";
 import http from "node:http";
-import path from "node:path";
-import { createDatabase, databaseUrl, randomDatabaseName } from "@/server/db/admin";
-import { prepareDatabase } from "@/server/db/bootstrap";
-import { createPrismaClient } from "@/server/db/client";
-import { applyMigrations } from "@/server/db/migrations";
 import { get, runLoad, type Target } from "./load";
 import { memoryOf, startNode, stop, waitForLine } from "./proc";
-import { seed } from "./seed";
+import { openSeededDatabases } from "./seeded-databases";
 
 /** utime + stime of a process, in ms (Linux /proc/<pid>/stat, clock ticks of 10 ms). */
 export function cpuMsOf(pid: number): number {
@@ -31,16 +26,7 @@ export async function cpuPerRequest(target: Target, pid: number, connections: nu
 if (process.argv[1]?.endsWith("cpu-per-request.ts")) {
   const rows = Number(process.argv[2] ?? 100_000);
   const seconds = Number(process.argv[3] ?? 5);
-  const server = await prepareDatabase({ dataDir: path.resolve(".data/bench-postgres"), log: () => undefined });
-  const adminUrl = databaseUrl(server.url, "postgres");
-  const appUrl = databaseUrl(adminUrl, randomDatabaseName("gw_cpu_app"));
-  const customerUrl = databaseUrl(adminUrl, randomDatabaseName("gw_cpu_customer"));
-  await createDatabase(adminUrl, appUrl.split("/").pop()!.split("?")[0]!);
-  await createDatabase(adminUrl, customerUrl.split("/").pop()!.split("?")[0]!);
-  await applyMigrations(appUrl, { migrationsDir: path.resolve("prisma/migrations") });
-  const db = createPrismaClient(appUrl);
-  const fixture = await seed(db, appUrl, customerUrl, rows);
-  await db.$disconnect();
+  const { appUrl, fixture, close } = await openSeededDatabases("gw_cpu", rows);
   const app = startNode(process.env.APP_ENTRY ?? "scripts/start.mjs", [], {
     DATABASE_URL: appUrl, PORT: "4931", HOST: "127.0.0.1", GROUNDWORK_WORKER: "off", GROUNDWORK_SEED: "off",
     GROUNDWORK_DATA_DIR: ".data/bench", REDIS_URL: "", GROUNDWORK_METRICS_TOKEN: "m".repeat(32),
@@ -68,7 +54,7 @@ if (process.argv[1]?.endsWith("cpu-per-request.ts")) {
   } finally {
     await stop(app);
     await stop(baseline);
-    await server.stop();
+    await close();
   }
   process.exit(0);
 }

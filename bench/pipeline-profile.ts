@@ -1,13 +1,9 @@
-import path from "node:path";
 import { appRouter } from "@/server/api/v1/root";
-import { createDatabase, databaseUrl, dropDatabase, randomDatabaseName } from "@/server/db/admin";
-import { prepareDatabase } from "@/server/db/bootstrap";
 import { createPrismaClient } from "@/server/db/client";
-import { applyMigrations } from "@/server/db/migrations";
 import { createApiPipeline } from "@/server/http/handle-api-request";
 import { logger } from "@/server/logger";
 import { createMemoryRateLimitStore } from "@/server/modules/rate-limit/rate-limit-store";
-import { seed } from "./seed";
+import { openSeededDatabases } from "./seeded-databases";
 
 /**
  * `node --cpu-prof --import tsx bench/pipeline-profile.ts [requests]`: the /api/v1 pipeline
@@ -16,15 +12,9 @@ import { seed } from "./seed";
  * logger writes its request lines to stdout (redirect it); the figures go to stderr.
  */
 const requests = Number(process.argv[2] ?? 5000);
-const server = await prepareDatabase({ dataDir: path.resolve(".data/bench-postgres"), log: () => undefined });
-const adminUrl = databaseUrl(server.url, "postgres");
-const names = [randomDatabaseName("gw_pipe_app"), randomDatabaseName("gw_pipe_customer")];
-for (const name of names) await createDatabase(adminUrl, name);
-const [appUrl, customerUrl] = names.map((name) => databaseUrl(adminUrl, name)) as [string, string];
+const { appUrl, fixture, close } = await openSeededDatabases("gw_pipe", 10_000);
 try {
-  await applyMigrations(appUrl, { migrationsDir: path.resolve("prisma/migrations") });
   const db = createPrismaClient(appUrl);
-  const fixture = await seed(db, appUrl, customerUrl, 10_000);
   const pipeline = createApiPipeline({ router: appRouter, db: () => db, log: logger, rateLimiter: createMemoryRateLimitStore() });
   const url = `/api/v1/organizations/${fixture.organizationId}/data-sources/${fixture.rowsSourceId}/rows?limit=1`;
   const headers = new Map([["authorization", `Bearer ${fixture.token}`]]);
@@ -40,6 +30,5 @@ try {
   process.stderr.write(`${requests} requests: ${((performance.now() - started) / requests).toFixed(3)} ms wall, ${((used.user + used.system) / requests).toFixed(0)} µs CPU per request (user ${(used.user / requests).toFixed(0)}, system ${(used.system / requests).toFixed(0)})\n`);
   await db.$disconnect();
 } finally {
-  for (const name of names) await dropDatabase(adminUrl, name).catch(() => undefined);
-  await server.stop();
+  await close();
 }

@@ -18,30 +18,13 @@ const REDACTED_PATHS = [
   "*.connectionUrl",
 ];
 
-/** How long a line may wait in the buffer on a quiet server. */
-const FLUSH_EVERY_MS = 250;
-
-/**
- * Lines are buffered and written 4 KB at a time, or every 250 ms, off the request path (D331): a
- * write per line cost every API request a system call, about a sixth of the /api/v1 pipeline's
- * CPU. What is buffered at exit is written then (pino registers that for an asynchronous
- * destination); a process killed outright loses at most the last quarter second of lines.
- */
-function bufferedStdout(): pino.DestinationStream {
-  const destination = pino.destination({ dest: 1, sync: false, minLength: 4096 });
-  setInterval(() => {
-    try {
-      destination.flush();
-    } catch {
-      // Closed at exit: nothing left to write.
-    }
-  }, FLUSH_EVERY_MS).unref();
-  return destination;
-}
-
 /**
  * Structured JSON logs. Redaction is a second line of defence: code must never pass a
  * plaintext token or credential to the logger in the first place.
+ * NOTE: lines are buffered and written 4 KB at a time, or every 250 ms on a quiet server, off the
+ * request path (D331): a write per line cost every API request a system call, about a sixth of
+ * the /api/v1 pipeline's CPU. What is buffered at exit is written then (pino registers that for
+ * an asynchronous destination); a process killed outright loses at most the last quarter second.
  */
 export const logger = pino(
   {
@@ -50,7 +33,7 @@ export const logger = pino(
     redact: { paths: REDACTED_PATHS, censor: "[redacted]" },
     timestamp: pino.stdTimeFunctions.isoTime,
   },
-  bufferedStdout(),
+  pino.destination({ dest: 1, sync: false, minLength: 4096, periodicFlush: 250 }),
 );
 
 export type Logger = typeof logger;
