@@ -4,6 +4,7 @@ import { roleLabel } from "@/components/dashboard/app-shell";
 import { LoadError } from "@/components/dashboard/load-error";
 import { MyInvitations } from "@/components/dashboard/invitations";
 import { Card, EmptyState, PageHeader } from "@/components/ui/card";
+import { CursorPager } from "@/components/ui/cursor-pager";
 import { load } from "@/server/api/dashboard/load";
 
 export const dynamic = "force-dynamic";
@@ -108,20 +109,14 @@ export default async function OverviewPage({ searchParams }: { searchParams: Pro
           ))}
         </ul>
       )}
-      {cursor || grid.nextCursor ? (
-        <nav aria-label="More organizations" className="mt-4 flex gap-4 text-sm">
-          {cursor ? (
-            <Link className="text-blue-700 hover:underline" href={pageLink()}>
-              ← First page
-            </Link>
-          ) : null}
-          {grid.nextCursor ? (
-            <Link className="text-blue-700 hover:underline" data-testid="org-grid-next" href={pageLink(grid.nextCursor)}>
-              Next organizations →
-            </Link>
-          ) : null}
-        </nav>
-      ) : null}
+      <CursorPager
+        label="More organizations"
+        className="mt-4"
+        firstHref={cursor ? pageLink() : null}
+        nextHref={grid.nextCursor ? pageLink(grid.nextCursor) : null}
+        nextLabel="Next organizations →"
+        nextTestId="org-grid-next"
+      />
     </div>
   );
 }

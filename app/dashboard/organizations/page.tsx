@@ -1,7 +1,7 @@
-import Link from "next/link";
 import { LoadError } from "@/components/dashboard/load-error";
 import { OrganizationsView } from "@/components/dashboard/organizations-view";
 import { PageHeader } from "@/components/ui/card";
+import { CursorPager } from "@/components/ui/cursor-pager";
 import { load } from "@/server/api/dashboard/load";
 
 export const dynamic = "force-dynamic";
@@ -25,20 +25,14 @@ export default async function OrganizationsPage({ searchParams }: { searchParams
         description={`${everyone ? "Every organization on this instance" : "The organizations you belong to"} (${grid.totals.organizations}).`}
       />
       <OrganizationsView organizations={grid.items} isOwner={me.isInstanceOwner} />
-      {cursor || grid.nextCursor ? (
-        <nav aria-label="More organizations" className="mt-4 flex gap-4 text-sm">
-          {cursor ? (
-            <Link className="text-blue-700 hover:underline" href="/dashboard/organizations">
-              ← First page
-            </Link>
-          ) : null}
-          {grid.nextCursor ? (
-            <Link className="text-blue-700 hover:underline" data-testid="organizations-next" href={`/dashboard/organizations?cursor=${encodeURIComponent(grid.nextCursor)}`}>
-              Next {PAGE_SIZE} organizations →
-            </Link>
-          ) : null}
-        </nav>
-      ) : null}
+      <CursorPager
+        label="More organizations"
+        className="mt-4"
+        firstHref={cursor ? "/dashboard/organizations" : null}
+        nextHref={grid.nextCursor ? `/dashboard/organizations?cursor=${encodeURIComponent(grid.nextCursor)}` : null}
+        nextLabel={`Next ${PAGE_SIZE} organizations →`}
+        nextTestId="organizations-next"
+      />
     </div>
   );
 }

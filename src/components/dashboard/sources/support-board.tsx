@@ -2,6 +2,7 @@ import { ArrowDown, ArrowUp } from "lucide-react";
 import Link from "next/link";
 import { Button } from "@/components/ui/button";
 import { EmptyState } from "@/components/ui/card";
+import { CursorPager } from "@/components/ui/cursor-pager";
 import { Label, Select } from "@/components/ui/input";
 import { RelativeTime } from "@/components/ui/relative-time";
 import { Table, TBody, TD, TH, THead, TR } from "@/components/ui/table";
@@ -145,20 +146,13 @@ export function SupportBoard({
           </Table>
         </>
       )}
-      {paging.paged || paging.nextCursor ? (
-        <nav aria-label="More sources on the board" className="flex gap-4 text-sm">
-          {paging.paged ? (
-            <Link className="text-blue-700 hover:underline" href={query(filters, {})}>
-              ← First page
-            </Link>
-          ) : null}
-          {paging.nextCursor ? (
-            <Link className="text-blue-700 hover:underline" data-testid="board-next" href={query(filters, {}, paging.nextCursor)}>
-              Next 100 →
-            </Link>
-          ) : null}
-        </nav>
-      ) : null}
+      <CursorPager
+        label="More sources on the board"
+        firstHref={paging.paged ? query(filters, {}) : null}
+        nextHref={paging.nextCursor ? query(filters, {}, paging.nextCursor) : null}
+        nextLabel="Next 100 →"
+        nextTestId="board-next"
+      />
     </div>
   );
 }

@@ -1,5 +1,5 @@
-import Link from "next/link";
 import { Alert } from "@/components/ui/alert";
+import { CursorPager } from "@/components/ui/cursor-pager";
 import { LoadError } from "@/components/dashboard/load-error";
 import { CreateSourceDialog } from "@/components/dashboard/sources/create-source-dialog";
 import { SourcesList } from "@/components/dashboard/sources/sources-list";
@@ -36,18 +36,12 @@ export default async function SourcesPage({
         </Alert>
       ) : null}
       <SourcesList organizationId={organizationId} sources={sources.items} canManage={organization.canAdmin} />
-      <nav aria-label="More sources" className="flex gap-4 text-sm">
-        {cursor ? (
-          <Link className="text-blue-700 hover:underline" href={`/dashboard/organizations/${organizationId}/sources`}>
-            ← First page
-          </Link>
-        ) : null}
-        {sources.nextCursor ? (
-          <Link className="text-blue-700 hover:underline" href={`/dashboard/organizations/${organizationId}/sources?cursor=${encodeURIComponent(sources.nextCursor)}`}>
-            Next 100 sources →
-          </Link>
-        ) : null}
-      </nav>
+      <CursorPager
+        label="More sources"
+        firstHref={cursor ? `/dashboard/organizations/${organizationId}/sources` : null}
+        nextHref={sources.nextCursor ? `/dashboard/organizations/${organizationId}/sources?cursor=${encodeURIComponent(sources.nextCursor)}` : null}
+        nextLabel="Next 100 sources →"
+      />
     </div>
   );
 }
