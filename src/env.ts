@@ -29,6 +29,8 @@ const schema = z.object({
   /** Upper bound on any one statement of an API request, in ms (D45). */
   DATABASE_STATEMENT_TIMEOUT_MS: z.coerce.number().int().min(100).max(3_600_000).default(10_000),
   GROUNDWORK_WORKER: z.enum(["on", "off"]).default("on"),
+  /** Parse every /api/v1 answer by its output schema in production too (D262; always on outside it). */
+  GROUNDWORK_CHECK_OUTPUT: z.enum(["on", "off"]).default("off"),
   GROUNDWORK_SEED: z.enum(["on", "off"]).default("on"),
   /** Lets connectors reach loopback, private and link-local addresses (self-hosted setups, tests). */
   GROUNDWORK_ALLOW_PRIVATE_TARGETS: z.enum(["on", "off"]).default("off"),

@@ -33,9 +33,25 @@ export function parseTrustedProxies(value: string | undefined): BlockList {
   return list;
 }
 
+/**
+ * Answers per list and address, remembered: BlockList#check builds a native SocketAddress on
+ * every call (tens of µs, on every request), while the peers a server sees are few and repeat
+ * (a load balancer, keep-alive clients). Bounded; a full memo starts over.
+ */
+const answers = new WeakMap<BlockList, Map<string, boolean>>();
+const ANSWERS_KEPT = 1024;
+
 function trusted(list: BlockList, address: string): boolean {
-  const version = isIP(address);
-  return version !== 0 && list.check(address, version === 6 ? "ipv6" : "ipv4");
+  let known = answers.get(list);
+  if (!known) answers.set(list, (known = new Map()));
+  let answer = known.get(address);
+  if (answer === undefined) {
+    const version = isIP(address);
+    answer = version !== 0 && list.check(address, version === 6 ? "ipv6" : "ipv4");
+    if (known.size >= ANSWERS_KEPT) known.clear();
+    known.set(address, answer);
+  }
+  return answer;
 }
 
 /**

@@ -49,7 +49,6 @@ interface Exchange {
   req: ApiRequest;
   url: URL;
   requestId: string;
-  log: Logger;
   trace: RequestTrace;
   response: ResponseHolder;
 }
@@ -71,9 +70,8 @@ export function createApiPipeline(deps: ApiHandlerDeps): (req: ApiRequest) => Pr
   return async (req) => {
     const requestId = newRequestId();
     const started = performance.now();
-    const log = deps.log.child({ request_id: requestId });
     const url = new URL(req.url, "http://localhost");
-    const exchange: Exchange = { req, url, requestId, log, trace: {}, response: { headers: {} } };
+    const exchange: Exchange = { req, url, requestId, trace: {}, response: { headers: {} } };
     const match = matchRoute(pipeline.routes, req.method, relativePath(url.pathname));
     let answer: ApiAnswer;
     let clientAborted = false;
@@ -81,7 +79,7 @@ export function createApiPipeline(deps: ApiHandlerDeps): (req: ApiRequest) => Pr
       answer = await dispatch(exchange, match, pipeline);
     } catch (error) {
       const appError = toAppError(error);
-      logFailure(log, appError.code, error);
+      logFailure(deps.log, exchange, appError.code, error);
       clientAborted = isClientAbort(appError);
       answer = errorAnswer(exchange, appError);
     }
@@ -89,9 +87,13 @@ export function createApiPipeline(deps: ApiHandlerDeps): (req: ApiRequest) => Pr
     observeApiRequest(route, req.method, answer.status, performance.now() - started);
     exchange.trace.responseBytes = Buffer.byteLength(answer.body);
     if (deps.requestLog) recordRequest(deps.requestLog, { req, url, requestId, route, status: answer.status, started, trace: exchange.trace });
-    // NOTE: only the path is logged; a query string may carry a token someone pasted there.
-    log.info(
+    // NOTE: only the path is logged; a query string may carry a token someone pasted there. One
+    // line with the request's own fields, not a child logger per request (most requests log
+    // nothing else: a child's bindings were built and thrown away on each).
+    deps.log.info(
       {
+        request_id: requestId,
+        ...(exchange.trace.principal ? { api_key_id: exchange.trace.principal.keyId } : {}),
         method: req.method,
         path: url.pathname,
         status: answer.status,
@@ -151,7 +153,6 @@ async function dispatch(exchange: Exchange, match: RouteMatch, pipeline: Pipelin
   assertKnownQueryParameters(url, match.route.queryParameters);
   const call = { exchange, match, db, pipeline };
   if (!principal) return run(call, undefined);
-  exchange.log.setBindings({ api_key_id: principal.keyId });
   const enterKeySlot = () => keySlot(principal.keyId);
   // A write with an Idempotency-Key enters the gate in the idempotency middleware, once its
   // turn among duplicates has come (D20, D45); everything else enters here.
@@ -174,14 +175,13 @@ interface Call {
 /** Body (413/415/400) → the procedure, called with the path parameters and the query or body → one envelope. */
 async function run(call: Call, principal: ApiKeyPrincipal | undefined, enterKeySlot?: () => Promise<() => void>): Promise<ApiAnswer> {
   const { exchange, match, db, pipeline } = call;
-  const { req, requestId, log } = exchange;
+  const { req, requestId } = exchange;
   const rawBody = await readRawBody(req);
   const context: ApiContext = {
     requestId,
     req: { method: req.method, pathname: exchange.url.pathname, headers: req.headers },
     rawBody,
     db,
-    log,
     rateLimiter: pipeline.deps.rateLimiter,
     response: exchange.response,
     principal,
@@ -210,8 +210,11 @@ function jsonAnswer(exchange: Exchange, status: number, body: string, errorHeade
   };
 }
 
-function logFailure(log: Logger, code: AppErrorCode, error: unknown): void {
+function logFailure(logger: Logger, exchange: Exchange, code: AppErrorCode, error: unknown): void {
+  if (code !== "internal_error" && code !== "service_unavailable") return;
   const cause = error instanceof TRPCError ? (error.cause ?? error) : error;
+  const principal = exchange.trace.principal;
+  const log = logger.child({ request_id: exchange.requestId, ...(principal ? { api_key_id: principal.keyId } : {}) });
   if (code === "internal_error") log.error({ err: cause }, "internal error");
   else if (code === "service_unavailable") log.warn({ err: cause }, "database unavailable");
 }

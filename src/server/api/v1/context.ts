@@ -1,6 +1,5 @@
 import type { Db } from "@/server/db/types";
 import type { RawBody } from "@/server/web/read-body";
-import type { Logger } from "@/server/logger";
 import type { ApiKeyPrincipal } from "@/server/modules/api-keys/principal";
 import type { RateLimitStore } from "@/server/modules/rate-limit/rate-limit-store";
 
@@ -25,7 +24,6 @@ export interface ApiContext {
   req: ApiRequestHead;
   rawBody: RawBody;
   db: Db;
-  log: Logger;
   rateLimiter: RateLimitStore;
   response: ResponseHolder;
   /** The caller, identified (and charged) by the pipeline before it read the body; none for a public operation. */

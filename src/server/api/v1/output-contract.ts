@@ -1,8 +1,14 @@
 import type { z } from "zod";
+import { env } from "@/env";
 
-/** Whether a procedure's answer is parsed by its output schema on every call (D262). */
+/**
+ * Whether a procedure's answer is parsed by its output schema on every call (D262).
+ * NOTE: through env(), where an unset NODE_ENV means production, as everywhere else: `npm start`
+ * does not set it, and reading process.env directly had left the parse on in production.
+ */
 export function checksOutputs(): boolean {
-  return process.env.NODE_ENV !== "production" || process.env.GROUNDWORK_CHECK_OUTPUT === "on";
+  const { NODE_ENV, GROUNDWORK_CHECK_OUTPUT } = env();
+  return NODE_ENV !== "production" || GROUNDWORK_CHECK_OUTPUT === "on";
 }
 
 /**

@@ -22,6 +22,7 @@ export const apiProcedure = baseProcedure
       const organizationId = raw?.[meta.orgParam];
       if (typeof organizationId === "string") requireOrganizationAccess(principal, organizationId);
     }
-    return next({ ctx: { ...ctx, principal } });
+    // Only the narrowed field: tRPC merges it over ctx itself.
+    return next({ ctx: { principal } });
   })
   .use(idempotencyMiddleware);

@@ -50,8 +50,23 @@ const payloadSchema = z
 /** 22 base64url characters: 132 bits of HMAC-SHA256. */
 const CHECKSUM_LENGTH = 22;
 
+/**
+ * Digests of recent bindings. A walk asks for the same binding on every page (once to check the
+ * cursor it got, once to sign the next); bindings are built in code with a fixed key order, so
+ * their plain JSON names them for the cache, and the canonical form is hashed only on a miss.
+ */
+const digests = new Map<string, string>();
+const DIGESTS_KEPT = 512;
+
 function bindingDigest(binding: CursorBinding): string {
-  return createHash("sha256").update(canonicalJson(binding)).digest("hex").slice(0, 16);
+  const key = JSON.stringify(binding);
+  let digest = digests.get(key);
+  if (digest === undefined) {
+    digest = createHash("sha256").update(canonicalJson(binding)).digest("hex").slice(0, 16);
+    if (digests.size >= DIGESTS_KEPT) digests.delete(digests.keys().next().value!);
+    digests.set(key, digest);
+  }
+  return digest;
 }
 
 /** Keyed with the server's cursor secret: a client cannot forge a position (D47). */
