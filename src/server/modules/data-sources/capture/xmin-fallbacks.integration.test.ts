@@ -113,6 +113,12 @@ describe("xmin capture falls back to a full compare (one test per rule, D283–D
     await db.prisma.dataSource.update({ where: { id: sourceId }, data: { captureState: { unexpected: true } } });
     expect(await passReads(sourceId)).toEqual({ fullCompare: true, fallbackReason: "no_state", captureMode: "xmin" });
     expect(await passReads(sourceId, { fullCompare: true })).toEqual({ fullCompare: true, fallbackReason: "requested", captureMode: "xmin" });
+    // A caller that knows why (a CDC slot was lost) has the pass record that, in its own transaction.
+    expect(await passReads(sourceId, { fullCompare: true, fallbackReason: "the replication slot is missing" })).toEqual({
+      fullCompare: true,
+      fallbackReason: "the replication slot is missing",
+      captureMode: "xmin",
+    });
     expect(await passReads(sourceId)).toEqual(INCREMENTAL);
   });
 

@@ -39,6 +39,12 @@ export interface SyncPassOptions {
   wraparoundSafeAge?: bigint;
   /** Read as of a snapshot the customer's server exported (a CDC full compare, capture/cdc/). */
   exportedSnapshot?: string;
+  /**
+   * Why the caller asked for the full compare (a CDC slot was lost...): recorded on the run in
+   * the pass's own transaction, in place of the generic "requested", so the run never shows one
+   * reason and then another.
+   */
+  fallbackReason?: string;
 }
 
 export interface SyncCounts {
@@ -231,7 +237,9 @@ async function passSteps(
       WHERE id = $1`,
     [run.id, status, finishedAt, counts.inserted, counts.updated, counts.tombstoned, counts.revived, counts.declined, rowsRead, declinedSample],
   );
-  await recordPassCapture(client, sourceId, run.id, result.value.capture, finishedAt);
+  const capture = result.value.capture;
+  const reason = options.fallbackReason !== undefined && capture.fullCompare ? options.fallbackReason : capture.fallbackReason;
+  await recordPassCapture(client, sourceId, run.id, { ...capture, fallbackReason: reason }, finishedAt);
   const changedRows = counts.inserted + counts.updated + counts.tombstoned + counts.revived;
   return { status, syncRunId: run.id, counts, error: null, written: { firstPass, changedRows, rowsBefore: liveBefore } };
 }

@@ -65,11 +65,13 @@ export async function runCdcFullCompare(deps: SyncPassDeps, sourceId: string, op
       trigger: options.trigger,
       fullCompare: true,
       exportedSnapshot: created.snapshotName,
+      fallbackReason: options.reason,
       ...(options.batchSize === undefined ? {} : { batchSize: options.batchSize }),
       timeoutMs,
     });
     if (outcome.syncRunId !== null) {
-      // The run says how it read the source and why it compared in full (sync history, issue 27).
+      // The run says how it read the source and why it compared in full (sync history, issue 27); a
+      // committed pass wrote the same already, this covers one that failed.
       await deps.db.syncRun.update({ where: { id: outcome.syncRunId }, data: { captureMode: "cdc", fullCompare: true, fallbackReason: options.reason } });
     }
     if (outcome.status === "ok" || outcome.status === "needs_attention") {
