@@ -1,4 +1,5 @@
 import { BlockList, isIP } from "node:net";
+import { boundedMemo } from "@/server/lib/bounded-memo";
 
 /**
  * The request header the edge sets to the client's address (D174) for the sign-in budgets. Any
@@ -36,22 +37,17 @@ export function parseTrustedProxies(value: string | undefined): BlockList {
 /**
  * Answers per list and address, remembered: BlockList#check builds a native SocketAddress on
  * every call (tens of µs, on every request), while the peers a server sees are few and repeat
- * (a load balancer, keep-alive clients). Bounded; a full memo starts over.
+ * (a load balancer, keep-alive clients). Lists are never changed once parsed.
  */
-const answers = new WeakMap<BlockList, Map<string, boolean>>();
-const ANSWERS_KEPT = 1024;
+const answers = new WeakMap<BlockList, (address: string, compute: () => boolean) => boolean>();
 
 function trusted(list: BlockList, address: string): boolean {
-  let known = answers.get(list);
-  if (!known) answers.set(list, (known = new Map()));
-  let answer = known.get(address);
-  if (answer === undefined) {
+  let memo = answers.get(list);
+  if (!memo) answers.set(list, (memo = boundedMemo<boolean>(1024)));
+  return memo(address, () => {
     const version = isIP(address);
-    answer = version !== 0 && list.check(address, version === 6 ? "ipv6" : "ipv4");
-    if (known.size >= ANSWERS_KEPT) known.clear();
-    known.set(address, answer);
-  }
-  return answer;
+    return version !== 0 && list.check(address, version === 6 ? "ipv6" : "ipv4");
+  });
 }
 
 /**

@@ -93,7 +93,7 @@ export function createApiPipeline(deps: ApiHandlerDeps): (req: ApiRequest) => Pr
     deps.log.info(
       {
         request_id: requestId,
-        ...(exchange.trace.principal ? { api_key_id: exchange.trace.principal.keyId } : {}),
+        api_key_id: exchange.trace.principal?.keyId,
         method: req.method,
         path: url.pathname,
         status: answer.status,
@@ -213,8 +213,7 @@ function jsonAnswer(exchange: Exchange, status: number, body: string, errorHeade
 function logFailure(logger: Logger, exchange: Exchange, code: AppErrorCode, error: unknown): void {
   if (code !== "internal_error" && code !== "service_unavailable") return;
   const cause = error instanceof TRPCError ? (error.cause ?? error) : error;
-  const principal = exchange.trace.principal;
-  const log = logger.child({ request_id: exchange.requestId, ...(principal ? { api_key_id: principal.keyId } : {}) });
+  const log = logger.child({ request_id: exchange.requestId, api_key_id: exchange.trace.principal?.keyId });
   if (code === "internal_error") log.error({ err: cause }, "internal error");
-  else if (code === "service_unavailable") log.warn({ err: cause }, "database unavailable");
+  else log.warn({ err: cause }, "database unavailable");
 }

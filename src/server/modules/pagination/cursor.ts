@@ -1,6 +1,7 @@
 import { createHash, createHmac, timingSafeEqual } from "node:crypto";
 import { z } from "zod";
 import { AppError } from "@/server/errors/app-error";
+import { boundedMemo } from "@/server/lib/bounded-memo";
 import { canonicalJson } from "@/server/lib/canonical-json";
 import { isFloat8Text, isStorableInstant } from "@/server/lib/postgres-values";
 import { stringProblem } from "@/server/lib/storable-json";
@@ -53,20 +54,12 @@ const CHECKSUM_LENGTH = 22;
 /**
  * Digests of recent bindings. A walk asks for the same binding on every page (once to check the
  * cursor it got, once to sign the next); bindings are built in code with a fixed key order, so
- * their plain JSON names them for the cache, and the canonical form is hashed only on a miss.
+ * their plain JSON names them for the memo, and the canonical form is hashed only on a miss.
  */
-const digests = new Map<string, string>();
-const DIGESTS_KEPT = 512;
+const digests = boundedMemo<string>(512);
 
 function bindingDigest(binding: CursorBinding): string {
-  const key = JSON.stringify(binding);
-  let digest = digests.get(key);
-  if (digest === undefined) {
-    digest = createHash("sha256").update(canonicalJson(binding)).digest("hex").slice(0, 16);
-    if (digests.size >= DIGESTS_KEPT) digests.delete(digests.keys().next().value!);
-    digests.set(key, digest);
-  }
-  return digest;
+  return digests(JSON.stringify(binding), () => createHash("sha256").update(canonicalJson(binding)).digest("hex").slice(0, 16));
 }
 
 /** Keyed with the server's cursor secret: a client cannot forge a position (D47). */

@@ -69,9 +69,9 @@ export async function runCdcFullCompare(deps: SyncPassDeps, sourceId: string, op
       ...(options.batchSize === undefined ? {} : { batchSize: options.batchSize }),
       timeoutMs,
     });
-    if (outcome.syncRunId !== null) {
-      // The run says how it read the source and why it compared in full (sync history, issue 27); a
-      // committed pass wrote the same already, this covers one that failed.
+    if (outcome.syncRunId !== null && outcome.status === "error") {
+      // The run says how it read the source and why it compared in full (sync history, issue 27):
+      // a committed pass recorded that itself (fallbackReason above); a failed one did not.
       await deps.db.syncRun.update({ where: { id: outcome.syncRunId }, data: { captureMode: "cdc", fullCompare: true, fallbackReason: options.reason } });
     }
     if (outcome.status === "ok" || outcome.status === "needs_attention") {
