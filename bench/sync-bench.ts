@@ -26,12 +26,13 @@ type RunRow = Record<string, number> & { seconds: number; status: string; captur
 /**
  * The capture modes measured after the first pass, one entry each (issue 27): the mode is set on
  * the source, then a 1 %-changed and a nothing-changed pass run in it. Each pass must have read
- * the way the mode says (incremental or full), or the figure would measure a fallback.
- * NOTE: cdc joins this table when logical replication capture lands.
+ * the way the mode says (incremental or full), or the figure would measure a fallback. The
+ * targets are xmin's (and CDC's, cdc-bench.ts); the content-hash compare, which reads every row
+ * by design, is measured as the reference they improve on.
  */
 const BENCH_MODES = [
-  { mode: "xmin", incremental: true },
-  { mode: "compare", incremental: false },
+  { mode: "xmin", incremental: true, targeted: true },
+  { mode: "compare", incremental: false, targeted: false },
 ] as const;
 
 /**
@@ -91,15 +92,15 @@ export async function runSyncBench(options: SyncBenchOptions): Promise<void> {
   const first = await syncPass(options, (run) => run.inserted === rows && run.full_compare);
   log(`sync first pass ${first.seconds.toFixed(1)} s`);
   const changed = Math.floor(rows / 100);
-  const modes: Array<{ mode: string; onePercent: PassFigures; nothing: PassFigures }> = [];
-  for (const { mode, incremental } of BENCH_MODES) {
+  const modes: Array<{ mode: string; targeted: boolean; onePercent: PassFigures; nothing: PassFigures }> = [];
+  for (const { mode, incremental, targeted } of BENCH_MODES) {
     await onApp(options.appUrl, (app) => app.query(`UPDATE data_sources SET capture_mode = $2::"CaptureMode" WHERE id = $1`, [options.fixture.syncSourceId, mode]));
     await onApp(options.customerUrl, (customer) => customer.query("UPDATE public.customers SET score = score + 1 WHERE id % 100 = 0"));
     const read = (run: RunRow) => run.capture_mode === mode && run.full_compare === !incremental;
     const onePercent = await syncPass(options, (run) => read(run) && run.updated === changed && run.inserted === 0);
     const nothing = await syncPass(options, (run) => read(run) && run.updated === 0 && run.inserted === 0 && run.tombstoned === 0);
     log(`sync (${mode}): 1 % ${onePercent.seconds.toFixed(2)} s, nothing ${nothing.seconds.toFixed(2)} s`);
-    modes.push({ mode, onePercent, nothing });
+    modes.push({ mode, targeted, onePercent, nothing });
   }
   const copy = await copyOut(options.customerUrl);
   const rate = (s: number) => `${Math.round(rows / s).toLocaleString("en")} rows/s`;
@@ -112,10 +113,11 @@ export async function runSyncBench(options: SyncBenchOptions): Promise<void> {
   );
   table.add("sync: first pass, peak RSS of the CLI process", `${first.peakMb.toFixed(0)} MB`, "–", "–");
   table.add("sync: first pass, customer side", cost(first), "–", "–", "reported");
-  for (const { mode, onePercent, nothing } of modes) {
+  for (const { mode, targeted, onePercent, nothing } of modes) {
     const share = (pass: PassFigures) => pass.seconds / first.seconds;
-    table.add(`sync (${mode}): pass with 1 % changed (reference: first pass)`, `${onePercent.seconds.toFixed(2)} s`, `${first.seconds.toFixed(1)} s`, pct(onePercent.seconds, first.seconds), `≤ 10 % ${mark(share(onePercent) <= 0.1)}`);
-    table.add(`sync (${mode}): pass with nothing changed (reference: first pass)`, `${nothing.seconds.toFixed(2)} s`, `${first.seconds.toFixed(1)} s`, pct(nothing.seconds, first.seconds), `≤ 5 % ${mark(share(nothing) <= 0.05)}`);
+    const target = (label: string, ok: boolean) => (targeted ? `${label} ${mark(ok)}` : "– (reference)");
+    table.add(`sync (${mode}): pass with 1 % changed (reference: first pass)`, `${onePercent.seconds.toFixed(2)} s`, `${first.seconds.toFixed(1)} s`, pct(onePercent.seconds, first.seconds), target("≤ 10 %", share(onePercent) <= 0.1));
+    table.add(`sync (${mode}): pass with nothing changed (reference: first pass)`, `${nothing.seconds.toFixed(2)} s`, `${first.seconds.toFixed(1)} s`, pct(nothing.seconds, first.seconds), target("≤ 5 %", share(nothing) <= 0.05));
     table.add(`sync (${mode}): customer side, 1 % / nothing-changed pass`, `${cost(onePercent)} / ${cost(nothing)}`, "–", "–", "reported");
     table.add(`sync (${mode}): peak RSS, 1 % / nothing-changed passes`, `${onePercent.peakMb.toFixed(0)} / ${nothing.peakMb.toFixed(0)} MB`, "–", "–");
   }
