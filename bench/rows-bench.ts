@@ -1,3 +1,4 @@
+import { generateToken } from "@/server/modules/api-keys/token";
 import type { ChildProcess } from "node:child_process";
 import http from "node:http";
 import { cpuPerRequest } from "./cpu-per-request";
@@ -69,7 +70,9 @@ export async function runRowsBench(options: RowsBenchOptions): Promise<void> {
     const gwOne = await latency(gw, "limit=1", 400);
     const baseOne = await latency(base, "limit=1", 400);
     if (gwOne.status !== 200 || baseOne.status !== 200) throw new Error("limit=1 requests failed");
+    // A made-up key fails the token's checksum (D333); one with a valid checksum still costs the key read.
     const unknown = await latency({ ...gw, token: "gw_live_00000000000000000000000000000000" }, "limit=1", 200);
+    const unknownChecksummed = await latency({ ...gw, token: generateToken("live") }, "limit=1", 200);
     log(`limit=1 p50: groundwork ${ms(gwOne.p50)}, baseline ${ms(baseOne.p50)}`);
     table.add("rows `limit=1`, 1 connection, p50", ms(gwOne.p50), ms(baseOne.p50), ratio(gwOne.p50, baseOne.p50));
     table.add(
@@ -81,6 +84,8 @@ export async function runRowsBench(options: RowsBenchOptions): Promise<void> {
     );
     if (unknown.status !== 401) throw new Error(`an unknown key answered ${unknown.status}, not 401`);
     table.add("unknown key → 401, 1 connection, p50", ms(unknown.p50), "–", "–", verdict(unknown.p50 <= 0.5, "≤ 0.5 ms"));
+    if (unknownChecksummed.status !== 401) throw new Error(`an unknown key with a valid checksum answered ${unknownChecksummed.status}, not 401`);
+    table.add("unknown key with a valid checksum (one key read) → 401, p50", ms(unknownChecksummed.p50), "–", "–");
     await requestLogParts(options, gw, app.port);
 
     for (const connections of [1, 16, 64]) {

@@ -3,6 +3,8 @@ import type { Db } from "@/server/db/types";
 import { mintTestKey } from "@/test/api-client";
 import { useTestDatabase } from "@/test/db";
 import { authenticateApiKey } from "./authenticate";
+import { preChecksumKeysUsable } from "./pre-checksum-keys";
+import { hashToken, randomSecret } from "./token";
 
 const database = useTestDatabase();
 
@@ -54,5 +56,58 @@ describe("authenticateApiKey round trips", () => {
     await authenticateApiKey(database.prisma, `Bearer ${key.token}`);
     await database.prisma.apiKey.update({ where: { id: key.id }, data: { revokedAt: new Date() } });
     await expect(authenticateApiKey(database.prisma, `Bearer ${key.token}`)).rejects.toMatchObject({ code: "unauthorized" });
+  });
+});
+
+describe("tokens without their checksum (D333)", () => {
+  /** A key as minted before checksums: 32 random characters, stored with checksummed = false. */
+  async function preChecksumKey(organizationId: string): Promise<{ id: string; header: string }> {
+    const token = `gw_live_${randomSecret()}`;
+    const key = await database.prisma.apiKey.create({
+      data: { name: "old key", prefix: token.slice(0, 12), hash: hashToken(token), scopes: ["data_sources:read"], organizationId, rateLimit: 100 },
+    });
+    return { id: key.id, header: `Bearer ${token}` };
+  }
+
+  it("are refused without reading the key table once no pre-checksum key is usable, and looked up while one is", async () => {
+    const organizationId = (await database.prisma.organization.create({ data: { name: "Checksums" } })).id;
+    const minted = await mintTestKey(database.prisma, { organizationId, scopes: ["data_sources:read"] });
+    expect((await database.prisma.apiKey.findUniqueOrThrow({ where: { id: minted.id } })).checksummed).toBe(true);
+    const madeUp = `Bearer gw_live_${randomSecret()}`;
+
+    // Only checksummed keys exist: one read answers "none usable", then no read at all.
+    const fresh = counting(database.prisma);
+    await expect(authenticateApiKey(fresh.db, madeUp)).rejects.toMatchObject({ code: "unauthorized", message: "Unknown API key." });
+    expect(fresh.reads()).toBe(1);
+    for (let i = 0; i < 5; i++) await expect(authenticateApiKey(fresh.db, `Bearer gw_live_${randomSecret()}`)).rejects.toMatchObject({ code: "unauthorized" });
+    expect(fresh.reads()).toBe(1);
+    // A minted key is still looked up, and authenticates.
+    await expect(authenticateApiKey(fresh.db, `Bearer ${minted.token}`)).resolves.toMatchObject({ keyId: minted.id });
+    expect(fresh.reads()).toBe(2);
+
+    // A key minted before checksums still authenticates, for a process that has not yet seen none usable.
+    const old = await preChecksumKey(organizationId);
+    const withOld = counting(database.prisma);
+    await expect(authenticateApiKey(withOld.db, old.header)).resolves.toMatchObject({ keyId: old.id });
+    await expect(authenticateApiKey(withOld.db, madeUp)).rejects.toMatchObject({ message: "Unknown API key." });
+    expect(withOld.reads()).toBe(3); // is any old key usable (yes), then each token looked up
+
+    // Revoked, the old key no longer keeps the lookup alive: the next check (after its interval) says none.
+    await database.prisma.apiKey.update({ where: { id: old.id }, data: { revokedAt: new Date() } });
+    expect(await preChecksumKeysUsable(withOld.db)).toBe(true); // the "yes" is trusted for a minute
+    expect(await preChecksumKeysUsable(withOld.db, Date.now() + 61_000)).toBe(false);
+    const before = withOld.reads();
+    await expect(authenticateApiKey(withOld.db, old.header)).rejects.toMatchObject({ message: "Unknown API key." });
+    expect(withOld.reads()).toBe(before);
+  });
+
+  it("an expired pre-checksum key counts as unusable", async () => {
+    const organizationId = (await database.prisma.organization.create({ data: { name: "Expired old key" } })).id;
+    await database.prisma.apiKey.updateMany({ where: { checksummed: false, revokedAt: null }, data: { revokedAt: new Date() } });
+    const old = await preChecksumKey(organizationId);
+    const probe = counting(database.prisma);
+    expect(await preChecksumKeysUsable(probe.db)).toBe(true);
+    await database.prisma.apiKey.update({ where: { id: old.id }, data: { expiresAt: new Date(Date.now() - 1000) } });
+    expect(await preChecksumKeysUsable(probe.db, Date.now() + 61_000)).toBe(false);
   });
 });

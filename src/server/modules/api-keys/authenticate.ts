@@ -3,7 +3,8 @@ import { rawRead } from "@/server/db/raw-read";
 import type { Db } from "@/server/db/types";
 import { AppError } from "@/server/errors/app-error";
 import type { ApiKeyPrincipal } from "./principal";
-import { hashesEqual, hashToken, isWellFormedToken } from "./token";
+import { hasValidChecksum, hashesEqual, hashToken, isWellFormedToken } from "./token";
+import { preChecksumKeysUsable } from "./pre-checksum-keys";
 
 /** last_used_at is written at most once per key per this interval (docs/decisions.md). */
 export const LAST_USED_WRITE_INTERVAL_SECONDS = 60;
@@ -49,7 +50,8 @@ interface KeyRow {
 /**
  * Resolves a bearer token to its key. Unknown, revoked and expired keys are all 401 and say
  * which (the caller owns the key, so the reason helps and leaks nothing). Nothing is cached:
- * a revocation takes effect on the very next request.
+ * a revocation takes effect on the very next request. A token whose checksum does not hold is
+ * refused without reading the key table, once no key minted before checksums is usable (D333).
  *
  * NOTE: one read per request; it also says whether last_used_at is due, so the write (D12: at
  * most once per key per minute) is only sent when it can change something. The conditional
@@ -57,6 +59,7 @@ interface KeyRow {
  */
 export async function authenticateApiKey(db: Db, authorization: string | null, now = new Date()): Promise<ApiKeyPrincipal> {
   const token = bearerToken(authorization);
+  if (!hasValidChecksum(token) && !(await preChecksumKeysUsable(db))) throw unauthorized("Unknown API key.");
   const hash = hashToken(token);
   const rows = await rawRead<KeyRow>(db, Prisma.sql`
     SELECT id, hash, prefix, scopes, organization_id, rate_limit, rate_limit_window_seconds, revoked_at, expires_at,

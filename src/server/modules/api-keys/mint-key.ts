@@ -56,6 +56,7 @@ export async function mintApiKey(db: PrismaClient, principal: ActingPrincipal, i
         name,
         prefix,
         hash: hashToken(token),
+        checksummed: true,
         scopes,
         organizationId,
         environment,

@@ -1,4 +1,5 @@
 import { createHash, randomBytes, timingSafeEqual } from "node:crypto";
+import { crc32 } from "node:zlib";
 
 export const TOKEN_SERVICE_PREFIX = "gw";
 export const TOKEN_SECRET_LENGTH = 32;
@@ -22,9 +23,37 @@ export function randomSecret(length = TOKEN_SECRET_LENGTH): string {
   return out;
 }
 
-/** `gw_<live|test>_<32 characters from A-Z and 0-9>` (spec 2.1). */
+/** The last characters of a token's 32: a checksum of everything before them (D333). */
+const CHECKSUM_LENGTH = 6;
+const CHECKSUM_SPACE = 36 ** CHECKSUM_LENGTH;
+
+/**
+ * `gw_<live|test>_<32 characters from A-Z and 0-9>` (spec 2.1): 26 random characters (134 bits),
+ * then a 6-character checksum of the token before it, so a typo or a guess is refused without
+ * a database read (D333).
+ */
 export function generateToken(environment: KeyEnvironmentName): string {
-  return `${TOKEN_SERVICE_PREFIX}_${environment}_${randomSecret()}`;
+  const body = `${TOKEN_SERVICE_PREFIX}_${environment}_${randomSecret(TOKEN_SECRET_LENGTH - CHECKSUM_LENGTH)}`;
+  return `${body}${checksumOf(body)}`;
+}
+
+/**
+ * Whether a well-formed token carries its checksum. Every token minted since D333 does; one
+ * that does not is a typo, a guess, or a key minted before checksums (authenticate.ts).
+ */
+export function hasValidChecksum(token: string): boolean {
+  const cut = token.length - CHECKSUM_LENGTH;
+  return checksumOf(token.slice(0, cut)) === token.slice(cut);
+}
+
+function checksumOf(body: string): string {
+  let value = crc32(body) % CHECKSUM_SPACE;
+  let out = "";
+  for (let i = 0; i < CHECKSUM_LENGTH; i++) {
+    out = ALPHABET[value % 36]! + out;
+    value = Math.floor(value / 36);
+  }
+  return out;
 }
 
 export function isWellFormedToken(token: string): boolean {
