@@ -14,7 +14,7 @@ test("a signed-out visitor is sent to sign-in, and the dashboard's procedures an
   await page.goto("/dashboard/organizations");
   await expect(page).toHaveURL(/\/sign-in$/);
   await screen(page, "sign-in");
-  const res = await request.get("/api/trpc/organizations.list");
+  const res = await request.get("/api/trpc/organizations.pick");
   expect(res.status()).toBe(401);
   expect(((await res.json()) as { error: { request_id: string } }).error.request_id).toMatch(/^req_/);
 });

@@ -72,7 +72,7 @@ test("guardrail: Needs attention for support (read-only, refused), review, appro
   await expect(support.getByTestId("board-row").filter({ hasText: "Field customers" })).toHaveCount(0);
   await support.goto(`/dashboard/support?org=${org.id}&sort=-since`);
   await expect(support.getByTestId("board-row")).toHaveCount(1);
-  await expect(support.getByLabel("Organization")).toHaveValue(org.id);
+  await expect(support.getByRole("combobox", { name: "Organization" })).toHaveValue(org.name);
   await row.getByRole("link", { name: "Field customers" }).click();
   await expect(support).toHaveURL(new RegExp(`${sourceId}$`));
   await expect(support.getByTestId("source-state")).toHaveText("Needs attention");

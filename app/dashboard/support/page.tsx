@@ -14,11 +14,11 @@ export default async function SupportBoardPage({ searchParams }: { searchParams:
   const kind = KINDS.find((k) => k === search.kind);
   const sort = search.sort === "-since" ? "-since" : "since";
   const cursor = typeof search.cursor === "string" && search.cursor !== "" ? search.cursor : undefined;
-  const loaded = await load(async (caller) => ({
-    board: await caller.sources.board({ organizationId, kind, sort, cursor }),
-    organizations: await caller.organizations.list(),
-  }));
+  const loaded = await load((caller) => caller.sources.board({ organizationId, kind, sort, cursor }));
   if (!loaded.ok) return <LoadError {...loaded} />;
+  // The filter's organization by id, for the picker to show its name: an unknown or unreadable
+  // id is said above the board (with its request id) instead of failing the page.
+  const chosen = organizationId ? await load((caller) => caller.organizations.get({ organizationId })) : null;
   return (
     <div>
       <PageHeader
@@ -26,10 +26,11 @@ export default async function SupportBoardPage({ searchParams }: { searchParams:
         description="Every source, in every organization, that needs attention, is in error, or has not completed for more than 3 of its intervals."
       />
       <SupportBoard
-        items={loaded.data.board.items}
-        organizations={loaded.data.organizations.map((o) => ({ id: o.id, name: o.name }))}
+        items={loaded.data.items}
+        organization={chosen?.ok ? { id: chosen.data.organization.id, name: chosen.data.organization.name } : null}
+        organizationProblem={chosen && !chosen.ok ? { message: chosen.message, requestId: chosen.requestId } : null}
         filters={{ organizationId: organizationId ?? "", kind: kind ?? "", sort }}
-        paging={{ nextCursor: loaded.data.board.nextCursor, paged: cursor !== undefined }}
+        paging={{ nextCursor: loaded.data.nextCursor, paged: cursor !== undefined }}
       />
     </div>
   );

@@ -13,14 +13,13 @@ export default async function UsersPage({ searchParams }: { searchParams: Promis
   const loaded = await load(async (caller) => ({
     me: await caller.viewer.me(),
     users: await caller.users.list({ limit: 50, cursor: cursor || undefined }),
-    organizations: await caller.organizations.list(),
   }));
   if (!loaded.ok) return <LoadError {...loaded} />;
-  const { me, users, organizations } = loaded.data;
+  const { me, users } = loaded.data;
   return (
     <div className="space-y-3">
       <PageHeader title="Users" description="Everyone who can sign in to this dashboard. Owners disable and enable accounts, reset passwords (the new one is shown once) and lift sign-in locks." />
-      <UsersView users={users.items} organizations={organizations.map((o) => ({ id: o.id, name: o.name }))} isOwner={me.isInstanceOwner} viewerId={me.userId} />
+      <UsersView users={users.items} isOwner={me.isInstanceOwner} viewerId={me.userId} />
       <nav aria-label="User pages" className="flex justify-end gap-2 text-sm">
         {cursor ? (
           <Link href="/dashboard/users" className={PAGE_LINK}>

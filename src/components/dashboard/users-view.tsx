@@ -11,6 +11,7 @@ import { Dialog, DialogContent, DialogFormFooter } from "@/components/ui/dialog"
 import { Input, Label, Select } from "@/components/ui/input";
 import { Table, TBody, TD, TH, THead, TR } from "@/components/ui/table";
 import { describeError, trpc, type ShownError } from "@/lib/trpc-client";
+import { OrganizationPicker } from "./organization-picker";
 import { UserActions } from "./user-actions";
 
 interface UserRow {
@@ -28,12 +29,10 @@ const roleNames = { owner: "Instance owner", support: "Support", none: "—" };
 
 export function UsersView({
   users,
-  organizations,
   isOwner,
   viewerId,
 }: {
   users: UserRow[];
-  organizations: { id: string; name: string }[];
   isOwner: boolean;
   viewerId: string;
 }) {
@@ -104,7 +103,6 @@ export function UsersView({
       </Table>
       {open ? (
         <CreateUserDialog
-          organizations={organizations}
           onClose={() => {
             setOpen(false);
             router.refresh();
@@ -146,7 +144,7 @@ function SignInState({ user }: { user: UserRow }) {
   );
 }
 
-function CreateUserDialog({ organizations, onClose }: { organizations: { id: string; name: string }[]; onClose: () => void }) {
+function CreateUserDialog({ onClose }: { onClose: () => void }) {
   const [created, setCreated] = useState<{ email: string; password: string } | null>(null);
   const [error, setError] = useState<ShownError | null>(null);
   const [pending, setPending] = useState(false);
@@ -203,23 +201,15 @@ function CreateUserDialog({ organizations, onClose }: { organizations: { id: str
                 <Label htmlFor="user-name">Name (optional)</Label>
                 <Input id="user-name" name="name" maxLength={200} />
               </div>
+              <div className="sm:col-span-2">
+                <OrganizationPicker id="user-org" name="organizationId" label="Add to organization (optional)" noneLabel="No organization" inline />
+              </div>
               <div className="space-y-1.5">
                 <Label htmlFor="user-instance-role">Instance role</Label>
                 <Select id="user-instance-role" name="instanceRole" defaultValue="none">
                   <option value="none">None (organization roles only)</option>
                   <option value="support">Support (read-only everywhere)</option>
                   <option value="owner">Instance owner (everything)</option>
-                </Select>
-              </div>
-              <div className="space-y-1.5">
-                <Label htmlFor="user-org">Add to organization (optional)</Label>
-                <Select id="user-org" name="organizationId" defaultValue="">
-                  <option value="">—</option>
-                  {organizations.map((o) => (
-                    <option key={o.id} value={o.id}>
-                      {o.name}
-                    </option>
-                  ))}
                 </Select>
               </div>
               <div className="space-y-1.5">

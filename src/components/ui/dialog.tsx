@@ -16,6 +16,7 @@ export function DialogContent({
   children,
   title,
   description,
+  onEscapeKeyDown,
   ...props
 }: ComponentProps<typeof DialogPrimitive.Content> & { title: string; description?: ReactNode }) {
   return (
@@ -27,6 +28,12 @@ export function DialogContent({
           className,
         )}
         {...(description ? {} : { "aria-describedby": undefined })}
+        onEscapeKeyDown={(event) => {
+          // An open combobox list owns Escape (it closes the list, not the dialog): Radix hears
+          // the key first, on the document, so it is told here.
+          if (event.target instanceof Element && event.target.closest('[role="combobox"][data-state="open"]')) event.preventDefault();
+          onEscapeKeyDown?.(event);
+        }}
         {...props}
       >
         <DialogPrimitive.Title className="pr-8 text-lg font-semibold text-slate-900">{title}</DialogPrimitive.Title>

@@ -1,11 +1,13 @@
 import { ArrowDown, ArrowUp } from "lucide-react";
 import Link from "next/link";
+import { Alert } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";
 import { EmptyState } from "@/components/ui/card";
 import { CursorPager } from "@/components/ui/cursor-pager";
 import { Label, Select } from "@/components/ui/input";
 import { RelativeTime } from "@/components/ui/relative-time";
 import { Table, TBody, TD, TH, THead, TR } from "@/components/ui/table";
+import { OrganizationPicker } from "../organization-picker";
 import { KIND_LABELS, kindLabel } from "./format";
 import { SourceStateBadge, StaleBadge } from "./status-badge";
 import type { SourceSummary } from "./types";
@@ -36,12 +38,16 @@ function why(s: SourceSummary): string {
 /** A plain GET form and links: the board's state lives in its URL, so it can be shared and reloaded. */
 export function SupportBoard({
   items,
-  organizations,
+  organization,
+  organizationProblem = null,
   filters,
   paging = { nextCursor: null, paged: false },
 }: {
   items: SourceSummary[];
-  organizations: { id: string; name: string }[];
+  /** The organization filter's organization, its name read by id (null: no filter, or not found). */
+  organization: { id: string; name: string } | null;
+  /** Why the filter's organization could not be read (an unknown or unreadable id). */
+  organizationProblem?: { message: string; requestId: string } | null;
   filters: Filters;
   /** A page of 100; the links keep the filters (the cursor is bound to them). */
   paging?: { nextCursor: string | null; paged: boolean };
@@ -49,17 +55,18 @@ export function SupportBoard({
   const longestFirst = filters.sort === "since";
   return (
     <div className="space-y-4">
+      {organizationProblem ? (
+        <Alert tone="warning" title="The organization filter names no organization you can see" requestId={organizationProblem.requestId}>
+          {organizationProblem.message} Choose another organization, or{" "}
+          <Link href={query(filters, { organizationId: "" })} className="underline">
+            show every organization
+          </Link>
+          .
+        </Alert>
+      ) : null}
       <form method="get" className="flex flex-col gap-3 rounded-lg border border-slate-200 bg-white p-4 sm:flex-row sm:items-end" aria-label="Filter the board">
-        <div className="flex-1 space-y-1.5">
-          <Label htmlFor="board-org">Organization</Label>
-          <Select id="board-org" name="org" defaultValue={filters.organizationId}>
-            <option value="">All organizations</option>
-            {organizations.map((o) => (
-              <option key={o.id} value={o.id}>
-                {o.name}
-              </option>
-            ))}
-          </Select>
+        <div className="min-w-0 flex-1">
+          <OrganizationPicker key={organization?.id ?? ""} id="board-org" name="org" label="Organization" noneLabel="All organizations" initial={organization} />
         </div>
         <div className="space-y-1.5 sm:w-48">
           <Label htmlFor="board-kind">Kind</Label>

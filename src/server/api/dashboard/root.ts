@@ -9,8 +9,8 @@ import { revokeKeyProcedure } from "./keys/revoke-key";
 import { createOrganizationProcedure } from "./organizations/create-organization";
 import { deleteOrganizationProcedure } from "./organizations/delete-organization";
 import { getOrganizationProcedure } from "./organizations/get-organization";
-import { listOrganizationsProcedure } from "./organizations/list-organizations";
 import { organizationGridProcedure } from "./organizations/organization-grid";
+import { pickOrganizationsProcedure } from "./organizations/pick-organizations";
 import { approveDeletionsProcedure } from "./sources/approve-deletions";
 import { createSourceProcedure } from "./sources/create-source";
 import { deletionReviewProcedure } from "./sources/deletion-review";
@@ -71,11 +71,11 @@ export const dashboardRouter = createDashboardRouter({
     declineInvitation: declineInvitationProcedure,
   }),
   organizations: createDashboardRouter({
-    list: listOrganizationsProcedure,
     get: getOrganizationProcedure,
     create: createOrganizationProcedure,
     delete: deleteOrganizationProcedure,
     grid: organizationGridProcedure,
+    pick: pickOrganizationsProcedure,
   }),
   keys: createDashboardRouter({ list: listKeysProcedure, get: getKeyProcedure, mint: mintKeyProcedure, revoke: revokeKeyProcedure }),
   members: createDashboardRouter({

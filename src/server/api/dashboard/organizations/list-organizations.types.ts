@@ -1,4 +1,0 @@
-import { z } from "zod";
-import { organizationOverviewSchema } from "./organization.types";
-
-export const listOrganizationsOutput = z.array(organizationOverviewSchema);
