@@ -88,6 +88,8 @@ export async function mirrorCrmObject(tx: pg.ClientBase, connector: CrmObjectCon
     declinedSample: removal.declinedSample,
     firstPass: false,
     liveBefore,
+    // liveBefore is counted only when a decision needs it (0 otherwise): nothing to keep.
+    liveAfter: null,
     capture: {
       mode: "modified_since",
       fullCompare: false,

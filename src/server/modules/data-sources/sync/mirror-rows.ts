@@ -49,15 +49,6 @@ export async function prepareStage(tx: Tx): Promise<void> {
 const STAGE_TEMP_BUFFERS = "256MB";
 const STAGE_WORK_MEM = "128MB";
 
-export async function passBaseline(tx: Tx, sourceId: string): Promise<{ liveBefore: number; orderBase: number; empty: boolean }> {
-  const { rows } = await tx.query<{ live: number; total: number; max_order: number | null }>(
-    `SELECT count(*) FILTER (WHERE deleted_at IS NULL)::int AS live, count(*)::int AS total, max(display_order)::float8 AS max_order
-       FROM data_source_rows WHERE data_source_id = $1`,
-    [sourceId],
-  );
-  return { liveBefore: rows[0]?.live ?? 0, orderBase: rows[0]?.max_order ?? 0, empty: (rows[0]?.total ?? 0) === 0 };
-}
-
 /**
  * Stages one batch. `positionOf` gives a record's read position (1-based, across the pass):
  * without an order column it becomes a new row's display order.

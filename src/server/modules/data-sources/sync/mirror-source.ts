@@ -8,7 +8,8 @@ import { unmirrorable } from "./mirror-rows";
 import { columnsChanged } from "../column-set";
 import { decideDeletions } from "./delete-guardrail";
 import { sampleUnseen } from "./held-back";
-import { applyStage, countUnseen, prepareStage, indexStage, passBaseline, repeatedKey, stageBatch, tombstoneUnseen } from "./mirror-rows";
+import { applyStage, countUnseen, prepareStage, indexStage, repeatedKey, stageBatch, tombstoneUnseen } from "./mirror-rows";
+import { passBaseline } from "./pass-baseline";
 import type { SyncCounts } from "./run-sync-pass";
 import { stageXmin } from "./stage-xmin";
 import { captureAfterPass, chooseCapture, type CaptureSource } from "../capture/choose-capture";
@@ -25,6 +26,8 @@ export type MirrorResult = Result<{
   firstPass: boolean;
   /** Live rows before this pass. */
   liveBefore: number;
+  /** Live rows after it, when the pass counted them exactly (kept for the next pass: pass-baseline.ts); else null. */
+  liveAfter: number | null;
   /** How the pass read (mode, full or incremental, why, customer-side cost) and what it leaves for the next pass. */
   capture: PassCapture;
 }>;
@@ -61,7 +64,7 @@ export async function mirrorSource(
   const snapshot = opened.value;
   try {
     await prepareStage(tx);
-    const { liveBefore, orderBase, empty } = await passBaseline(tx, source.id);
+    const { liveBefore, orderBase, empty } = await passBaseline(tx, source.id, { recount: options.fullCompare === true });
     const pass = { sourceId: source.id, stamp, ordered: snapshot.ordered, orderBase, empty, fullCompare: options.fullCompare === true };
     const counts: SyncCounts = { inserted: 0, updated: 0, tombstoned: 0, revived: 0, declined: 0 };
     const plan = chooseCapture({ source, snapshot, now: new Date(), requested: pass.fullCompare, empty, safeAge: options.wraparoundSafeAge });
@@ -105,6 +108,7 @@ export async function mirrorSource(
       declinedSample,
       firstPass: empty,
       liveBefore,
+      liveAfter: liveBefore + counts.inserted + counts.revived - counts.tombstoned,
       capture: toPassCapture(plan, await captureAfterPass(source, snapshot, plan), snapshot.cost?.() ?? null),
     });
   } finally {

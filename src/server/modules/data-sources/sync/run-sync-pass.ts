@@ -10,6 +10,7 @@ import { mirrorSource, type MirrorResult } from "./mirror-source";
 import { isCrmObjectConnector, mirrorCrmObject } from "../capture/crm-modified-since";
 import { recordPassCapture } from "../capture/pass-capture";
 import { createProgressWriter } from "./progress-writer";
+import { keepLiveCount } from "./pass-baseline";
 import { analyzeRows, shouldAnalyze, type WriteShare } from "./statistics";
 import { abortedPassReason, INTERNAL_ERROR, isTransactionTimeout, recordAbortedPass } from "./record-aborted-pass";
 import { noteSourceState } from "../../alerts/note-source-state";
@@ -220,7 +221,7 @@ async function passSteps(
     return { status: "error", syncRunId: run.id, counts: NO_COUNTS, error: result.reason };
   }
 
-  const { counts, columns, schemaChanged, rowsRead, declinedSample, firstPass, liveBefore } = result.value;
+  const { counts, columns, schemaChanged, rowsRead, declinedSample, firstPass, liveBefore, liveAfter } = result.value;
   const status = counts.declined > 0 ? "needs_attention" : "ok";
   // An approval (deletions_approved_at) is for the next completed pass, whatever it finds.
   await client.query(
@@ -229,6 +230,7 @@ async function passSteps(
       WHERE id = $1`,
     [sourceId, status, finishedAt, columns, schemaChanged ? 1 : 0, counts.declined],
   );
+  await keepLiveCount(client, sourceId, liveAfter);
   // The pass counted every deletion it declined itself: what a stream held back before it is moot (D327).
   await client.query(`DELETE FROM cdc_held_deletions WHERE data_source_id = $1`, [sourceId]);
   await client.query(

@@ -4,7 +4,8 @@ import { useTestDatabase } from "@/test/db";
 import { postgresTableConnector } from "../connectors/postgres-table/postgres-table-connector";
 import { useCustomerDatabase } from "../testing/customer-database";
 import { createTableSource, storedRows, syncNow, tick } from "../testing/source-fixtures";
-import { passBaseline, prepareStage, unseenLiveRows } from "./mirror-rows";
+import { prepareStage, unseenLiveRows } from "./mirror-rows";
+import { passBaseline } from "./pass-baseline";
 import { stageKeyed } from "./stage-keyed";
 
 const db = useTestDatabase();
