@@ -206,11 +206,14 @@ function CreateUserDialog({ onClose }: { onClose: () => void }) {
               </div>
               <div className="space-y-1.5">
                 <Label htmlFor="user-instance-role">Instance role</Label>
-                <Select id="user-instance-role" name="instanceRole" defaultValue="none">
-                  <option value="none">None (organization roles only)</option>
-                  <option value="support">Support (read-only everywhere)</option>
-                  <option value="owner">Instance owner (everything)</option>
+                <Select id="user-instance-role" name="instanceRole" defaultValue="none" aria-describedby="user-instance-role-hint">
+                  <option value="none">None</option>
+                  <option value="support">Support</option>
+                  <option value="owner">Instance owner</option>
                 </Select>
+                <p id="user-instance-role-hint" className="text-xs text-slate-500">
+                  Support: read-only everywhere. Owner: everything.
+                </p>
               </div>
               <div className="space-y-1.5">
                 <Label htmlFor="user-org-role">Organization role</Label>

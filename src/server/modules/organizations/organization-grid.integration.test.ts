@@ -27,6 +27,10 @@ describe("lists that page (issue 20)", () => {
 
     const searched = await organizationGrid(db.prisma, "all", { search: "grid 1" });
     expect(searched.items.map((o) => o.name)).toEqual(Array.from({ length: 10 }, (_, i) => `Grid 1${i}`));
+    // The search is text, not a pattern: "%" and "_" match only themselves.
+    await db.prisma.organization.createMany({ data: [{ name: "Grid 100% match" }, { name: "Grid_x" }] });
+    expect((await organizationGrid(db.prisma, "all", { search: "0%" })).items.map((o) => o.name)).toEqual(["Grid 100% match"]);
+    expect((await organizationGrid(db.prisma, "all", { search: "d_" })).items.map((o) => o.name)).toEqual(["Grid_x"]);
     // A cursor is bound to its search: another search's cursor is refused.
     await expect(organizationGrid(db.prisma, "all", { search: "else", cursor: first.nextCursor! })).rejects.toMatchObject({ code: "bad_request" });
     const own = await organizationGrid(db.prisma, [first.items[0]!.id], {});

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import type { Db } from "@/server/db/types";
+import { likeLiteral } from "@/server/lib/like-literal";
 import { cursorValues, decodeCursor } from "@/server/modules/pagination/cursor";
 import { toPage } from "@/server/modules/pagination/page";
 import { listOrganizationOverviews, type OrganizationOverview } from "./organization-overview";
@@ -32,7 +33,7 @@ export async function organizationGrid(db: Db, ids: "all" | string[], input: Org
   const page = await db.organization.findMany({
     where: {
       ...visible,
-      ...(search ? { name: { contains: search, mode: "insensitive" as const } } : {}),
+      ...(search ? { name: { contains: likeLiteral(search), mode: "insensitive" as const } } : {}),
       ...(after ? { OR: [{ name: { gt: String(after[0]) } }, { name: String(after[0]), id: { gt: after[1] } }] } : {}),
     },
     orderBy: [{ name: "asc" }, { id: "asc" }],
