@@ -14,7 +14,26 @@ const rows = Number(process.argv[2] ?? 1_000_000);
 const seeded = await openSeededDatabases("gw_phases", rows);
 const timings: Array<{ sql: string; ms: number }> = [];
 const query = pg.Client.prototype.query as (...args: unknown[]) => unknown;
+/** `PASS_PHASES_EXPLAIN=<statement prefix>`: the first statement so beginning is also EXPLAINed (ANALYZE, BUFFERS) in a savepoint rolled back. */
+const explainPrefix = process.env.PASS_PHASES_EXPLAIN;
+const explained = new Set<string>();
+async function explainThenRun(client: pg.Client, text: string, values: unknown[]): Promise<unknown> {
+  const run = (sql: string, params?: unknown[]) => query.call(client, sql, params) as Promise<pg.QueryResult>;
+  await run("SAVEPOINT probe_explain");
+  const plan = await run(`EXPLAIN (ANALYZE, BUFFERS) ${text}`, values);
+  await run("ROLLBACK TO SAVEPOINT probe_explain");
+  process.stdout.write(`\nEXPLAIN ${text.replace(/\s+/g, " ").slice(0, 90)}\n${plan.rows.map((row) => `  ${String(row["QUERY PLAN"])}`).join("\n")}\n`);
+  return run(text, values);
+}
 pg.Client.prototype.query = function timed(this: pg.Client, ...args: unknown[]) {
+  const sql = args[0];
+  if (explainPrefix && typeof sql === "string" && Array.isArray(args[1]) && args.length === 2 && sql.trimStart().startsWith(explainPrefix) && !explained.has(sql)) {
+    explained.add(sql);
+    const started = performance.now();
+    const result = explainThenRun(this, sql, args[1]);
+    void result.then(() => timings.push({ sql: `(explained, run twice) ${sql}`, ms: performance.now() - started }), () => undefined);
+    return result;
+  }
   const result = query.apply(this, args);
   const text = typeof args[0] === "string" ? args[0] : (args[0] as { text?: string })?.text ?? "(stream)";
   if (result instanceof Promise) {
