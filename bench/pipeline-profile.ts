@@ -16,7 +16,7 @@ const { appUrl, fixture, close } = await openSeededDatabases("gw_pipe", 10_000);
 try {
   const db = createPrismaClient(appUrl);
   const pipeline = createApiPipeline({ router: appRouter, db: () => db, log: logger, rateLimiter: createMemoryRateLimitStore() });
-  const url = `/api/v1/organizations/${fixture.organizationId}/data-sources/${fixture.rowsSourceId}/rows?limit=1`;
+  const url = `/api/v1/organizations/${fixture.organizationId}/data-sources/${fixture.rowsSourceId}/rows?limit=${process.env.PROFILE_LIMIT ?? 1}`;
   const headers = new Map([["authorization", `Bearer ${fixture.token}`]]);
   const request = () => pipeline({ method: "GET", url, headers: { get: (name) => headers.get(name) ?? null }, body: null, clientAddress: "127.0.0.1" });
   for (let i = 0; i < 500; i++) await request();

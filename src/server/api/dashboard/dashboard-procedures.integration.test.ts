@@ -1,4 +1,3 @@
-import { TRPCError } from "@trpc/server";
 import { CLI_OPERATOR } from "@/server/modules/access/acting-principal";
 import { describe, expect, it } from "vitest";
 import { listApiRoutes } from "@/server/api/v1/routes";
@@ -7,6 +6,7 @@ import { mintApiKey } from "@/server/modules/api-keys/mint-key";
 import { createUser } from "@/server/modules/users/create-user";
 import { useTestDatabase } from "@/test/db";
 import { createDashboardCaller } from "./root";
+import { outcomeOf } from "@/test/trpc-outcome";
 
 const database = useTestDatabase();
 
@@ -25,15 +25,6 @@ async function setup() {
 
 const mint = (organizationId: string | null) => ({ organizationId, name: "k", environment: "live" as const, scopes: ["records:read"], expiresAt: null, rateLimit: 10 });
 
-async function code(promise: Promise<unknown>): Promise<string> {
-  try {
-    await promise;
-    return "OK";
-  } catch (error) {
-    return error instanceof TRPCError ? error.code : String(error);
-  }
-}
-
 describe("dashboard procedures", () => {
   it("are not REST routes: nothing under /api/v1 or in the OpenAPI document comes from them", () => {
     const paths = listApiRoutes(appRouter).map((route) => route.procedurePath);
@@ -42,17 +33,17 @@ describe("dashboard procedures", () => {
 
   it("check the session, the role and the organization on the server", async () => {
     const s = await setup();
-    expect(await code(s.anonymous.viewer.me())).toBe("UNAUTHORIZED");
-    expect(await code(s.admin.keys.list({ organizationId: s.b.id }))).toBe("FORBIDDEN");
-    expect(await code(s.admin.keys.mint(mint(null)))).toBe("FORBIDDEN");
-    expect(await code(s.admin.keys.mint(mint(s.b.id)))).toBe("FORBIDDEN");
-    expect(await code(s.admin.keys.revoke({ keyId: s.keyB.id, organizationId: s.a.id }))).toBe("NOT_FOUND");
-    expect(await code(s.member.keys.mint(mint(s.a.id)))).toBe("FORBIDDEN");
-    expect(await code(s.member.members.remove({ organizationId: s.a.id, userId: s.memberId }))).toBe("FORBIDDEN");
-    expect(await code(s.support.keys.revoke({ keyId: s.keyB.id, organizationId: s.b.id }))).toBe("FORBIDDEN");
-    expect(await code(s.support.keys.mint(mint(null)))).toBe("FORBIDDEN");
-    expect(await code(s.support.organizations.delete({ organizationId: s.b.id, confirmName: "B" }))).toBe("FORBIDDEN");
-    expect(await code(s.support.users.create({ email: "x@x.test", instanceRole: "owner", membership: null }))).toBe("FORBIDDEN");
+    expect(await outcomeOf(s.anonymous.viewer.me())).toBe("UNAUTHORIZED");
+    expect(await outcomeOf(s.admin.keys.list({ organizationId: s.b.id }))).toBe("FORBIDDEN");
+    expect(await outcomeOf(s.admin.keys.mint(mint(null)))).toBe("FORBIDDEN");
+    expect(await outcomeOf(s.admin.keys.mint(mint(s.b.id)))).toBe("FORBIDDEN");
+    expect(await outcomeOf(s.admin.keys.revoke({ keyId: s.keyB.id, organizationId: s.a.id }))).toBe("NOT_FOUND");
+    expect(await outcomeOf(s.member.keys.mint(mint(s.a.id)))).toBe("FORBIDDEN");
+    expect(await outcomeOf(s.member.members.remove({ organizationId: s.a.id, userId: s.memberId }))).toBe("FORBIDDEN");
+    expect(await outcomeOf(s.support.keys.revoke({ keyId: s.keyB.id, organizationId: s.b.id }))).toBe("FORBIDDEN");
+    expect(await outcomeOf(s.support.keys.mint(mint(null)))).toBe("FORBIDDEN");
+    expect(await outcomeOf(s.support.organizations.delete({ organizationId: s.b.id, confirmName: "B" }))).toBe("FORBIDDEN");
+    expect(await outcomeOf(s.support.users.create({ email: "x@x.test", instanceRole: "owner", membership: null }))).toBe("FORBIDDEN");
     expect((await s.support.keys.list({ organizationId: s.b.id })).map((k) => k.id)).toEqual([s.keyB.id]);
     expect(await database.prisma.apiKey.count({ where: { revokedAt: { not: null } } })).toBe(0);
     expect(await database.prisma.apiKey.count()).toBe(1);
@@ -65,7 +56,7 @@ describe("dashboard procedures", () => {
 
   it("delete needs the organization's exact name", async () => {
     const s = await setup();
-    expect(await code(s.owner.organizations.delete({ organizationId: s.b.id, confirmName: "b" }))).toBe("BAD_REQUEST");
+    expect(await outcomeOf(s.owner.organizations.delete({ organizationId: s.b.id, confirmName: "b" }))).toBe("BAD_REQUEST");
     expect(await database.prisma.organization.count({ where: { id: s.b.id } })).toBe(1);
     await s.owner.organizations.delete({ organizationId: s.b.id, confirmName: "B" });
     const retired = await s.owner.keys.list({ organizationId: null });
@@ -74,10 +65,10 @@ describe("dashboard procedures", () => {
 
   it("a removed membership or a disabled account takes effect on the next call", async () => {
     const s = await setup();
-    expect(await code(s.member.keys.list({ organizationId: s.a.id }))).toBe("OK");
+    expect(await outcomeOf(s.member.keys.list({ organizationId: s.a.id }))).toBe("OK");
     await s.admin.members.remove({ organizationId: s.a.id, userId: s.memberId });
-    expect(await code(s.member.keys.list({ organizationId: s.a.id }))).toBe("FORBIDDEN");
+    expect(await outcomeOf(s.member.keys.list({ organizationId: s.a.id }))).toBe("FORBIDDEN");
     await database.prisma.user.update({ where: { id: s.memberId }, data: { disabledAt: new Date() } });
-    expect(await code(s.member.viewer.me())).toBe("UNAUTHORIZED");
+    expect(await outcomeOf(s.member.viewer.me())).toBe("UNAUTHORIZED");
   });
 });

@@ -1,8 +1,8 @@
-import { TRPCError } from "@trpc/server";
 import { describe, expect, it } from "vitest";
 import { createDashboardCaller } from "@/server/api/dashboard/root";
 import { createUser } from "@/server/modules/users/create-user";
 import { useTestDatabase } from "@/test/db";
+import { outcomeOf } from "@/test/trpc-outcome";
 
 const database = useTestDatabase();
 
@@ -18,15 +18,6 @@ async function setup() {
   return { a, b, owner: as(ownerRow.id), admin: as(admin.id), member: as(member.id), support: as(support.id) };
 }
 
-async function code(promise: Promise<unknown>): Promise<string> {
-  try {
-    await promise;
-    return "OK";
-  } catch (error) {
-    return error instanceof TRPCError ? error.code : String(error);
-  }
-}
-
 const email = (organizationId: string | null) => ({ kind: "email" as const, organizationId, name: "Ops", to: ["ops@example.com"] });
 
 describe("alert procedures", () => {
@@ -35,32 +26,32 @@ describe("alert procedures", () => {
     const channel = await s.admin.alerts.createChannel(email(s.a.id));
     const instance = await s.owner.alerts.createChannel(email(null));
     const other = await s.owner.alerts.createChannel(email(s.b.id));
-    expect(await code(s.admin.alerts.createChannel(email(null)))).toBe("FORBIDDEN");
-    expect(await code(s.admin.alerts.createChannel(email(s.b.id)))).toBe("FORBIDDEN");
-    expect(await code(s.member.alerts.createChannel(email(s.a.id)))).toBe("FORBIDDEN");
-    expect(await code(s.support.alerts.createChannel(email(s.a.id)))).toBe("FORBIDDEN");
-    expect(await code(s.support.alerts.testChannel({ channelId: channel.id }))).toBe("FORBIDDEN");
-    expect(await code(s.member.alerts.testChannel({ channelId: channel.id }))).toBe("FORBIDDEN");
-    expect(await code(s.admin.alerts.testChannel({ channelId: other.id }))).toBe("NOT_FOUND");
-    expect(await code(s.admin.alerts.deleteChannel({ channelId: instance.id }))).toBe("NOT_FOUND");
-    expect(await code(s.admin.alerts.createChannel({ kind: "chat_url", organizationId: s.a.id, name: "x", url: "ftp://x" }))).toBe("BAD_REQUEST");
+    expect(await outcomeOf(s.admin.alerts.createChannel(email(null)))).toBe("FORBIDDEN");
+    expect(await outcomeOf(s.admin.alerts.createChannel(email(s.b.id)))).toBe("FORBIDDEN");
+    expect(await outcomeOf(s.member.alerts.createChannel(email(s.a.id)))).toBe("FORBIDDEN");
+    expect(await outcomeOf(s.support.alerts.createChannel(email(s.a.id)))).toBe("FORBIDDEN");
+    expect(await outcomeOf(s.support.alerts.testChannel({ channelId: channel.id }))).toBe("FORBIDDEN");
+    expect(await outcomeOf(s.member.alerts.testChannel({ channelId: channel.id }))).toBe("FORBIDDEN");
+    expect(await outcomeOf(s.admin.alerts.testChannel({ channelId: other.id }))).toBe("NOT_FOUND");
+    expect(await outcomeOf(s.admin.alerts.deleteChannel({ channelId: instance.id }))).toBe("NOT_FOUND");
+    expect(await outcomeOf(s.admin.alerts.createChannel({ kind: "chat_url", organizationId: s.a.id, name: "x", url: "ftp://x" }))).toBe("BAD_REQUEST");
 
     expect((await s.member.alerts.channels({ organizationId: s.a.id })).map((c) => c.id)).toEqual([channel.id]);
     expect((await s.support.alerts.channels({ organizationId: null })).map((c) => c.id)).toEqual([instance.id]);
-    expect(await code(s.member.alerts.channels({ organizationId: null }))).toBe("FORBIDDEN");
+    expect(await outcomeOf(s.member.alerts.channels({ organizationId: null }))).toBe("FORBIDDEN");
 
     // The owner may point an organization's rule at an instance channel; an admin may not.
-    expect(await code(s.admin.alerts.createRule({ organizationId: s.a.id, sourceId: null, channelId: instance.id, remindAfterMinutes: null }))).toBe("NOT_FOUND");
+    expect(await outcomeOf(s.admin.alerts.createRule({ organizationId: s.a.id, sourceId: null, channelId: instance.id, remindAfterMinutes: null }))).toBe("NOT_FOUND");
     const rule = await s.admin.alerts.createRule({ organizationId: s.a.id, sourceId: null, channelId: channel.id, remindAfterMinutes: 60 });
     await s.owner.alerts.createRule({ organizationId: s.a.id, sourceId: null, channelId: instance.id, remindAfterMinutes: null });
-    expect(await code(s.member.alerts.deleteRule({ ruleId: rule.id }))).toBe("FORBIDDEN");
+    expect(await outcomeOf(s.member.alerts.deleteRule({ ruleId: rule.id }))).toBe("FORBIDDEN");
     expect((await s.member.alerts.rules({ organizationId: s.a.id })).map((r) => r.channelName)).toEqual(["Ops", "Ops"]);
 
     const test = await s.admin.alerts.testChannel({ channelId: channel.id });
     expect(test.queued).toBe(false);
     const page = await s.member.alerts.deliveries({ organizationId: s.a.id });
     expect(page).toMatchObject({ items: [{ id: test.deliveryId, kind: "test", status: "pending" }], nextCursor: null });
-    expect(await code(s.admin.alerts.deliveries({ organizationId: s.b.id }))).toBe("FORBIDDEN");
+    expect(await outcomeOf(s.admin.alerts.deliveries({ organizationId: s.b.id }))).toBe("FORBIDDEN");
     expect(await s.member.alerts.open()).toEqual({ total: 0, items: [] });
 
     await s.admin.alerts.deleteRule({ ruleId: rule.id });

@@ -6,6 +6,7 @@ import { openRecordsExport } from "@/server/modules/records/export-records";
 import { createUser } from "@/server/modules/users/create-user";
 import { createTestApi, mintTestKey } from "@/test/api-client";
 import { useTestDatabase } from "@/test/db";
+import { outcomeOf } from "@/test/trpc-outcome";
 
 const database = useTestDatabase();
 const call = createTestApi(() => database.prisma);
@@ -50,15 +51,6 @@ beforeAll(async () => {
   await db.record.create({ data: { organizationId: orgB, formId: formB, createdBy: "ana", fieldValues: {}, createdAt: T(2) } });
   token = (await mintTestKey(db, { organizationId: orgA, scopes: ["records:read"] })).token;
 });
-
-async function code(promise: Promise<unknown>): Promise<string> {
-  try {
-    await promise;
-    return "OK";
-  } catch (error) {
-    return error instanceof TRPCError ? error.code : String(error);
-  }
-}
 
 type Filters = { created_after?: string; created_before?: string; submitted_by?: string };
 
@@ -179,10 +171,10 @@ describe("the records browser and GET …/records", () => {
   });
 
   it("refuses another organization's form and callers outside the organization", async () => {
-    expect(await code(member.forms.records({ organizationId: orgA, formId: formB }))).toBe("NOT_FOUND");
-    expect(await code(member.forms.records({ organizationId: orgB, formId: formB }))).toBe("FORBIDDEN");
-    expect(await code(admin.forms.list({ organizationId: orgB }))).toBe("FORBIDDEN");
-    expect(await code(member.forms.records({ organizationId: orgA, formId: formA, createdAfter: "yesterday" as never }))).toBe("BAD_REQUEST");
+    expect(await outcomeOf(member.forms.records({ organizationId: orgA, formId: formB }))).toBe("NOT_FOUND");
+    expect(await outcomeOf(member.forms.records({ organizationId: orgB, formId: formB }))).toBe("FORBIDDEN");
+    expect(await outcomeOf(admin.forms.list({ organizationId: orgB }))).toBe("FORBIDDEN");
+    expect(await outcomeOf(member.forms.records({ organizationId: orgA, formId: formA, createdAfter: "yesterday" as never }))).toBe("BAD_REQUEST");
     await expect(openRecordsExport(database.prisma, orgA, { formId: formB })).rejects.toMatchObject({ code: "not_found" });
   });
 });
@@ -208,12 +200,12 @@ describe("forms", () => {
   it("admins and owners create, rename and delete (one audit event each); support and members cannot", async () => {
     const before = await auditCount();
     for (const caller of [support, member]) {
-      expect(await code(caller.forms.create({ organizationId: orgA, name: "Nope" }))).toBe("FORBIDDEN");
-      expect(await code(caller.forms.rename({ organizationId: orgA, formId: formA, name: "Nope" }))).toBe("FORBIDDEN");
-      expect(await code(caller.forms.delete({ organizationId: orgA, formId: formA }))).toBe("FORBIDDEN");
+      expect(await outcomeOf(caller.forms.create({ organizationId: orgA, name: "Nope" }))).toBe("FORBIDDEN");
+      expect(await outcomeOf(caller.forms.rename({ organizationId: orgA, formId: formA, name: "Nope" }))).toBe("FORBIDDEN");
+      expect(await outcomeOf(caller.forms.delete({ organizationId: orgA, formId: formA }))).toBe("FORBIDDEN");
     }
-    expect(await code(admin.forms.rename({ organizationId: orgA, formId: formB, name: "Nope" }))).toBe("NOT_FOUND");
-    expect(await code(admin.forms.create({ organizationId: orgA, name: "   " }))).toBe("BAD_REQUEST");
+    expect(await outcomeOf(admin.forms.rename({ organizationId: orgA, formId: formB, name: "Nope" }))).toBe("NOT_FOUND");
+    expect(await outcomeOf(admin.forms.create({ organizationId: orgA, name: "   " }))).toBe("BAD_REQUEST");
     expect(await auditCount()).toBe(before);
 
     const created = await admin.forms.create({ organizationId: orgA, name: "  Water quality " });

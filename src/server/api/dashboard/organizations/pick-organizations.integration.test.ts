@@ -1,9 +1,9 @@
-import { TRPCError } from "@trpc/server";
 import { describe, expect, it } from "vitest";
 import { createUser } from "@/server/modules/users/create-user";
 import { useTestDatabase } from "@/test/db";
 import { createDashboardCaller } from "../root";
 import { PICKER_PAGE_SIZE } from "./pick-organizations.types";
+import { outcomeOf } from "@/test/trpc-outcome";
 
 const database = useTestDatabase();
 
@@ -18,15 +18,6 @@ async function setup() {
   const support = await make({ email: `support-${Math.random()}@x.test`, instanceRole: "support" });
   const as = (userId: string | null) => createDashboardCaller({ db: database.prisma, requestId: "req_test", sessionUserId: userId });
   return { owner: as(ownerRow.id), member: as(member.id), loner: as(loner.id), support: as(support.id), anonymous: as(null) };
-}
-
-async function code(promise: Promise<unknown>): Promise<string> {
-  try {
-    await promise;
-    return "OK";
-  } catch (error) {
-    return error instanceof TRPCError ? error.code : String(error);
-  }
 }
 
 describe("organizations.pick (the organization picker, D332)", () => {
@@ -54,9 +45,9 @@ describe("organizations.pick (the organization picker, D332)", () => {
 
   it("needs a session, refuses a cursor from another search and an over-long query", async () => {
     const s = await setup();
-    expect(await code(s.anonymous.organizations.pick({}))).toBe("UNAUTHORIZED");
+    expect(await outcomeOf(s.anonymous.organizations.pick({}))).toBe("UNAUTHORIZED");
     const first = await s.owner.organizations.pick({ query: "pick" });
-    expect(await code(s.owner.organizations.pick({ query: "pick 1", cursor: first.nextCursor! }))).toBe("BAD_REQUEST");
-    expect(await code(s.owner.organizations.pick({ query: "x".repeat(201) }))).toBe("BAD_REQUEST");
+    expect(await outcomeOf(s.owner.organizations.pick({ query: "pick 1", cursor: first.nextCursor! }))).toBe("BAD_REQUEST");
+    expect(await outcomeOf(s.owner.organizations.pick({ query: "x".repeat(201) }))).toBe("BAD_REQUEST");
   });
 });

@@ -1,4 +1,3 @@
-import { TRPCError } from "@trpc/server";
 import { describe, expect, it } from "vitest";
 import { createDashboardCaller } from "@/server/api/dashboard/root";
 import { recordAuditEvent } from "@/server/modules/audit/record-audit-event";
@@ -6,17 +5,9 @@ import { newRequestId } from "@/server/web/request-id";
 import { createPostgresSink } from "@/server/modules/request-log/postgres-sink";
 import { createUser } from "@/server/modules/users/create-user";
 import { useTestDatabase } from "@/test/db";
+import { outcomeOf } from "@/test/trpc-outcome";
 
 const database = useTestDatabase();
-
-async function code(promise: Promise<unknown>): Promise<string> {
-  try {
-    await promise;
-    return "OK";
-  } catch (error) {
-    return error instanceof TRPCError ? error.code : String(error);
-  }
-}
 
 describe("who sees the request log and the audit trail", () => {
   it("an organization admin sees only their organization's requests and events; others' are not found", async () => {
@@ -38,8 +29,8 @@ describe("who sees the request log and the audit trail", () => {
 
     const as = (userId: string) => createDashboardCaller({ db, requestId: "req_test", sessionUserId: userId });
     expect((await as(admin.id).requests.get({ requestId: inA })).request.status).toBe(200);
-    expect(await code(as(admin.id).requests.get({ requestId: inB }))).toBe("NOT_FOUND");
-    expect(await code(as(admin.id).requests.get({ requestId: newRequestId() }))).toBe("NOT_FOUND");
+    expect(await outcomeOf(as(admin.id).requests.get({ requestId: inB }))).toBe("NOT_FOUND");
+    expect(await outcomeOf(as(admin.id).requests.get({ requestId: newRequestId() }))).toBe("NOT_FOUND");
     expect((await as(support.id).requests.get({ requestId: inB })).request.status).toBe(404);
     expect((await as(owner.id).requests.get({ requestId: inB })).organization?.name).toBe("B");
 
