@@ -9,7 +9,7 @@ import { columnsChanged } from "../column-set";
 import { decideDeletions } from "./delete-guardrail";
 import { sampleUnseen } from "./held-back";
 import { applyStage, countUnseen, prepareStage, indexStage, repeatedKey, stageBatch, tombstoneUnseen } from "./mirror-rows";
-import { passBaseline } from "./pass-baseline";
+import { countLiveRows, passBaseline } from "./pass-baseline";
 import type { SyncCounts } from "./run-sync-pass";
 import { stageXmin } from "./stage-xmin";
 import { captureAfterPass, chooseCapture, type CaptureSource } from "../capture/choose-capture";
@@ -64,10 +64,15 @@ export async function mirrorSource(
   const snapshot = opened.value;
   try {
     await prepareStage(tx);
-    const { liveBefore, orderBase, empty } = await passBaseline(tx, source.id, { recount: options.fullCompare === true });
+    const baseline = await passBaseline(tx, source.id);
+    const { orderBase, empty } = baseline;
     const pass = { sourceId: source.id, stamp, ordered: snapshot.ordered, orderBase, empty, fullCompare: options.fullCompare === true };
     const counts: SyncCounts = { inserted: 0, updated: 0, tombstoned: 0, revived: 0, declined: 0 };
     const plan = chooseCapture({ source, snapshot, now: new Date(), requested: pass.fullCompare, empty, safeAge: options.wraparoundSafeAge });
+    // A full compare that was asked for, or that the mode falls back to (the daily safety net
+    // included), counts the live rows again instead of trusting the kept count (D334).
+    const recount = baseline.kept && (pass.fullCompare || plan.fallbackReason !== null);
+    const liveBefore = recount ? await countLiveRows(tx, source.id) : baseline.liveBefore;
     // A first pass copies straight into the rows; later ones move only new and changed rows when they can.
     const keyed = empty || options.fullCompare ? undefined : snapshot.keyed;
     const byXmin = plan.read.kind === "xmin" && snapshot.xmin && keyed ? { xmin: snapshot.xmin, since: plan.read.since, keyed } : null;

@@ -7,6 +7,8 @@ export interface PassBaseline {
   orderBase: number;
   /** The source holds no rows at all: a first pass. */
   empty: boolean;
+  /** liveBefore is the count the last pass kept, not one made now. */
+  kept: boolean;
 }
 
 /**
@@ -17,9 +19,9 @@ export interface PassBaseline {
  * (`live_rows_as_of`, D334). Every writer stamps what it inserts, tombstones or revives with a
  * stamp above every stamp before it (source-lock.ts), and rows are never deleted while the source
  * lives, so an unchanged newest `updated_at` proves no row changed since: the count still holds.
- * Anything else, or `recount` (a full compare), counts again.
+ * Anything else counts again, and so does a full compare (mirror-source.ts, with countLiveRows).
  */
-export async function passBaseline(tx: pg.ClientBase, sourceId: string, options: { recount?: boolean } = {}): Promise<PassBaseline> {
+export async function passBaseline(tx: pg.ClientBase, sourceId: string): Promise<PassBaseline> {
   const { rows } = await tx.query<{ any_row: boolean; max_order: number | null; kept_live: number | null }>(
     `SELECT EXISTS (SELECT 1 FROM data_source_rows WHERE data_source_id = $1) AS any_row,
             (SELECT display_order FROM data_source_rows
@@ -32,13 +34,18 @@ export async function passBaseline(tx: pg.ClientBase, sourceId: string, options:
   const row = rows[0]!;
   const empty = !row.any_row;
   const orderBase = row.max_order ?? 0;
-  if (empty) return { liveBefore: 0, orderBase, empty };
-  if (row.kept_live !== null && !options.recount) return { liveBefore: row.kept_live, orderBase, empty };
-  const counted = await tx.query<{ live: number }>(
+  if (empty) return { liveBefore: 0, orderBase, empty, kept: false };
+  if (row.kept_live !== null) return { liveBefore: row.kept_live, orderBase, empty, kept: true };
+  return { liveBefore: await countLiveRows(tx, sourceId), orderBase, empty, kept: false };
+}
+
+/** The source's live rows, counted: a scan of all of them. */
+export async function countLiveRows(tx: pg.ClientBase, sourceId: string): Promise<number> {
+  const { rows } = await tx.query<{ live: number }>(
     "SELECT count(*)::int AS live FROM data_source_rows WHERE data_source_id = $1 AND deleted_at IS NULL",
     [sourceId],
   );
-  return { liveBefore: counted.rows[0]!.live, orderBase, empty };
+  return rows[0]!.live;
 }
 
 /**
