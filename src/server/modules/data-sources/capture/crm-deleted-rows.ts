@@ -2,6 +2,7 @@ import type pg from "pg";
 import type { DataSource } from "@/server/db/generated/client";
 import { decideDeletions } from "../sync/delete-guardrail";
 import { DECLINED_SAMPLE_SIZE } from "../sync/held-back";
+import { countLiveRows } from "../sync/pass-baseline";
 
 /** Ids sent to Postgres per statement: bounded parameters whatever the CRM answers (up to 600 000). */
 const IDS_PER_STATEMENT = 10_000;
@@ -57,7 +58,7 @@ export async function applyDeletedIds(
 
 /** Live rows before a pass that has already applied its stage (`added` rows inserted or revived). */
 export async function liveRowsBefore(tx: pg.ClientBase, sourceId: string, added: number): Promise<number> {
-  return (await count(tx, "SELECT count(*)::int AS n FROM data_source_rows WHERE data_source_id = $1 AND deleted_at IS NULL", sourceId)) - added;
+  return (await countLiveRows(tx, sourceId)) - added;
 }
 
 async function count(tx: pg.ClientBase, sql: string, sourceId: string): Promise<number> {

@@ -10,6 +10,7 @@ import { lsnAtOrBefore } from "./lsn";
 import { guardDeletions, recordDeclined, releaseHeld } from "./cdc-guardrail";
 import { withServiceClient } from "./service-client";
 import type { PrismaClient } from "@/server/db/types";
+import { countLiveRows } from "../../sync/pass-baseline";
 
 /** Committed customer transactions, merged: the keys they touched, and where the last one ended. */
 export interface ChangeBatch {
@@ -83,7 +84,7 @@ async function applyInTransaction(client: pg.Client, source: DataSource, batch: 
   const declinedSoFar = row.declined > 0 ? await releaseHeld(client, source.id, row.declined, rows.present.map((present) => present.externalId)) : 0;
   const live = await liveKeys(client, source.id, rows.absent);
   // Counted only when something is to be removed: a full count per apply would cost every commit a scan.
-  const liveBefore = live.length === 0 ? 0 : (await countLive(client, source.id)) - counts.inserted - counts.revived;
+  const liveBefore = live.length === 0 ? 0 : (await countLiveRows(client, source.id)) - counts.inserted - counts.revived;
   const decision = guardDeletions(state.guard, { liveBefore, toRemove: live.length, declinedSoFar, intervalSeconds: source.syncIntervalSeconds, now: stamp });
   if (decision.apply) {
     counts.tombstoned = await tombstoneKeys(client, source.id, live, stamp);
@@ -121,11 +122,6 @@ async function highestOrder(client: pg.ClientBase, sourceId: string): Promise<nu
 }
 
 /** Live rows now (this apply's inserts and revivals included). */
-async function countLive(client: pg.ClientBase, sourceId: string): Promise<number> {
-  const { rows } = await client.query<{ n: number }>(`SELECT count(*)::int AS n FROM data_source_rows WHERE data_source_id = $1 AND deleted_at IS NULL`, [sourceId]);
-  return rows[0]?.n ?? 0;
-}
-
 async function liveKeys(client: pg.ClientBase, sourceId: string, keys: string[]): Promise<string[]> {
   if (keys.length === 0) return [];
   const { rows } = await client.query<{ external_id: string }>(
