@@ -101,3 +101,72 @@ export async function latency(target: Target, query: string, count: number): Pro
   times.sort((a, b) => a - b);
   return { p50: percentile(times, 50), p99: percentile(times, 99), status };
 }
+
+/**
+ * Steady-state p50s of several request shapes (D336): each is first warmed with `warmup`
+ * requests (V8 compiles a path only after it has run a while: the first few hundred requests
+ * of a fresh server measure the compiler, not the server), then `rounds` rounds take `count`
+ * requests of each in turn, so a drift of the machine's load falls on every shape alike. The
+ * p50 of each shape is the median of its rounds' p50s.
+ */
+export async function steadyLatencies(
+  targets: readonly { target: Target; query: string }[],
+  options: { warmup: number; count: number; rounds: number },
+): Promise<{ p50: number; rounds: number[]; status: number }[]> {
+  for (const { target, query } of targets) await latency(target, query, options.warmup);
+  const results = targets.map(() => ({ rounds: [] as number[], status: 0 }));
+  for (let round = 0; round < options.rounds; round++) {
+    for (const [i, { target, query }] of targets.entries()) {
+      const measured = await latency(target, query, options.count);
+      results[i]!.rounds.push(measured.p50);
+      results[i]!.status = measured.status;
+    }
+  }
+  return results.map(({ rounds, status }) => ({ p50: [...rounds].sort((a, b) => a - b)[Math.floor(rounds.length / 2)]!, rounds, status }));
+}
+
+interface WalkSide {
+  agent: http.Agent;
+  cursor: string | null;
+  seconds: number;
+  pages: number;
+  rows: number;
+  done: boolean;
+}
+
+/**
+ * Two walks of the same source, page by page in step (D336): whichever side reads a page first
+ * pays for what the database does on a first touch (hint bits after a pass, cold buffers), so
+ * the side that goes first alternates each page, and each side's time is the sum of its own
+ * requests. Stopped after `maxSeconds` of wall time, like `walk`.
+ */
+export async function pairedWalks(
+  a: Target,
+  b: Target,
+  limit: number,
+  maxSeconds: number,
+): Promise<[{ seconds: number; pages: number; rows: number; complete: boolean }, { seconds: number; pages: number; rows: number; complete: boolean }]> {
+  const sides: [WalkSide, WalkSide] = [a, b].map(() => ({ agent: new http.Agent({ keepAlive: true, maxSockets: 1 }), cursor: null, seconds: 0, pages: 0, rows: 0, done: false })) as [WalkSide, WalkSide];
+  const targets = [a, b];
+  const started = performance.now();
+  const step = async (i: 0 | 1) => {
+    const side = sides[i];
+    if (side.done) return;
+    const t0 = performance.now();
+    const { status, body } = await get(side.agent, targets[i]!, `limit=${limit}${side.cursor ? `&cursor=${encodeURIComponent(side.cursor)}` : ""}`);
+    if (status !== 200) throw new Error(`walk: HTTP ${status}: ${body.slice(0, 200)}`);
+    const page = JSON.parse(body) as { data: unknown[]; meta: { next_cursor: string | null } };
+    side.seconds += (performance.now() - t0) / 1000;
+    side.pages++;
+    side.rows += page.data.length;
+    side.cursor = page.meta.next_cursor;
+    side.done = side.cursor === null;
+  };
+  for (let page = 0; !(sides[0].done && sides[1].done) && performance.now() - started < maxSeconds * 1000; page++) {
+    const first = (page % 2) as 0 | 1;
+    await step(first);
+    await step((1 - first) as 0 | 1);
+  }
+  for (const side of sides) side.agent.destroy();
+  return sides.map((s) => ({ seconds: s.seconds, pages: s.pages, rows: s.rows, complete: s.done })) as [never, never];
+}

@@ -40,3 +40,17 @@ export async function tenPercentPass(appUrl: string, sourceId: string): Promise<
     await client.end();
   }
 }
+
+/**
+ * CHECKPOINT after a bulk write (D336): otherwise the checkpointer writes its gigabyte of dirty
+ * buffers during whatever is measured next. Needs a superuser (the bench's embedded server).
+ */
+export async function checkpoint(url: string): Promise<void> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    await client.query("CHECKPOINT");
+  } finally {
+    await client.end();
+  }
+}

@@ -11,6 +11,7 @@ import { runDeleteBench } from "./delete-bench";
 import { hookCostMicros, writerAtRate } from "./request-log-bench";
 import { runRecordsExportBench } from "./records-export";
 import { runRowsBench } from "./rows-bench";
+import { checkpoint } from "./rows-pass";
 import { runSharingBench } from "./sharing-bench";
 import { seed } from "./seed";
 import { runSyncBench } from "./sync-bench";
@@ -83,6 +84,7 @@ async function main(): Promise<void> {
     log(`seeding ${ROWS} rows...`);
     const fixture = await seed(db, appUrl, customerUrl, ROWS);
     await db.$disconnect();
+    await checkpoint(appUrl);
     log(`seeded in ${((performance.now() - started) / 1000).toFixed(0)} s`);
     if (!ONLY || ONLY === "rows") await runRowsBench({ appUrl, fixture, rows: ROWS, stepSeconds: STEP_SECONDS, app: APP, walkMax: WALK_MAX, table, log });
     if (!ONLY || ONLY === "sync") await runSyncBench({ appUrl, customerUrl, fixture, rows: ROWS, table, log });
