@@ -1,5 +1,5 @@
 import { AppError } from "@/server/errors/app-error";
-import { NUL, type UnstorableValue } from "@/server/lib/storable-json";
+import { findUnstorable, NUL, type UnstorableValue } from "@/server/lib/storable-json";
 
 export function unstorableError({ field, message }: UnstorableValue): AppError {
   return new AppError("bad_request", `Invalid request. ${field}: ${message}`, { details: { issues: [{ field, message }] } });
@@ -12,6 +12,12 @@ export function assertNoNulInQuery(url: URL): void {
       throw unstorableError({ field: name.replaceAll(NUL, "\\u0000"), message: "must not contain the NUL character (U+0000)" });
     }
   }
+}
+
+/** Path parameters (a route handler's ids) are strings too: checked before any query sees them. */
+export function assertStorableParams(params: Record<string, string>): void {
+  const found = findUnstorable(params);
+  if (found) throw unstorableError(found);
 }
 
 /**

@@ -65,6 +65,8 @@ describe("dashboard CSV upload route", () => {
       [s.admin.id, { organizationId: s.inB.organizationId, sourceId: s.inB.id }, {}, 403, "forbidden"],
       [s.owner.id, { organizationId: s.a.id, sourceId: s.inB.id }, {}, 404, "not_found"],
       [s.admin.id, s.target, { "content-type": "application/json" }, 415, "unsupported_media_type"],
+      // Postgres cannot hold U+0000: a 400, not the failed statement's 500.
+      [s.owner.id, { organizationId: s.a.id, sourceId: "x\u0000y" }, {}, 400, "bad_request"],
     ];
     for (const [userId, target, headers, status, code] of cases) {
       const { stream, pulled } = countingBody(10, 1024);

@@ -2,6 +2,7 @@ import { getPrisma } from "@/server/db/client";
 import { AppError, isAppError } from "@/server/errors/app-error";
 import { errorResponse, internalErrorResponse, jsonResponse } from "@/server/web/envelope";
 import { boundedBodyChunks, isClientAbort } from "@/server/web/read-body";
+import { assertStorableParams } from "@/server/web/unstorable-input";
 import { newRequestId } from "@/server/web/request-id";
 import { logger } from "@/server/logger";
 import { UPLOAD_CSV_MAX_BYTES } from "@/server/modules/data-sources/csv/csv-limits";
@@ -32,6 +33,7 @@ export async function handleCsvUpload(req: Request, target: CsvUploadTarget, db:
     if (!isSameOriginRequest(req.headers)) throw new AppError("forbidden", "Cross-site request refused.");
     const viewer = await requestViewer(db, req);
     if (!viewer) throw new AppError("unauthorized", "Your session has ended. Sign in again.");
+    assertStorableParams({ organizationId: target.organizationId, sourceId: target.sourceId });
     const principal = sourcePrincipal(viewer, target.organizationId, "manage");
     const mediaType = (req.headers.get("content-type") ?? "").split(";")[0]?.trim().toLowerCase();
     if (mediaType !== "text/csv") {

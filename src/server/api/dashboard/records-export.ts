@@ -2,12 +2,14 @@ import { z } from "zod";
 import { timestampParam } from "@/server/api/timestamp-param";
 import pg from "pg";
 import { databaseUrlFromEnv, getPrisma } from "@/server/db/client";
+import type { PrismaClient } from "@/server/db/types";
 import { AppError, isAppError } from "@/server/errors/app-error";
 import { errorResponse } from "@/server/web/envelope";
 import { newRequestId, REQUEST_ID_HEADER } from "@/server/web/request-id";
 import { logger } from "@/server/logger";
 import { requireOrganizationRead } from "@/server/modules/access/viewer";
 import { openRecordsExport } from "@/server/modules/records/export-records";
+import { assertNoNulInQuery, assertStorableParams } from "@/server/web/unstorable-input";
 import { toAppError } from "../to-app-error";
 import { requestViewer } from "./request-viewer";
 import { sessionEnded } from "./trpc";
@@ -24,14 +26,16 @@ const filtersSchema = z.object({
  * the server (anyone who may read the organization may export), then the CSV streams from a
  * server-side cursor: the body is pulled batch by batch as the client reads, never held whole.
  */
-export async function handleRecordsExport(req: Request, organizationId: string, formId: string): Promise<Response> {
+export async function handleRecordsExport(req: Request, organizationId: string, formId: string, db: PrismaClient = getPrisma()): Promise<Response> {
   const requestId = newRequestId();
   try {
-    const db = getPrisma();
     const viewer = await requestViewer(db, req);
     if (!viewer) throw sessionEnded();
     requireOrganizationRead(viewer, organizationId);
-    const params = Object.fromEntries(new URL(req.url).searchParams);
+    const url = new URL(req.url);
+    assertStorableParams({ organizationId, formId });
+    assertNoNulInQuery(url);
+    const params = Object.fromEntries(url.searchParams);
     const parsed = filtersSchema.safeParse(Object.fromEntries(Object.entries(params).filter(([, value]) => value !== "")));
     if (!parsed.success) throw new AppError("bad_request", parsed.error.issues[0]?.message ?? "Invalid filter.");
     const form = await db.form.findFirst({ where: { id: formId, organizationId }, select: { name: true } });

@@ -4,6 +4,8 @@ import { databaseUnavailable, isDatabaseUnavailable } from "@/server/db/errors";
 import { AppError, isAppError } from "@/server/errors/app-error";
 import { errorBody } from "@/server/errors/envelope";
 import { statusForCode, trpcCodeFor } from "@/server/errors/http-status";
+import { findUnstorable } from "@/server/lib/storable-json";
+import { unstorableError } from "@/server/web/unstorable-input";
 import { newRequestId } from "@/server/web/request-id";
 import { loadViewer, requireInstanceOwner } from "@/server/modules/access/viewer";
 import { toAppError } from "../to-app-error";
@@ -48,6 +50,17 @@ const appErrorStatus = t.middleware(async ({ next }) => {
   return result;
 });
 
+/**
+ * No input reaches a query holding what Postgres cannot store (U+0000, an unpaired surrogate):
+ * a filter such as `/dashboard/support?org=%00` is a 400 naming the field, as on /api/v1 (the
+ * body reader, D40), not a 500 from the failed statement.
+ */
+const refuseUnstorable = t.middleware(async ({ getRawInput, next }) => {
+  const found = findUnstorable(await getRawInput());
+  if (found) throw unstorableError(found);
+  return next();
+});
+
 /** The dashboard's 401: a missing or ended session (not the API's "bearer key required"). */
 export function sessionEnded(): AppError {
   return new AppError("unauthorized", "Your session has ended. Sign in again.");
@@ -55,7 +68,7 @@ export function sessionEnded(): AppError {
 
 export const createDashboardRouter = t.router;
 export const createDashboardCallerFactory = t.createCallerFactory;
-const publicProcedure = t.procedure.use(appErrorStatus);
+const publicProcedure = t.procedure.use(appErrorStatus).use(refuseUnstorable);
 
 /**
  * Procedures by role, named once. Each loads the viewer from the database on every call; the

@@ -1,0 +1,61 @@
+import { getHTTPStatusCodeFromError } from "@trpc/server/http";
+import { TRPCError } from "@trpc/server";
+import { describe, expect, it } from "vitest";
+import { createDashboardCaller, dashboardRouter } from "@/server/api/dashboard/root";
+import { useTestDatabase } from "@/test/db";
+
+const database = useTestDatabase();
+
+type Call = (input: unknown) => Promise<unknown>;
+
+/** A procedure of the caller by its dotted path (`sources.board`). */
+function procedureOf(caller: unknown, path: string): Call {
+  let target = caller as Record<string, unknown>;
+  for (const segment of path.split(".")) target = target[segment] as Record<string, unknown>;
+  return target as unknown as Call;
+}
+
+async function refusal(call: Promise<unknown>): Promise<{ status: number; message: string } | "accepted"> {
+  try {
+    await call;
+    return "accepted";
+  } catch (error) {
+    if (!(error instanceof TRPCError)) throw error;
+    return { status: getHTTPStatusCodeFromError(error), message: error.message };
+  }
+}
+
+describe("dashboard inputs Postgres cannot store", () => {
+  it("a NUL in a filter is a 400 naming the field, where each of these was a 500 from the failed statement", async () => {
+    const owner = await database.prisma.user.create({ data: { email: `owner-${Math.random()}@x.test`, passwordHash: "x", isInstanceOwner: true } });
+    const caller = createDashboardCaller({ db: database.prisma, requestId: "req_test", sessionUserId: owner.id });
+    const cases: [string, unknown][] = [
+      ["sources.board", { organizationId: "a\u0000b", sort: "since" }],
+      ["organizations.get", { organizationId: "a\u0000b" }],
+      ["organizations.grid", { search: "a\u0000b" }],
+      ["audit.list", { organizationId: "a\u0000b" }],
+    ];
+    for (const [path, input] of cases) {
+      const field = Object.keys(input as object)[0];
+      expect(await refusal(procedureOf(caller, path)(input)), path).toEqual({
+        status: 400,
+        message: `Invalid request. ${field}: must not contain the NUL character (U+0000)`,
+      });
+    }
+    // An unpaired surrogate cannot be stored either; a clean search still answers.
+    expect(await refusal(procedureOf(caller, "organizations.grid")({ search: "x\ud800" }))).toMatchObject({ status: 400 });
+    expect(await refusal(procedureOf(caller, "organizations.grid")({ search: "a" }))).toBe("accepted");
+  });
+
+  it("every procedure of the router refuses it before anything else runs, the session check included", async () => {
+    const paths = Object.keys(dashboardRouter._def.procedures as object);
+    expect(paths.length).toBeGreaterThan(30);
+    const anonymous = createDashboardCaller({ db: database.prisma, requestId: "req_test", sessionUserId: null });
+    for (const path of paths) {
+      expect(await refusal(procedureOf(anonymous, path)({ probe: ["ok", { "k\u0000": 1 }] })), path).toEqual({
+        status: 400,
+        message: "Invalid request. probe.1.k\\u0000: must not contain the NUL character (U+0000)",
+      });
+    }
+  });
+});
