@@ -11,7 +11,7 @@ import type { SyncCounts } from "../sync/run-sync-pass";
 import { ANALYZE_MIN_ROWS } from "../sync/statistics";
 import { applyDeletedIds, liveRowsBefore } from "./crm-deleted-rows";
 import { modeAfterFullCompare, planCrmCapture, type CrmCaptureState } from "./crm-capture-plan";
-import type { PassCapture } from "./pass-capture";
+import type { OnPassAttempt, PassCapture } from "./pass-capture";
 
 export interface CrmPassOptions {
   batchSize: number;
@@ -19,6 +19,7 @@ export interface CrmPassOptions {
   fullCompare?: boolean;
   onBatch?: (progress: { rowsRead: number }) => void;
   onReadDone?: (rowsRead: number) => void;
+  onAttempt?: OnPassAttempt;
 }
 
 export function isCrmObjectConnector(connector: Connector): connector is CrmObjectConnector {
@@ -59,6 +60,7 @@ export async function mirrorCrmObject(tx: pg.ClientBase, connector: CrmObjectCon
 
   // Deletions first: a record deleted after this answer is found by the next pass (its window
   // starts at this pass's mark, less the overlap); one undeleted after it is read below.
+  options.onAttempt?.({ mode: "modified_since", fullCompare: false, fallbackReason: null, cost: () => ({ statements: connector.requestsSent(), rowsRead: null }) });
   const deleted = await capture.deletedBetween({ start: plan.since, end: plan.crmNow });
   if (!deleted.ok) {
     if (!("unavailable" in deleted)) return deleted;
@@ -114,10 +116,12 @@ async function fullCompare(
   object: string,
 ): Promise<MirrorResult> {
   const snapshot: Connector = { fetchSnapshot: async () => success(capture.snapshot()) };
-  // A scheduled or asked-for full compare also compares stored data itself (D137), to repair drift.
-  const result = await mirrorSource(tx, snapshot, source, stamp, { ...options, fullCompare: options.fullCompare === true || reason !== null });
-  if (!result.ok) return result;
   const sourceMode = modeAfterFullCompare(source.captureMode, supported);
+  const { onAttempt, ...passOptions } = options;
+  onAttempt?.({ mode: sourceMode, fullCompare: true, fallbackReason: reason, cost: () => ({ statements: connector.requestsSent(), rowsRead: null }) });
+  // A scheduled or asked-for full compare also compares stored data itself (D137), to repair drift.
+  const result = await mirrorSource(tx, snapshot, source, stamp, { ...passOptions, fullCompare: options.fullCompare === true || reason !== null });
+  if (!result.ok) return result;
   const serverTime = capture.description.serverTime;
   const state: PassCapture["state"] =
     sourceMode === "modified_since" && supported && serverTime !== null ? stateOf(object, capture, serverTime, result.value.counts.declined > 0) : null;

@@ -19,6 +19,31 @@ export interface PassCapture {
   customerRowsRead: number | null;
 }
 
+/**
+ * What a pass had chosen by the time it failed: its mode, whether it compared everything and why,
+ * and what it had cost the customer so far. A failed pass keeps none of its rows, but its sync run
+ * still says how it was reading, for whoever looks into the failure.
+ */
+export interface PassAttempt {
+  mode: CaptureMode;
+  fullCompare: boolean;
+  fallbackReason: string | null;
+  cost: () => { statements: number | null; rowsRead: number | null } | null;
+}
+
+/** Told of a pass's attempt once its plan is chosen (run-sync-pass records it if the pass fails). */
+export type OnPassAttempt = (attempt: PassAttempt) => void;
+
+/** A failed pass's attempt on its sync run (after the rollback: the run row is not the pass's). */
+export async function recordFailedPassCapture(client: pg.ClientBase, runId: string, attempt: PassAttempt): Promise<void> {
+  const cost = attempt.cost();
+  await client.query(
+    `UPDATE sync_runs SET capture_mode = $2::"CaptureMode", full_compare = $3, fallback_reason = $4, customer_statements = $5, customer_rows_read = $6
+      WHERE id = $1`,
+    [runId, attempt.mode, attempt.fullCompare, attempt.fallbackReason, cost?.statements ?? null, cost?.rowsRead ?? null],
+  );
+}
+
 /** A Postgres table pass's plan (choose-capture.ts) as the record every mode writes. */
 export function toPassCapture(plan: CapturePlan, after: CaptureAfterPass, cost: CustomerCost | null): PassCapture {
   return {

@@ -13,6 +13,7 @@ import { countLiveRows, passBaseline } from "./pass-baseline";
 import type { SyncCounts } from "./run-sync-pass";
 import { stageXmin } from "./stage-xmin";
 import { captureAfterPass, chooseCapture, type CaptureSource } from "../capture/choose-capture";
+import type { OnPassAttempt } from "../capture/pass-capture";
 import { toPassCapture, type PassCapture } from "../capture/pass-capture";
 
 export type MirrorResult = Result<{
@@ -53,6 +54,8 @@ export async function mirrorSource(
     onBatch?: (progress: { rowsRead: number }) => void;
     /** Called once the read is complete, before the staged rows are reconciled. */
     onReadDone?: (rowsRead: number) => void;
+    /** Told how the pass reads once its plan is chosen (kept on the run if the pass fails). */
+    onAttempt?: OnPassAttempt;
   },
 ): Promise<MirrorResult> {
   const opened = await connector.fetchSnapshot({
@@ -69,6 +72,7 @@ export async function mirrorSource(
     const pass = { sourceId: source.id, stamp, ordered: snapshot.ordered, orderBase, empty, fullCompare: options.fullCompare === true };
     const counts: SyncCounts = { inserted: 0, updated: 0, tombstoned: 0, revived: 0, declined: 0 };
     const plan = chooseCapture({ source, snapshot, now: new Date(), requested: pass.fullCompare, empty, safeAge: options.wraparoundSafeAge });
+    options.onAttempt?.({ mode: plan.mode, fullCompare: plan.read.kind === "full", fallbackReason: plan.fallbackReason, cost: () => snapshot.cost?.() ?? null });
     // A full compare that was asked for, or that the mode falls back to (the daily safety net
     // included), counts the live rows again instead of trusting the kept count (D334).
     const recount = baseline.kept && (pass.fullCompare || plan.fallbackReason !== null);

@@ -8,7 +8,7 @@ import { lockSourceForWriteRaw, SOURCE_TRANSACTION_OPTIONS } from "../source-loc
 import { openPassConnection } from "./pass-connection";
 import { mirrorSource, type MirrorResult } from "./mirror-source";
 import { isCrmObjectConnector, mirrorCrmObject } from "../capture/crm-modified-since";
-import { recordPassCapture } from "../capture/pass-capture";
+import { recordFailedPassCapture, recordPassCapture, type PassAttempt } from "../capture/pass-capture";
 import { createProgressWriter } from "./progress-writer";
 import { keepLiveCount } from "./pass-baseline";
 import { analyzeRows, shouldAnalyze, type WriteShare } from "./statistics";
@@ -186,6 +186,8 @@ async function passSteps(
 
   await client.query("SAVEPOINT sync_pass");
   let result: MirrorResult;
+  // What the pass had chosen, should it fail (set from inside mirrorSource's callback).
+  const attempted: { chosen: PassAttempt | null } = { chosen: null };
   try {
     const connector = connectorForSource(source, deps);
     const passOptions = {
@@ -199,6 +201,9 @@ async function passSteps(
         options.onBatch?.(batch);
       },
       onReadDone: (rowsRead: number) => progress.report("reconciling", rowsRead),
+      onAttempt: (chosen: PassAttempt) => {
+        attempted.chosen = chosen;
+      },
     };
     // A CRM object chooses per pass between modified-since reads and a full compare (capture/);
     // a Postgres table between xmin and a full compare inside mirrorSource (choose-capture.ts);
@@ -218,6 +223,7 @@ async function passSteps(
     await client.query("ROLLBACK TO SAVEPOINT sync_pass");
     await client.query(`UPDATE data_sources SET sync_status = 'error', sync_error = $2, updated_at = $3 WHERE id = $1`, [sourceId, result.reason, finishedAt]);
     await client.query(`UPDATE sync_runs SET status = 'error', error = $2, finished_at = $3, phase = NULL WHERE id = $1`, [run.id, result.reason, finishedAt]);
+    if (attempted.chosen) await recordFailedPassCapture(client, run.id, attempted.chosen);
     return { status: "error", syncRunId: run.id, counts: NO_COUNTS, error: result.reason };
   }
 

@@ -69,6 +69,9 @@ describe("an unreachable or failing source", () => {
     await replaceCredentials(db.prisma, before.sourceId, { url: wrongUrl });
     const source = await expectFailedCycle(before.sourceId, before, /^Could not read public\.wrong_password: password authentication failed for user "\w+" at 127\.0\.0\.1:\d+\/\w+ \(check the user and password/);
     expect(source.syncError).not.toContain(new URL(wrongUrl).password);
+    // It failed before choosing how to read: its run names no capture mode.
+    const failed = await db.prisma.syncRun.findFirstOrThrow({ where: { dataSourceId: before.sourceId, status: "error" } });
+    expect(failed).toMatchObject({ captureMode: null, customerStatements: null });
 
     await replaceCredentials(db.prisma, before.sourceId, { url: customer.url });
     const outcome = await syncNow(db.prisma, before.sourceId);
@@ -120,6 +123,11 @@ describe("an unreachable or failing source", () => {
       const source = await db.prisma.dataSource.findUniqueOrThrow({ where: { id: before.sourceId } });
       expect(source).toMatchObject({ syncStatus: "error", syncError: outcome.error, lastSyncedAt: before.source.lastSyncedAt });
       expect(await storedRows(db.prisma, before.sourceId)).toEqual(before.rows);
+      // The failed run still says how it was reading, and what it had asked of the customer.
+      const run = await db.prisma.syncRun.findUniqueOrThrow({ where: { id: outcome.syncRunId! } });
+      expect(before.source.captureMode).toBe("xmin");
+      expect(run).toMatchObject({ captureMode: "xmin", fullCompare: false, fallbackReason: null });
+      expect(run.customerStatements).toBeGreaterThan(0);
     } finally {
       await proxy.close();
     }
@@ -168,6 +176,10 @@ describe("a CRM object source", () => {
     const before = await syncedCrmSource();
     crm.fail("page", { status: 500 });
     await expectFailedCycle(before.sourceId, before, /^The CRM query on Obj\w+ answered 500 \(SERVER_UNAVAILABLE/);
+    const run = await db.prisma.syncRun.findFirstOrThrow({ where: { dataSourceId: before.sourceId, status: "error" } });
+    expect(before.source.captureMode).toBe("modified_since");
+    expect(run).toMatchObject({ captureMode: "modified_since", fullCompare: false });
+    expect(run.customerStatements).toBeGreaterThan(0);
   });
 
   it("CRM timeout → error, rows unchanged", async () => {
