@@ -148,6 +148,13 @@ test("the support board filters by an organization picked by name, shows its nam
   await expect(page.getByRole("status").filter({ hasText: "names no organization you can see" })).toContainText(/Request id: req_/);
   await expect(org.box).toHaveValue("");
   await screen(page, "picker-support-unknown");
+
+  // A value Postgres cannot store (U+0000) is refused as the address it is, with its request id (D337).
+  await page.goto("/dashboard/support?org=%00");
+  const refused = page.getByRole("alert").filter({ hasText: "This page's address is not valid" });
+  await expect(refused).toContainText("organizationId: must not contain the NUL character (U+0000)");
+  await expect(refused).toContainText(/Request id: req_/);
+  await screen(page, "support-address-refused");
 });
 
 test("a failed search shows the server's message and request id, and Try again recovers", async ({ page }) => {

@@ -2,6 +2,8 @@ import Link from "next/link";
 import { Alert } from "@/components/ui/alert";
 
 const titles: Record<string, string> = {
+  // A page's inputs are its address: a refused one is a link that cannot work, not an outage.
+  bad_request: "This page's address is not valid",
   forbidden: "You do not have access to this",
   not_found: "Not found",
 };
