@@ -1,3 +1,4 @@
+import { rm } from "node:fs/promises";
 import path from "node:path";
 import pg from "pg";
 import { createDatabase, databaseUrl, dropDatabase, randomDatabaseName } from "@/server/db/admin";
@@ -59,6 +60,8 @@ try {
   }
 } finally {
   await c.end();
+  // Written by the server (its COPY … TO a file); removed here, or it is left truncated to nothing.
+  await rm(file, { force: true }).catch(() => undefined);
   await dropDatabase(admin, name).catch(() => undefined);
   await server.stop();
 }

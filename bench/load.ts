@@ -106,8 +106,9 @@ export async function latency(target: Target, query: string, count: number): Pro
  * Steady-state p50s of several request shapes (D336): each is first warmed with `warmup`
  * requests (V8 compiles a path only after it has run a while: the first few hundred requests
  * of a fresh server measure the compiler, not the server), then `rounds` rounds take `count`
- * requests of each in turn, so a drift of the machine's load falls on every shape alike. The
- * p50 of each shape is the median of its rounds' p50s.
+ * requests of each in turn, so a drift of the machine's load falls on every shape of a round
+ * alike (compare two shapes within a round, then take the median). Each shape's p50 is the
+ * median of its rounds' p50s; `rounds` keeps them in order.
  */
 export async function steadyLatencies(
   targets: readonly { target: Target; query: string }[],

@@ -27,8 +27,9 @@ import { Table } from "./table";
  *   BENCH_SECONDS   seconds per load step (default 5)
  *   BENCH_APP       next (default: the production server, src/cli/start.ts) | handler (the same
  *                   /api/v1 handler over node:http, src/test/serve-api.ts: no Next build needed)
- *   BENCH_WALK_MAX  seconds a full walk may take before it is stopped and extrapolated (default 300);
- *                   the rows part walks four times: app and baseline, before and after a 10 % pass
+ *   BENCH_WALK_MAX  seconds the two walks taken in step (app and baseline, D336) may take together
+ *                   before they are stopped and extrapolated (default 300); the rows part walks
+ *                   twice so: before and after a 10 % pass
  *   BENCH_CRM_ROWS  records in the CRM object of the CRM sync part (default: BENCH_ROWS, at most 200 000)
  *   BENCH_ONLY      rows | sync | crm | delete | sharing | hostile | csv | export | requestlog: run one part (while working on it);
  *                   sharing: API latency on `npm start` while its worker process runs a first pass (issue 27);
@@ -84,7 +85,7 @@ async function main(): Promise<void> {
     log(`seeding ${ROWS} rows...`);
     const fixture = await seed(db, appUrl, customerUrl, ROWS);
     await db.$disconnect();
-    await checkpoint(appUrl);
+    await checkpoint(appUrl, log);
     log(`seeded in ${((performance.now() - started) / 1000).toFixed(0)} s`);
     if (!ONLY || ONLY === "rows") await runRowsBench({ appUrl, fixture, rows: ROWS, stepSeconds: STEP_SECONDS, app: APP, walkMax: WALK_MAX, table, log });
     if (!ONLY || ONLY === "sync") await runSyncBench({ appUrl, customerUrl, fixture, rows: ROWS, table, log });

@@ -41,7 +41,15 @@ export async function handleAuditExport(context: DashboardContext, filters: Audi
     },
     async pull(controller) {
       if (done) return;
-      const current = first ?? (await caller.audit.list({ ...filters, limit: pageSize, cursor: page.nextCursor! }));
+      let current: typeof page;
+      try {
+        current = first ?? (await caller.audit.list({ ...filters, limit: pageSize, cursor: page.nextCursor! }));
+      } catch (error) {
+        logger.error({ err: error, request_id: context.requestId }, "audit export failed mid-stream");
+        done = true;
+        controller.error(error);
+        return;
+      }
       first = null;
       page = current;
       for (const row of current.items) controller.enqueue(encoder.encode(`${auditCsvLine({ ...row, createdAt: new Date(row.createdAt), metadata: row.metadata as never })}\r\n`));
@@ -50,6 +58,9 @@ export async function handleAuditExport(context: DashboardContext, filters: Audi
         done = true;
         controller.close();
       }
+    },
+    cancel() {
+      done = true;
     },
   });
   const stamp = new Date().toISOString().slice(0, 19).replaceAll(":", "");

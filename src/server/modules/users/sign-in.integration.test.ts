@@ -22,6 +22,15 @@ describe("sign-in", () => {
     expect(await here("nobody@x.test", "wrong")).toEqual({ ok: false, reason: "invalid" });
   });
 
+  it("an email Postgres cannot store (U+0000, a lone surrogate) is an unknown email, counted and audited escaped, not an error", async () => {
+    const user = await account();
+    const here = from("192.0.2.77");
+    expect(await here(`${user.email}\u0000`, user.password)).toEqual({ ok: false, reason: "invalid" });
+    expect(await here("x\ud800@x.test", "wrong")).toEqual({ ok: false, reason: "invalid" });
+    const failures = await database.prisma.auditEvent.findMany({ where: { action: "auth.sign_in_failed", targetType: "email", targetId: { in: [`${user.email}\\u0000`, "x\\ud800@x.test"] } } });
+    expect(failures).toHaveLength(2);
+  });
+
   it("locks an account for one address after five failures there, and unlocks after the lock", async () => {
     const user = await account();
     const here = from("192.0.2.2");

@@ -1,6 +1,7 @@
 import type { Db } from "@/server/db/types";
 import { recordAuditEvent } from "@/server/modules/audit/record-audit-event";
 import { activeLock, BUDGETS, countFailure, pairKey, type BudgetScope } from "./sign-in-budgets";
+import { escapeUnstorable } from "@/server/lib/storable-json";
 import { hashPassword, verifyPassword } from "./passwords";
 
 /** Five failures from one address lock that account for that address (D171). */
@@ -35,7 +36,9 @@ const secondsUntil = (until: Date, now: Date) => Math.max(1, Math.ceil((until.ge
  * is audited with the client address.
  */
 export async function verifySignIn(db: Db, attempt: SignInAttempt, now = new Date()): Promise<SignInResult> {
-  const email = attempt.email.trim().toLowerCase();
+  // An email Postgres cannot store (U+0000) names no account; escaped, it is counted and audited
+  // like any other unknown email instead of failing the statement (D337).
+  const email = escapeUnstorable(attempt.email.trim().toLowerCase());
   const address = attempt.address || "unknown";
   const addressLock = await activeLock(db, "address", address, now);
   if (addressLock) return { ok: false, reason: "address_locked", retryAfterSeconds: secondsUntil(addressLock, now) };

@@ -34,13 +34,25 @@ export interface PassAttempt {
 /** Told of a pass's attempt once its plan is chosen (run-sync-pass records it if the pass fails). */
 export type OnPassAttempt = (attempt: PassAttempt) => void;
 
-/** A failed pass's attempt on its sync run (after the rollback: the run row is not the pass's). */
-export async function recordFailedPassCapture(client: pg.ClientBase, runId: string, attempt: PassAttempt): Promise<void> {
+/** A failed pass's attempt as sync run columns (prisma: SyncRun). */
+export function attemptColumns(attempt: PassAttempt) {
   const cost = attempt.cost();
+  return {
+    captureMode: attempt.mode,
+    fullCompare: attempt.fullCompare,
+    fallbackReason: attempt.fallbackReason,
+    customerStatements: cost?.statements ?? null,
+    customerRowsRead: cost?.rowsRead ?? null,
+  };
+}
+
+/** A failed pass's attempt on its sync run (after the rollback to its savepoint, in its transaction). */
+export async function recordFailedPassCapture(client: pg.ClientBase, runId: string, attempt: PassAttempt): Promise<void> {
+  const columns = attemptColumns(attempt);
   await client.query(
     `UPDATE sync_runs SET capture_mode = $2::"CaptureMode", full_compare = $3, fallback_reason = $4, customer_statements = $5, customer_rows_read = $6
       WHERE id = $1`,
-    [runId, attempt.mode, attempt.fullCompare, attempt.fallbackReason, cost?.statements ?? null, cost?.rowsRead ?? null],
+    [runId, columns.captureMode, columns.fullCompare, columns.fallbackReason, columns.customerStatements, columns.customerRowsRead],
   );
 }
 

@@ -2,6 +2,7 @@ import { capSyncError } from "../redact";
 import { Prisma } from "@/server/db/generated/client";
 import type { PrismaClient } from "@/server/db/types";
 import { lockSourceForWrite, SOURCE_TRANSACTION_OPTIONS } from "../source-lock";
+import { attemptColumns, type PassAttempt } from "../capture/pass-capture";
 import { PassTimeoutError } from "./pass-connection";
 
 export const INTERNAL_ERROR = "The sync failed on an internal error; the worker log has the details. Nothing was changed.";
@@ -24,12 +25,14 @@ export function abortedPassReason(error: unknown, maxPassMs: number): string {
  * running: a newer pass that already took over (and marked it interrupted) has the last word
  * on the source's status.
  */
-export async function recordAbortedPass(db: PrismaClient, sourceId: string, runId: string, reason: string): Promise<void> {
+export async function recordAbortedPass(db: PrismaClient, sourceId: string, runId: string, reason: string, attempt: PassAttempt | null = null): Promise<void> {
   reason = capSyncError(reason);
+  // How the pass was reading when it was cut short (D339), when it had got that far.
+  const capture = attempt ? attemptColumns(attempt) : {};
   await db.$transaction(async (tx) => {
     await lockSourceForWrite(tx, sourceId);
     const finishedAt = new Date();
-    const { count } = await tx.syncRun.updateMany({ where: { id: runId, status: "running" }, data: { status: "error", error: reason, finishedAt, phase: null } });
+    const { count } = await tx.syncRun.updateMany({ where: { id: runId, status: "running" }, data: { status: "error", error: reason, finishedAt, phase: null, ...capture } });
     if (count === 0) return;
     await tx.dataSource.update({ where: { id: sourceId }, data: { syncStatus: "error", syncError: reason, updatedAt: finishedAt } });
   }, { ...SOURCE_TRANSACTION_OPTIONS });

@@ -67,6 +67,8 @@ export interface SyncPassOutcome {
   analyzed?: boolean;
 }
 
+type AttemptHolder = { chosen: PassAttempt | null };
+
 const NO_COUNTS: SyncCounts = { inserted: 0, updated: 0, tombstoned: 0, revived: 0, declined: 0 };
 
 /**
@@ -83,15 +85,17 @@ const NO_COUNTS: SyncCounts = { inserted: 0, updated: 0, tombstoned: 0, revived:
 export async function runSyncPass(deps: SyncPassDeps, sourceId: string, options: SyncPassOptions): Promise<SyncPassOutcome> {
   const maxPassMs = options.maxPassMs ?? SOURCE_TRANSACTION_OPTIONS.timeout;
   let runId: string | null = null;
+  // What the pass had chosen, should it fail or be cut short (D339; set by mirrorSource's callback).
+  const attempted: AttemptHolder = { chosen: null };
   try {
-    const outcome = await passInTransaction(deps, sourceId, options, maxPassMs, (id) => (runId = id));
+    const outcome = await passInTransaction(deps, sourceId, options, maxPassMs, (id) => (runId = id), attempted);
     // Alerts see the result once it is committed (issue 24); a skipped pass changed nothing.
     if (outcome.status !== "skipped") await noteSourceState(deps.db, sourceId, deps.log);
     return outcome;
   } catch (error) {
     if (runId === null) throw error;
     const reason = abortedPassReason(error, maxPassMs);
-    await recordAbortedPass(deps.db, sourceId, runId, reason).catch(() => undefined);
+    await recordAbortedPass(deps.db, sourceId, runId, reason, attempted.chosen).catch(() => undefined);
     await noteSourceState(deps.db, sourceId, deps.log);
     // A pass that ran out of time is an expected outcome; anything else is a bug to surface.
     if (!isTransactionTimeout(error)) throw error;
@@ -106,6 +110,7 @@ async function passInTransaction(
   options: SyncPassOptions,
   maxPassMs: number,
   onRun: (runId: string) => void,
+  attempted: AttemptHolder,
 ): Promise<SyncPassOutcome> {
   const connection = await openPassConnection(deps.db, maxPassMs);
   let bug: unknown = null;
@@ -114,7 +119,7 @@ async function passInTransaction(
     outcome = await connection.guard(async () => {
       const { client } = connection;
       await client.query("BEGIN");
-      const { written, ...result } = await passSteps(deps, client, sourceId, options, onRun, (error) => (bug = error));
+      const { written, ...result } = await passSteps(deps, client, sourceId, options, onRun, (error) => (bug = error), attempted);
       connection.stopClock();
       // A source deleted while this pass ran keeps nothing of it: no worker recreates rows (D133).
       const { rows } = await client.query<{ deleting: boolean }>("SELECT deleting_at IS NOT NULL AS deleting FROM data_sources WHERE id = $1", [sourceId]);
@@ -149,6 +154,7 @@ async function passSteps(
   options: SyncPassOptions,
   onRun: (runId: string) => void,
   onBug: (error: unknown) => void,
+  attempted: AttemptHolder,
 ): Promise<SyncPassOutcome & { written?: WriteShare }> {
   const stamp = await lockSourceForWriteRaw(client, sourceId);
   // Read after the lock, so it is the state every earlier writer of the source committed.
@@ -186,8 +192,6 @@ async function passSteps(
 
   await client.query("SAVEPOINT sync_pass");
   let result: MirrorResult;
-  // What the pass had chosen, should it fail (set from inside mirrorSource's callback).
-  const attempted: { chosen: PassAttempt | null } = { chosen: null };
   try {
     const connector = connectorForSource(source, deps);
     const passOptions = {
@@ -201,8 +205,9 @@ async function passSteps(
         options.onBatch?.(batch);
       },
       onReadDone: (rowsRead: number) => progress.report("reconciling", rowsRead),
+      // A full compare the caller asked for on its own account (a CDC slot lost) gives its reason, as on success.
       onAttempt: (chosen: PassAttempt) => {
-        attempted.chosen = chosen;
+        attempted.chosen = chosen.fullCompare && options.fallbackReason !== undefined ? { ...chosen, fallbackReason: options.fallbackReason } : chosen;
       },
     };
     // A CRM object chooses per pass between modified-since reads and a full compare (capture/);

@@ -71,7 +71,8 @@ export async function runCdcFullCompare(deps: SyncPassDeps, sourceId: string, op
     });
     if (outcome.syncRunId !== null && outcome.status === "error") {
       // The run says how it read the source and why it compared in full (sync history, issue 27):
-      // a committed pass recorded that itself (fallbackReason above); a failed one did not.
+      // a pass recorded that itself once it had chosen its plan (D339), with the same reason; one
+      // that failed before (it could not connect) did not.
       await deps.db.syncRun.update({ where: { id: outcome.syncRunId }, data: { captureMode: "cdc", fullCompare: true, fallbackReason: options.reason } });
     }
     if (outcome.status === "ok" || outcome.status === "needs_attention") {
