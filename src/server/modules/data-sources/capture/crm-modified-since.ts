@@ -60,7 +60,8 @@ export async function mirrorCrmObject(tx: pg.ClientBase, connector: CrmObjectCon
 
   // Deletions first: a record deleted after this answer is found by the next pass (its window
   // starts at this pass's mark, less the overlap); one undeleted after it is read below.
-  options.onAttempt?.({ mode: "modified_since", fullCompare: false, fallbackReason: null, cost: () => ({ statements: connector.requestsSent(), rowsRead: null }) });
+  const reading = countingRows(options);
+  options.onAttempt?.({ mode: "modified_since", fullCompare: false, fallbackReason: null, cost: () => ({ statements: connector.requestsSent(), rowsRead: reading.rows() }) });
   const deleted = await capture.deletedBetween({ start: plan.since, end: plan.crmNow });
   if (!deleted.ok) {
     if (!("unavailable" in deleted)) return deleted;
@@ -69,7 +70,7 @@ export async function mirrorCrmObject(tx: pg.ClientBase, connector: CrmObjectCon
   await prepareStage(tx);
   const orderBase = await highestOrder(tx, source.id);
   const pass: PassContext = { sourceId: source.id, stamp, ordered: false, orderBase, empty: false, fullCompare: false };
-  const staged = await stageFullRead(tx, capture.changedSince(plan.since), options);
+  const staged = await stageFullRead(tx, capture.changedSince(plan.since), reading.options);
   if (!staged.ok) return staged;
   const counts: SyncCounts = { inserted: 0, updated: 0, tombstoned: 0, revived: 0, declined: 0 };
   Object.assign(counts, await applyStage(tx, pass));
@@ -117,8 +118,9 @@ async function fullCompare(
 ): Promise<MirrorResult> {
   const snapshot: Connector = { fetchSnapshot: async () => success(capture.snapshot()) };
   const sourceMode = modeAfterFullCompare(source.captureMode, supported);
-  const { onAttempt, ...passOptions } = options;
-  onAttempt?.({ mode: sourceMode, fullCompare: true, fallbackReason: reason, cost: () => ({ statements: connector.requestsSent(), rowsRead: null }) });
+  const { onAttempt, ...rest } = options;
+  const { options: passOptions, rows } = countingRows(rest);
+  onAttempt?.({ mode: sourceMode, fullCompare: true, fallbackReason: reason, cost: () => ({ statements: connector.requestsSent(), rowsRead: rows() }) });
   // A scheduled or asked-for full compare also compares stored data itself (D137), to repair drift.
   const result = await mirrorSource(tx, snapshot, source, stamp, { ...passOptions, fullCompare: options.fullCompare === true || reason !== null });
   if (!result.ok) return result;
@@ -135,6 +137,16 @@ async function fullCompare(
     customerRowsRead: result.value.rowsRead,
   };
   return success({ ...result.value, capture: capturePass });
+}
+
+/** The options with their onBatch also counting the rows read so far (a failed pass's cost, D339). */
+function countingRows<T extends { onBatch?: (progress: { rowsRead: number }) => void }>(options: T): { options: T; rows: () => number } {
+  let rowsRead = 0;
+  const onBatch = (progress: { rowsRead: number }) => {
+    rowsRead = progress.rowsRead;
+    options.onBatch?.(progress);
+  };
+  return { options: { ...options, onBatch }, rows: () => rowsRead };
 }
 
 function stateOf(object: string, capture: CrmCaptureSession, mark: Date, heldBack: boolean): CrmCaptureState {

@@ -180,6 +180,8 @@ describe("a CRM object source", () => {
     expect(before.source.captureMode).toBe("modified_since");
     expect(run).toMatchObject({ captureMode: "modified_since", fullCompare: false });
     expect(run.customerStatements).toBeGreaterThan(0);
+    // The first page was read before the second failed.
+    expect(run.customerRowsRead).toBeGreaterThan(0);
   });
 
   it("CRM timeout → error, rows unchanged", async () => {
