@@ -56,7 +56,15 @@ const appErrorStatus = t.middleware(async ({ next }) => {
  * body reader, D40), not a 500 from the failed statement.
  */
 const refuseUnstorable = t.middleware(async ({ getRawInput, next }) => {
-  const found = findUnstorable(await getRawInput());
+  let input: unknown;
+  try {
+    input = await getRawInput();
+  } catch {
+    // Input that is not JSON at all is the input parser's to refuse, where it always was: after
+    // the session check, and never for a procedure that takes no input.
+    return next();
+  }
+  const found = findUnstorable(input);
   if (found) throw unstorableError(found);
   return next();
 });

@@ -1,3 +1,4 @@
+import { fetchRequestHandler } from "@trpc/server/adapters/fetch";
 import { getHTTPStatusCodeFromError } from "@trpc/server/http";
 import { TRPCError } from "@trpc/server";
 import { describe, expect, it } from "vitest";
@@ -26,6 +27,16 @@ async function refusal(call: Promise<unknown>): Promise<{ status: number; messag
 }
 
 describe("dashboard inputs Postgres cannot store", () => {
+  it("leaves input that is not JSON where it was: a procedure without input still answers the session check first", async () => {
+    const answer = await fetchRequestHandler({
+      endpoint: "/api/trpc",
+      req: new Request("http://dash.test/api/trpc/viewer.me?input=undefined"),
+      router: dashboardRouter,
+      createContext: () => ({ db: database.prisma, requestId: "req_not_json", sessionUserId: null }),
+    });
+    expect(answer.status).toBe(401);
+  });
+
   it("a NUL in a filter is a 400 naming the field, where each of these was a 500 from the failed statement", async () => {
     const owner = await database.prisma.user.create({ data: { email: `owner-${Math.random()}@x.test`, passwordHash: "x", isInstanceOwner: true } });
     const caller = createDashboardCaller({ db: database.prisma, requestId: "req_test", sessionUserId: owner.id });
