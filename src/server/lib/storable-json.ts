@@ -80,12 +80,14 @@ export function stringProblem(text: string): string | null {
   return null;
 }
 
+const UNSTORABLE_CHARACTER = new RegExp(`${NUL}|${LONE_SURROGATE.source}`, "g");
+
 /**
  * The text with U+0000 and unpaired surrogates written out as `\u0000`-style escapes (paired ones,
  * an emoji say, stay): storable, and never equal to what its unescaped form would have matched.
  */
 export function escapeUnstorable(text: string): string {
-  return text.replace(new RegExp(`${NUL}|${LONE_SURROGATE.source}`, "g"), (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`);
+  return text.replace(UNSTORABLE_CHARACTER, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`);
 }
 
 /** A readable path from the root to `key` under `frame`: odd characters escaped, a deep one shortened. */

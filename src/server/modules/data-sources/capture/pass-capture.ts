@@ -34,6 +34,14 @@ export interface PassAttempt {
 /** Told of a pass's attempt once its plan is chosen (run-sync-pass records it if the pass fails). */
 export type OnPassAttempt = (attempt: PassAttempt) => void;
 
+/**
+ * A full compare its caller asked for on its own account (a CDC slot lost) gives the caller's
+ * reason, on a committed run and a failed one alike.
+ */
+export function withCallerReason<T extends { fullCompare: boolean; fallbackReason: string | null }>(capture: T, callerReason: string | undefined): T {
+  return callerReason !== undefined && capture.fullCompare ? { ...capture, fallbackReason: callerReason } : capture;
+}
+
 /** A failed pass's attempt as sync run columns (prisma: SyncRun). */
 export function attemptColumns(attempt: PassAttempt) {
   const cost = attempt.cost();
@@ -49,10 +57,19 @@ export function attemptColumns(attempt: PassAttempt) {
 /** A failed pass's attempt on its sync run (after the rollback to its savepoint, in its transaction). */
 export async function recordFailedPassCapture(client: pg.ClientBase, runId: string, attempt: PassAttempt): Promise<void> {
   const columns = attemptColumns(attempt);
-  await client.query(
+  await writeRunCapture(client, runId, { ...columns, mode: columns.captureMode });
+}
+
+/** The capture columns of a sync run, committed or failed. */
+async function writeRunCapture(
+  tx: pg.ClientBase,
+  runId: string,
+  run: Pick<PassCapture, "mode" | "fullCompare" | "fallbackReason" | "customerStatements" | "customerRowsRead">,
+): Promise<void> {
+  await tx.query(
     `UPDATE sync_runs SET capture_mode = $2::"CaptureMode", full_compare = $3, fallback_reason = $4, customer_statements = $5, customer_rows_read = $6
       WHERE id = $1`,
-    [runId, columns.captureMode, columns.fullCompare, columns.fallbackReason, columns.customerStatements, columns.customerRowsRead],
+    [runId, run.mode, run.fullCompare, run.fallbackReason, run.customerStatements, run.customerRowsRead],
   );
 }
 
@@ -74,11 +91,7 @@ export function toPassCapture(plan: CapturePlan, after: CaptureAfterPass, cost: 
  * transaction: the mark moves exactly when the rows it covers are committed.
  */
 export async function recordPassCapture(tx: pg.ClientBase, sourceId: string, runId: string, capture: PassCapture, finishedAt: Date): Promise<void> {
-  await tx.query(
-    `UPDATE sync_runs SET capture_mode = $2::"CaptureMode", full_compare = $3, fallback_reason = $4, customer_statements = $5, customer_rows_read = $6
-      WHERE id = $1`,
-    [runId, capture.mode, capture.fullCompare, capture.fallbackReason, capture.customerStatements, capture.customerRowsRead],
-  );
+  await writeRunCapture(tx, runId, capture);
   await tx.query(
     `UPDATE data_sources SET capture_mode = COALESCE($2::"CaptureMode", capture_mode),
             capture_state = CASE WHEN $6::boolean THEN capture_state ELSE $3::jsonb END,

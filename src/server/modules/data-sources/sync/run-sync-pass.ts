@@ -8,7 +8,7 @@ import { lockSourceForWriteRaw, SOURCE_TRANSACTION_OPTIONS } from "../source-loc
 import { openPassConnection } from "./pass-connection";
 import { mirrorSource, type MirrorResult } from "./mirror-source";
 import { isCrmObjectConnector, mirrorCrmObject } from "../capture/crm-modified-since";
-import { recordFailedPassCapture, recordPassCapture, type PassAttempt } from "../capture/pass-capture";
+import { recordFailedPassCapture, recordPassCapture, withCallerReason, type PassAttempt } from "../capture/pass-capture";
 import { createProgressWriter } from "./progress-writer";
 import { keepLiveCount } from "./pass-baseline";
 import { analyzeRows, shouldAnalyze, type WriteShare } from "./statistics";
@@ -205,9 +205,8 @@ async function passSteps(
         options.onBatch?.(batch);
       },
       onReadDone: (rowsRead: number) => progress.report("reconciling", rowsRead),
-      // A full compare the caller asked for on its own account (a CDC slot lost) gives its reason, as on success.
       onAttempt: (chosen: PassAttempt) => {
-        attempted.chosen = chosen.fullCompare && options.fallbackReason !== undefined ? { ...chosen, fallbackReason: options.fallbackReason } : chosen;
+        attempted.chosen = withCallerReason(chosen, options.fallbackReason);
       },
     };
     // A CRM object chooses per pass between modified-since reads and a full compare (capture/);
@@ -250,9 +249,7 @@ async function passSteps(
       WHERE id = $1`,
     [run.id, status, finishedAt, counts.inserted, counts.updated, counts.tombstoned, counts.revived, counts.declined, rowsRead, declinedSample],
   );
-  const capture = result.value.capture;
-  const reason = options.fallbackReason !== undefined && capture.fullCompare ? options.fallbackReason : capture.fallbackReason;
-  await recordPassCapture(client, sourceId, run.id, { ...capture, fallbackReason: reason }, finishedAt);
+  await recordPassCapture(client, sourceId, run.id, withCallerReason(result.value.capture, options.fallbackReason), finishedAt);
   const changedRows = counts.inserted + counts.updated + counts.tombstoned + counts.revived;
   return { status, syncRunId: run.id, counts, error: null, written: { firstPass, changedRows, rowsBefore: liveBefore } };
 }
