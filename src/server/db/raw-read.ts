@@ -22,3 +22,11 @@ export async function rawRead<T>(db: Db, query: Prisma.Sql): Promise<T[]> {
   const result = await pool.query(query.text, query.values as unknown[]);
   return result.rows as T[];
 }
+
+/** A write sent the same way (the request log's batches, D340): the statement's row count. */
+export async function rawExecute(db: Db, text: string, values: unknown[]): Promise<number> {
+  const pool = pools.get(db);
+  if (!pool || pool.ending || pool.ended) return (db as { $executeRawUnsafe: (q: string, ...v: unknown[]) => Promise<number> }).$executeRawUnsafe(text, ...values);
+  const result = await pool.query(text, values);
+  return result.rowCount ?? 0;
+}

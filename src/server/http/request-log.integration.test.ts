@@ -75,4 +75,26 @@ describe("the request log behind every /api/v1 answer", () => {
     expect(audit.items).toHaveLength(1);
     expect(audit.items[0]!.target.id).toBe(key.id);
   }, 120_000);
+
+  it("records a request whose query holds U+0000 beside the requests batched with it", async () => {
+    const db = database.prisma;
+    const writer = createBufferedWriter(createPostgresSink(() => db));
+    const handler = createApiHandler({ router: appRouter, db: () => db, log: pino({ level: "silent" }), rateLimiter: createMemoryRateLimitStore(), requestLog: writer });
+    const call = createTestApi(() => db, handler);
+    const org = await db.organization.create({ data: { name: "Acme" } });
+    const key = await mintTestKey(db, { organizationId: org.id, scopes: ["*:*"] });
+    const hostile = await call("GET", `/organizations/${org.id}/forms/nope/records?limit=%00`, { token: key.token });
+    const plain = await call("GET", `/organizations/${org.id}/forms/nope/records?limit=1`, { token: key.token });
+    expect([hostile.status, plain.status]).toEqual([400, 404]);
+    await writer.close();
+    expect(writer.stats()).toMatchObject({ written: 2, dropped: 0 });
+    const rows = await db.$queryRawUnsafe<Row[]>(`SELECT * FROM request_log WHERE request_id IN ($1, $2) ORDER BY occurred_at`,
+      hostile.body.request_id,
+      plain.body.request_id,
+    );
+    expect(rows.map((r) => [r.request_id, r.status, r.query])).toEqual([
+      [hostile.body.request_id, 400, { limit: "\\u0000" }],
+      [plain.body.request_id, 404, { limit: "1" }],
+    ]);
+  });
 });

@@ -90,6 +90,20 @@ export function escapeUnstorable(text: string): string {
   return text.replace(UNSTORABLE_CHARACTER, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`);
 }
 
+/** In JSON text: an escape (after an even run of backslashes) of U+0000 or of a surrogate. */
+const UNSTORABLE_ESCAPE = /(?<!\\)((?:\\\\)*)\\u(0000|d[89a-f][0-9a-f]{2})/g;
+
+/**
+ * JSON.stringify's output made storable in Postgres json and jsonb, for text that goes to the
+ * database in bulk (the request log's batches). NOTE: JSON.stringify writes U+0000 and unpaired
+ * surrogates as `\u0000`-style escapes and pairs as the characters themselves, so every such
+ * escape is one Postgres would refuse; each becomes the escape's own text, as escapeUnstorable
+ * writes it, and the rest of the batch is stored as it came.
+ */
+export function storableJsonText(json: string): string {
+  return json.includes("\\u") ? json.replace(UNSTORABLE_ESCAPE, "$1\\\\u$2") : json;
+}
+
 /** A readable path from the root to `key` under `frame`: odd characters escaped, a deep one shortened. */
 function fieldName(frame: Frame, key: string | undefined): string {
   const path: string[] = key === undefined ? [] : [key];

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { keptQuery, statusClass } from "./entry";
+import { keptQuery, statusClass, truncate } from "./entry";
 import { rollup } from "./postgres-sink";
 
 describe("what the request log keeps of a query string", () => {
@@ -10,6 +10,13 @@ describe("what the request log keeps of a query string", () => {
     expect(keptQuery(search)).toEqual({ limit: "5", sort: "updated_at", include_deleted: "true", updated_after: "2026-01-01T00:00:00Z" });
     expect(keptQuery(new URLSearchParams("cursor=abc"))).toBeNull();
     expect(keptQuery(new URLSearchParams(`limit=${"9".repeat(100)}`))?.limit).toHaveLength(64);
+  });
+
+  it("truncates without splitting a surrogate pair", () => {
+    expect(truncate("abc\u{1F600}", 4)).toBe("abc");
+    expect(truncate("abc\u{1F600}", 5)).toBe("abc\u{1F600}");
+    expect(truncate("abcdef", 4)).toBe("abcd");
+    expect(truncate("", 4)).toBeNull();
   });
 
   it("sorts statuses into 2xx, 4xx, 429 and 5xx", () => {

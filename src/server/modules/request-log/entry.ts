@@ -59,5 +59,8 @@ export function keptQuery(search: URLSearchParams): Record<string, string> | nul
 
 export function truncate(value: string | null | undefined, max: number): string | null {
   if (value === null || value === undefined || value === "") return null;
-  return value.length > max ? value.slice(0, max) : value;
+  if (value.length <= max) return value;
+  // Never half of a surrogate pair: the cut falls before an emoji, not inside it.
+  const high = value.charCodeAt(max - 1);
+  return value.slice(0, high >= 0xd800 && high <= 0xdbff ? max - 1 : max);
 }

@@ -53,6 +53,66 @@ describe("request log writer", () => {
     expect(new Set([...page.items, ...rest.items].map((r) => r.requestId)).size).toBe(200);
   });
 
+  it("stores every field of an entry as recorded, in one statement per batch", async () => {
+    const recorded = entry({
+      organizationId: "org-1",
+      apiKeyId: "key-fields",
+      status: 429,
+      errorCode: "rate_limited",
+      errorMessage: "This API key's rate budget is spent; retry in 3 s. \u{1F600}",
+      durationMs: 12.5,
+      responseBytes: 4096,
+      clientAddress: "2001:db8::1",
+      userAgent: "curl/8.5 \"quoted\" \\ back\\u0000slash",
+      query: { limit: "5", updated_after: "2026-11-26T00:00:00Z" },
+    });
+    await createPostgresSink(() => database.prisma).writeBatch([recorded]);
+    const rows = await database.prisma.$queryRawUnsafe<Record<string, unknown>[]>(
+      `SELECT request_id, occurred_at, organization_id, api_key_id, api_key_prefix, method, route, status, status_class, error_code,
+              error_message, duration_ms, response_bytes, client_address, user_agent, query FROM request_log WHERE request_id = $1`,
+      recorded.requestId,
+    );
+    expect(rows).toEqual([
+      {
+        request_id: recorded.requestId,
+        occurred_at: recorded.occurredAt,
+        organization_id: "org-1",
+        api_key_id: "key-fields",
+        api_key_prefix: "gw_live_AB12",
+        method: "GET",
+        route: recorded.route,
+        status: 429,
+        status_class: "429",
+        error_code: "rate_limited",
+        error_message: recorded.errorMessage,
+        duration_ms: 12.5,
+        response_bytes: 4096,
+        client_address: "2001:db8::1",
+        user_agent: recorded.userAgent,
+        query: recorded.query,
+      },
+    ]);
+    const hours = await database.prisma.$queryRawUnsafe<{ organization_id: string; status_class: string; requests: number }[]>(
+      `SELECT organization_id, status_class, requests FROM request_usage_hourly WHERE organization_id = 'org-1'`,
+    );
+    expect(hours).toEqual([{ organization_id: "org-1", status_class: "429", requests: 1 }]);
+  });
+
+  it("keeps a batch whose entries carry U+0000 or half a surrogate pair, written out as escapes", async () => {
+    const hostile = entry({ query: { limit: "\u0000" }, errorMessage: "bad \ud83d", userAgent: "agent \udc00 \u0000" });
+    const plain = entry();
+    const writer = createBufferedWriter(createPostgresSink(() => database.prisma));
+    writer.record(hostile);
+    writer.record(plain);
+    await writer.close();
+    expect(writer.stats()).toEqual({ buffered: 0, written: 2, dropped: 0 });
+    const stored = await database.prisma.$queryRawUnsafe<{ request_id: string; query: unknown; error_message: string | null; user_agent: string | null }[]>(
+      `SELECT request_id, query, error_message, user_agent FROM request_log WHERE request_id = $1`,
+      hostile.requestId,
+    );
+    expect(stored).toEqual([{ request_id: hostile.requestId, query: { limit: "\\u0000" }, error_message: "bad \\ud83d", user_agent: "agent \\udc00 \\u0000" }]);
+  });
+
   it("counts what overflows a full buffer instead of blocking", async () => {
     const drops: string[] = [];
     const slow = { writeBatch: () => new Promise<void>((resolve) => setTimeout(resolve, 50)) };
