@@ -13,6 +13,7 @@ import type { Logger } from "@/server/logger";
 import type { RateLimitStore } from "@/server/modules/rate-limit/rate-limit-store";
 import type { ApiKeyPrincipal } from "@/server/modules/api-keys/principal";
 import { fromFetchRequest, fromNodeRequest, sendNodeAnswer, toFetchResponse, type ApiAnswer, type ApiRequest } from "./api-request";
+import { answerBody } from "./answer-body";
 import { createProcedureCaller, type ProcedureCaller } from "./call-procedure";
 import { createKeyConcurrency } from "./key-concurrency";
 import { assertNoNulInQuery, assertNoPrototypeKeysInQuery } from "../web/unstorable-input";
@@ -188,7 +189,7 @@ async function run(call: Call, principal: ApiKeyPrincipal | undefined, enterKeyS
     enterKeySlot,
   };
   const output = await pipeline.callProcedure(match.route, match.params, exchange.url, rawBody.json ?? {}, context);
-  return jsonAnswer(exchange, match.route.meta.successStatus ?? 200, JSON.stringify(output));
+  return jsonAnswer(exchange, match.route.meta.successStatus ?? 200, answerBody(match.route.meta, output));
 }
 
 function errorAnswer(exchange: Exchange, error: AppError): ApiAnswer {

@@ -16,4 +16,9 @@ export type ApiMeta = OpenApiMeta<{
   orgParam?: string;
   /** The status of a successful answer; 200 unless stated (creates say 201). */
   successStatus?: 200 | 201;
+  /**
+   * Writes the answer's JSON text, for an operation whose answers are too hot for
+   * JSON.stringify (D341); the same JSON, checked outside production (answer-body.ts).
+   */
+  writeBody?: (output: never) => string;
 }>;

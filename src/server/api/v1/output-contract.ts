@@ -20,11 +20,17 @@ export function checksOutputs(): boolean {
  * `GROUNDWORK_CHECK_OUTPUT=on` turns it back on in production.
  */
 export function outputContract<T extends z.ZodType>(schema: T): T {
-  if (checksOutputs()) return schema;
-  // NOTE: the same schema object to the document generator (every property but the parse
-  // functions reads through); tRPC's output middleware finds `parse` and gets the identity.
-  const identity = (value: unknown) => value;
+  // NOTE: the check parses the answer as the client receives it (JSON text, so a JsonText is its
+  // parsed value, D341) and passes the answer itself on, as production does.
+  const parse = checksOutputs()
+    ? (value: unknown) => {
+        schema.parse(value === undefined ? value : JSON.parse(JSON.stringify(value)));
+        return value;
+      }
+    : (value: unknown) => value;
+  // The same schema object to the document generator (every property but the parse functions
+  // reads through); tRPC's output middleware finds `parse`.
   return new Proxy(schema, {
-    get: (target, prop, receiver) => (prop === "parse" || prop === "parseAsync" ? identity : Reflect.get(target, prop, receiver)),
+    get: (target, prop, receiver) => (prop === "parse" ? parse : prop === "parseAsync" ? async (value: unknown) => parse(value) : Reflect.get(target, prop, receiver)),
   });
 }

@@ -4,6 +4,7 @@ import type { Db } from "@/server/db/types";
 import { AppError } from "@/server/errors/app-error";
 import { cursorValues, decodeCursorState } from "@/server/modules/pagination/cursor";
 import { parseSort, toPage, type Page } from "@/server/modules/pagination/page";
+import { JsonText } from "@/server/lib/json-text";
 import { assertSnapshotKept, rowsAsOf } from "./snapshot";
 
 export type RowSort = "display_order" | "-display_order" | "updated_at" | "-updated_at";
@@ -23,6 +24,11 @@ export interface ListRowsQuery {
    * this text, case-insensitively.
    */
   search?: string;
+  /**
+   * `json_text`: each row's data as a JsonText, Postgres's own text of the jsonb (D341), for a
+   * caller that only writes it out again (the API's rows page). Default: the parsed value.
+   */
+  dataAs?: "value" | "json_text";
 }
 
 export interface RowRecord {
@@ -100,18 +106,19 @@ export async function listRows(db: Db, query: ListRowsQuery): Promise<Page<RowRe
     (row) => [byUpdatedAt ? row.updatedAt : row.orderKey, row.id],
     snapshot.toISOString(),
   );
-  return { items: page.items.map(toRowRecord), meta: page.meta };
+  const asText = query.dataAs === "json_text";
+  return { items: page.items.map((row) => toRowRecord(row, asText)), meta: page.meta };
 }
 
 /**
  * The row without the page query's bookkeeping columns, built field by field: a rest spread
  * (`{ orderKey, ...row }`) copies through a slow generic path, a hundred times a page.
  */
-function toRowRecord(row: RowRecord): RowRecord {
+function toRowRecord(row: RowRecord, dataAsText: boolean): RowRecord {
   return {
     id: row.id,
     externalId: row.externalId,
-    data: row.data,
+    data: dataAsText ? new JsonText(row.data as string) : row.data,
     displayOrder: row.displayOrder,
     createdAt: row.createdAt,
     updatedAt: row.updatedAt,
@@ -153,10 +160,11 @@ export function rowsPageSql(
     Prisma.sql`EXISTS (SELECT 1 FROM data_sources s WHERE s.id = ${query.dataSourceId} AND s.organization_id = ${query.organizationId} AND s.deleting_at IS NULL)`,
   );
   const order = direction === "asc" ? Prisma.sql`ASC` : Prisma.sql`DESC`;
+  const data = query.dataAs === "json_text" ? Prisma.sql`data::text` : Prisma.sql`data`;
   if (snapshot) {
     const orderBy = Prisma.sql`${key} ${order}, id ${order}`;
     return Prisma.sql`
-    SELECT id, external_id AS "externalId", data, display_order AS "displayOrder", ${DISPLAY_ORDER_KEY}::text AS "orderKey",
+    SELECT id, external_id AS "externalId", ${data} AS data, display_order AS "displayOrder", ${DISPLAY_ORDER_KEY}::text AS "orderKey",
            ${isoText("created_at")} AS "createdAt", ${isoText("updated_at")} AS "updatedAt", ${isoText("deleted_at")} AS "deletedAt",
            (SELECT s.row_versions_pruned_through FROM data_sources s WHERE s.id = ${query.dataSourceId}) AS "prunedThrough"
     FROM ${rowsAsOf(query.dataSourceId, snapshot, conditions, orderBy, query.limit + 1)} AS r
@@ -164,7 +172,7 @@ export function rowsPageSql(
     LIMIT ${query.limit + 1}`;
   }
   return Prisma.sql`
-    SELECT id, external_id AS "externalId", data, display_order AS "displayOrder", ${DISPLAY_ORDER_KEY}::text AS "orderKey",
+    SELECT id, external_id AS "externalId", ${data} AS data, display_order AS "displayOrder", ${DISPLAY_ORDER_KEY}::text AS "orderKey",
            ${isoText("created_at")} AS "createdAt", ${isoText("updated_at")} AS "updatedAt", ${isoText("deleted_at")} AS "deletedAt",
            (SELECT max(m.updated_at) FROM data_source_rows m WHERE m.data_source_id = ${query.dataSourceId}) AS "snapshot"
     FROM data_source_rows

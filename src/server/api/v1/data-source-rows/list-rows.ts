@@ -19,6 +19,8 @@ export const listRowsProcedure = apiProcedure
       externalId: input.external_id,
       updatedAfter: input.updated_after,
       includeDeleted: input.include_deleted === "true",
+      // Written out as Postgres wrote it, never parsed here (D341).
+      dataAs: "json_text",
     });
     return page(ctx, result.items.map(toRowDto), result.meta);
   });

@@ -4,6 +4,7 @@ import type { ApiMeta } from "@/server/api/v1/meta";
 import { paginationInput } from "@/server/api/pagination-input";
 import { TIMESTAMP_FORMS, timestampParam } from "@/server/api/timestamp-param";
 import { rowSchema } from "./row.types";
+import { writeRowsPageBody } from "./rows-page-body";
 
 export const listRowsMeta: ApiMeta = {
   openapi: {
@@ -18,6 +19,7 @@ export const listRowsMeta: ApiMeta = {
   access: "bearer",
   scope: "data_sources:read",
   orgParam: "organization_id",
+  writeBody: writeRowsPageBody,
 };
 
 const ROW_SORTS = ["display_order", "-display_order", "updated_at", "-updated_at"] as const;
