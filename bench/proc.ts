@@ -7,7 +7,18 @@ export function startNode(script: string, args: string[], env: Record<string, st
   const profile = process.env.BENCH_PROFILE ? ["--cpu-prof", `--cpu-prof-dir=${process.env.BENCH_PROFILE}`] : [];
   // A plain .mjs (scripts/start.mjs, `npm start`'s own entry) runs without the TypeScript loader.
   const loader = script.endsWith(".mjs") ? [] : ["--import", "tsx"];
-  return spawn(process.execPath, [...profile, ...loader, script, ...args], { env: { ...process.env, ...env }, stdio: ["ignore", "pipe", "pipe"] });
+  const flags = script === START_SCRIPT ? npmStartNodeFlags() : [];
+  return spawn(process.execPath, [...profile, ...flags, ...loader, script, ...args], { env: { ...process.env, ...env }, stdio: ["ignore", "pipe", "pipe"] });
+}
+
+const START_SCRIPT = "scripts/start.mjs";
+
+/** The Node flags of `npm start` (package.json), so the bench runs the server exactly as it is started (D342). */
+export function npmStartNodeFlags(): string[] {
+  const start = (JSON.parse(readFileSync("package.json", "utf8")) as { scripts: { start: string } }).scripts.start;
+  const words = start.trim().split(/\s+/);
+  if (words[0] !== "node" || words[words.length - 1] !== START_SCRIPT) throw new Error(`npm start is not "node [flags] ${START_SCRIPT}": ${start}`);
+  return words.slice(1, -1);
 }
 
 export function waitForLine(child: ChildProcess, pattern: RegExp, timeoutMs: number): Promise<RegExpExecArray> {

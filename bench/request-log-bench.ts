@@ -20,6 +20,9 @@ export async function paceRequestLog(options: {
   await client.connect();
   const count = async () => Number((await client.query<{ n: string }>("SELECT count(*) AS n FROM request_log")).rows[0]!.n);
   try {
+    // The app's writer flushes about once a second: let the previous step's entries land first,
+    // or they count as written here.
+    await new Promise((r) => setTimeout(r, 1_500));
     const before = await count();
     const droppedBefore = await options.metrics();
     const agent = new http.Agent({ keepAlive: true, maxSockets: 128 });
