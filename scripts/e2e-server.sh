@@ -24,4 +24,6 @@ mkdir -p "$dir"
 # wrappers: those relay the group's SIGTERM to it a second time, which it takes as "exit now" and
 # leaves its Postgres running.
 trap ':' TERM INT
-node scripts/start.mjs > >(trap '' TERM INT; exec tee "$dir/start.log") 2>&1
+# npm start's own Node flags (package.json), so the browser tests run the server users run.
+read -r -a flags <<< "$(node -p 'require("./package.json").scripts.start.split(/\s+/).slice(1, -1).join(" ")')"
+node "${flags[@]}" scripts/start.mjs > >(trap '' TERM INT; exec tee "$dir/start.log") 2>&1
