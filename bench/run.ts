@@ -9,6 +9,7 @@ import { runCsvUploadBench } from "./csv-upload";
 import { runHostileBodiesBench } from "./hostile-bodies";
 import { runDeleteBench } from "./delete-bench";
 import { hookCostMicros, writerAtRate } from "./request-log-bench";
+import { npmStartNodeFlags } from "./proc";
 import { runRecordsExportBench } from "./records-export";
 import { runRowsBench } from "./rows-bench";
 import { checkpoint } from "./rows-pass";
@@ -105,7 +106,7 @@ async function main(): Promise<void> {
     `# npm run bench — ${new Date().toISOString()}`,
     "",
     `${ROWS.toLocaleString("en")} rows; ${os.cpus().length} cores, Node ${process.version}; app under test: ${
-      APP === "next" ? "the production server (`npm start`: scripts/start.mjs → src/cli/start.ts, Next through the custom server)" : "the /api/v1 handler over node:http (src/test/serve-api.ts)"
+      APP === "next" ? `the production server (\`npm start\`: node ${[...npmStartNodeFlags(), "scripts/start.mjs"].join(" ")} → src/cli/start.ts, Next through the custom server)` : "the /api/v1 handler over node:http (src/test/serve-api.ts)"
     }; baseline: bench/baseline-server.ts; one Postgres for both; run took ${minutes.toFixed(1)} min.`,
     "",
   ];
