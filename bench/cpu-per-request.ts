@@ -17,6 +17,14 @@ export async function cpuPerRequest(target: Target, pid: number, connections: nu
   return { ...load, cpuMicros: ((cpuMsOf(pid) - before) * 1000) / load.requests };
 }
 
+/** A probe's app: no worker, no seed, the bench's data dir, the in-memory rate limiter, a metrics token. */
+export function probeAppEnv(appUrl: string, port: number): Record<string, string> {
+  return {
+    DATABASE_URL: appUrl, PORT: String(port), HOST: "127.0.0.1", GROUNDWORK_WORKER: "off", GROUNDWORK_SEED: "off",
+    GROUNDWORK_DATA_DIR: ".data/bench", REDIS_URL: "", GROUNDWORK_METRICS_TOKEN: "m".repeat(32),
+  };
+}
+
 /**
  * `node --import tsx bench/cpu-per-request.ts [rows] [seconds]`: a quick look at the API's CPU per
  * request against the baseline's (rounds at 1 and 16 connections, `npm start` and the bare server
@@ -28,8 +36,7 @@ if (process.argv[1]?.endsWith("cpu-per-request.ts")) {
   const seconds = Number(process.argv[3] ?? 5);
   const { appUrl, fixture, close } = await openSeededDatabases("gw_cpu", rows);
   const app = startNode(process.env.APP_ENTRY ?? "scripts/start.mjs", [], {
-    DATABASE_URL: appUrl, PORT: "4931", HOST: "127.0.0.1", GROUNDWORK_WORKER: "off", GROUNDWORK_SEED: "off",
-    GROUNDWORK_DATA_DIR: ".data/bench", REDIS_URL: "", GROUNDWORK_METRICS_TOKEN: "m".repeat(32),
+    ...probeAppEnv(appUrl, 4931),
     ...(JSON.parse(process.env.APP_ENV ?? "{}") as Record<string, string>),
   });
   const baseline = startNode("bench/baseline-server.ts", ["4932"], { DATABASE_URL: appUrl });

@@ -1,5 +1,5 @@
 import http from "node:http";
-import { cpuMsOf } from "./cpu-per-request";
+import { cpuMsOf, probeAppEnv } from "./cpu-per-request";
 import { get, runLoad, type Target } from "./load";
 import { memoryOf, startNode, stop, waitForLine } from "./proc";
 import { openSeededDatabases } from "./seeded-databases";
@@ -29,10 +29,7 @@ try {
     const baseline = name.startsWith("baseline");
     const proc = baseline
       ? startNode("bench/baseline-server.ts", [String(port)], { DATABASE_URL: appUrl, ...env })
-      : startNode(env.ENTRY ?? "scripts/start.mjs", env.ARGS ? env.ARGS.split(" ") : [], {
-          DATABASE_URL: appUrl, PORT: String(port), HOST: "127.0.0.1", GROUNDWORK_WORKER: "off", GROUNDWORK_SEED: "off",
-          GROUNDWORK_DATA_DIR: ".data/bench", REDIS_URL: "", GROUNDWORK_METRICS_TOKEN: "m".repeat(32), ...env,
-        });
+      : startNode(env.ENTRY ?? "scripts/start.mjs", env.ARGS ? env.ARGS.split(" ") : [], { ...probeAppEnv(appUrl, port), ...env });
     proc.stdout?.on("data", () => undefined);
     proc.stderr?.on("data", () => undefined);
     // serve-api.ts picks its own port and prints it.

@@ -1,5 +1,6 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import { readFileSync } from "node:fs";
+import { npmStartNodeFlags, START_SCRIPT } from "../scripts/start-flags.mjs";
 
 /** A child process, started with tsx's loader in the same process unless it is plain .mjs (so its pid is the app's). */
 export function startNode(script: string, args: string[], env: Record<string, string>): ChildProcess {
@@ -9,16 +10,6 @@ export function startNode(script: string, args: string[], env: Record<string, st
   const loader = script.endsWith(".mjs") ? [] : ["--import", "tsx"];
   const flags = script === START_SCRIPT ? npmStartNodeFlags() : [];
   return spawn(process.execPath, [...profile, ...flags, ...loader, script, ...args], { env: { ...process.env, ...env }, stdio: ["ignore", "pipe", "pipe"] });
-}
-
-const START_SCRIPT = "scripts/start.mjs";
-
-/** The Node flags of `npm start` (package.json), so the bench runs the server exactly as it is started (D342). */
-export function npmStartNodeFlags(): string[] {
-  const start = (JSON.parse(readFileSync("package.json", "utf8")) as { scripts: { start: string } }).scripts.start;
-  const words = start.trim().split(/\s+/);
-  if (words[0] !== "node" || words[words.length - 1] !== START_SCRIPT) throw new Error(`npm start is not "node [flags] ${START_SCRIPT}": ${start}`);
-  return words.slice(1, -1);
 }
 
 export function waitForLine(child: ChildProcess, pattern: RegExp, timeoutMs: number): Promise<RegExpExecArray> {

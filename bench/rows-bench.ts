@@ -128,7 +128,7 @@ export async function runRowsBench(options: RowsBenchOptions): Promise<void> {
       );
       table.add(`rows \`limit=100\`, ${connections} conn: p50 / p99 (median of the rounds)`, `${ms(median(g.p50))} / ${ms(median(g.p99))}`, `${ms(median(b.p50))} / ${ms(median(b.p99))}`, ratio(median(g.p50), median(b.p50)));
       // CPU per request (utime + stime): what the machine's other load moves least.
-      table.add(`rows \`limit=100\`, ${connections} conn: server CPU per request`, `${g.cpuMicros.toFixed(0)} µs`, `${b.cpuMicros.toFixed(0)} µs`, ratio(g.cpuMicros, b.cpuMicros));
+      table.add(`rows \`limit=100\`, ${connections} conn: server CPU per request`, `${cpuPerRequestOf(g).toFixed(0)} µs`, `${cpuPerRequestOf(b).toFixed(0)} µs`, ratio(cpuPerRequestOf(g), cpuPerRequestOf(b)));
     }
 
     const beforeWalk = memoryOf(app.child.pid!).rssMb;
@@ -242,9 +242,12 @@ interface Rounds {
   p50: number[];
   p99: number[];
   errors: number;
-  /** Over all rounds: CPU time ÷ requests. */
-  cpuMicros: number;
+  requests: number;
+  cpuMicrosTotal: number;
 }
+
+/** Over all rounds: CPU time ÷ requests. */
+const cpuPerRequestOf = (rounds: Rounds) => rounds.cpuMicrosTotal / rounds.requests;
 
 /**
  * The two servers loaded in turn, THROUGHPUT_ROUNDS times, the first of each round alternating
@@ -252,30 +255,21 @@ interface Rounds {
  * server's only window, and the figure is the median of the rounds' ratios.
  */
 async function throughputRounds(gw: Target, gwPid: number, base: Target, basePid: number, connections: number, seconds: number) {
-  const g: Rounds = { perSecond: [], p50: [], p99: [], errors: 0, cpuMicros: 0 };
-  const b: Rounds = { perSecond: [], p50: [], p99: [], errors: 0, cpuMicros: 0 };
-  const cpu = { g: { micros: 0, requests: 0 }, b: { micros: 0, requests: 0 } };
-  const ratios: number[] = [];
+  const empty = (): Rounds => ({ perSecond: [], p50: [], p99: [], errors: 0, requests: 0, cpuMicrosTotal: 0 });
+  const g = empty();
+  const b = empty();
   for (let round = 0; round < THROUGHPUT_ROUNDS; round++) {
-    const sides = [
-      { side: "g" as const, target: gw, pid: gwPid, into: g },
-      { side: "b" as const, target: base, pid: basePid, into: b },
-    ];
+    const sides: [Target, number, Rounds][] = [[gw, gwPid, g], [base, basePid, b]];
     if (round % 2 === 1) sides.reverse();
-    const measured: Record<"g" | "b", number> = { g: 0, b: 0 };
-    for (const { side, target, pid, into } of sides) {
+    for (const [target, pid, into] of sides) {
       const load = await cpuPerRequest(target, pid, connections, seconds);
       into.perSecond.push(load.perSecond);
       into.p50.push(load.p50);
       into.p99.push(load.p99);
       into.errors += load.errors;
-      cpu[side].micros += load.cpuMicros * load.requests;
-      cpu[side].requests += load.requests;
-      measured[side] = load.perSecond;
+      into.requests += load.requests;
+      into.cpuMicrosTotal += load.cpuMicros * load.requests;
     }
-    ratios.push(measured.g / measured.b);
   }
-  g.cpuMicros = cpu.g.micros / cpu.g.requests;
-  b.cpuMicros = cpu.b.micros / cpu.b.requests;
-  return { g, b, ratios };
+  return { g, b, ratios: g.perSecond.map((perSecond, i) => perSecond / b.perSecond[i]!) };
 }

@@ -9,7 +9,7 @@ import { runCsvUploadBench } from "./csv-upload";
 import { runHostileBodiesBench } from "./hostile-bodies";
 import { runDeleteBench } from "./delete-bench";
 import { hookCostMicros, writerAtRate } from "./request-log-bench";
-import { npmStartNodeFlags } from "./proc";
+import { npmStartNodeFlags } from "../scripts/start-flags.mjs";
 import { runRecordsExportBench } from "./records-export";
 import { runRowsBench } from "./rows-bench";
 import { checkpoint } from "./rows-pass";

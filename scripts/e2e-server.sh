@@ -25,5 +25,5 @@ mkdir -p "$dir"
 # leaves its Postgres running.
 trap ':' TERM INT
 # npm start's own Node flags (package.json), so the browser tests run the server users run.
-read -r -a flags <<< "$(node -p 'require("./package.json").scripts.start.split(/\s+/).slice(1, -1).join(" ")')"
+read -r -a flags <<< "$(node scripts/start-flags.mjs)"
 node "${flags[@]}" scripts/start.mjs > >(trap '' TERM INT; exec tee "$dir/start.log") 2>&1

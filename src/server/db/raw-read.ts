@@ -17,16 +17,22 @@ export function registerPool(client: object, pool: pg.Pool): void {
  * it goes through Prisma as before.
  */
 export async function rawRead<T>(db: Db, query: Prisma.Sql): Promise<T[]> {
-  const pool = pools.get(db);
-  if (!pool || pool.ending || pool.ended) return (db as { $queryRaw: (q: Prisma.Sql) => Promise<T[]> }).$queryRaw(query);
+  const pool = openPool(db);
+  if (!pool) return (db as { $queryRaw: (q: Prisma.Sql) => Promise<T[]> }).$queryRaw(query);
   const result = await pool.query(query.text, query.values as unknown[]);
   return result.rows as T[];
 }
 
 /** A write sent the same way (the request log's batches, D340): the statement's row count. */
 export async function rawExecute(db: Db, text: string, values: unknown[]): Promise<number> {
-  const pool = pools.get(db);
-  if (!pool || pool.ending || pool.ended) return (db as { $executeRawUnsafe: (q: string, ...v: unknown[]) => Promise<number> }).$executeRawUnsafe(text, ...values);
+  const pool = openPool(db);
+  if (!pool) return (db as { $executeRawUnsafe: (q: string, ...v: unknown[]) => Promise<number> }).$executeRawUnsafe(text, ...values);
   const result = await pool.query(text, values);
   return result.rowCount ?? 0;
+}
+
+/** The client's own pool while it takes queries; none for a transaction or a client made elsewhere. */
+function openPool(db: Db): pg.Pool | undefined {
+  const pool = pools.get(db);
+  return pool && !pool.ending && !pool.ended ? pool : undefined;
 }

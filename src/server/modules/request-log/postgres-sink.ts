@@ -38,6 +38,8 @@ export function createPostgresSink(db: () => PrismaClient): RequestLogSink {
 /**
  * The batch as one statement: the rows into the log and their hourly counts into the rollup,
  * atomically (a data-modifying WITH runs whether or not it is read), each from one JSON parameter.
+ * NOTE: rollup() sorts its rows by key and they are upserted in that order, so two instances
+ * upserting the same hours lock in one order.
  */
 const WRITE_BATCH = `WITH logged AS (
   INSERT INTO request_log (request_id, occurred_at, organization_id, api_key_id, api_key_prefix, method, route,

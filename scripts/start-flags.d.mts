@@ -1,0 +1,2 @@
+export const START_SCRIPT: "scripts/start.mjs";
+export function npmStartNodeFlags(): string[];
