@@ -7,8 +7,9 @@ import { prepareDatabase } from "@/server/db/bootstrap";
 /**
  * `node --import tsx bench/copy-indexes.ts [rows]` (issue 27, the first pass): what one `COPY …
  * FROM` of first-pass-shaped rows (ids ascending in read order, one source, one stamp) costs
- * into tables with the rows table's six indexes, with four plus two tombstone-only partial
- * indexes instead of the two that cover tombstones, with `uuid` instead of `text` ids, and into
+ * into tables with the rows table's six indexes before D345, with its indexes since (four, plus
+ * two tombstone-only partial indexes instead of the two that covered every row), with the six
+ * over `uuid` instead of `text` ids, and into
  * the heap alone; two rounds, a CHECKPOINT before each copy, WAL and size reported. Runs on the
  * bench's embedded server in a database of its own, dropped at the end.
  */

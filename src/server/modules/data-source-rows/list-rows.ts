@@ -5,7 +5,7 @@ import { AppError } from "@/server/errors/app-error";
 import { cursorValues, decodeCursorState } from "@/server/modules/pagination/cursor";
 import { parseSort, toPage, type Page } from "@/server/modules/pagination/page";
 import { JsonText } from "@/server/lib/json-text";
-import { assertSnapshotKept, rowsAsOf } from "./snapshot";
+import { assertSnapshotKept, currentRows, rowsAsOf } from "./snapshot";
 
 export type RowSort = "display_order" | "-display_order" | "updated_at" | "-updated_at";
 
@@ -64,9 +64,10 @@ export function defaultRowSort(updatedAfter: Date | undefined): RowSort {
 /**
  * NOTE: one query per page (a walk's first page fixes its snapshot in the same statement: snapshot.ts).
  * The organization check rides along as a one-time EXISTS, and the source is looked up on its own
- * only when the page comes back empty (to tell an empty source from an unknown one). Every (sort, include_deleted) pair is served by an index on exactly the
- * ORDER BY expression (migration rows_page_indexes, D80), so a page reads limit + 1 index entries
- * whatever its position; rows_page_plans.integration.test.ts keeps it that way.
+ * only when the page comes back empty (to tell an empty source from an unknown one). Every sort is
+ * served by an index on exactly the ORDER BY expression, one for live rows and one for tombstones
+ * (migrations rows_page_indexes and tombstone_indexes, D80, D345), so a page reads at most
+ * limit + 1 entries of each whatever its position; rows_page_plans.integration.test.ts keeps it so.
  */
 export async function listRows(db: Db, query: ListRowsQuery): Promise<Page<RowRecord>> {
   const sort = query.sort ?? defaultRowSort(query.updatedAfter);
@@ -144,7 +145,6 @@ export function rowsPageSql(
   const conditions = [Prisma.sql`data_source_id = ${query.dataSourceId}`];
   if (query.externalId !== undefined) conditions.push(Prisma.sql`external_id = ${query.externalId}`);
   if (query.updatedAfter) conditions.push(Prisma.sql`updated_at > ${query.updatedAfter}`);
-  if (!query.includeDeleted) conditions.push(Prisma.sql`deleted_at IS NULL`);
   if (query.search) {
     if (query.search.includes("\u0000")) throw new AppError("bad_request", "The search text must not contain U+0000.");
     const pattern = `%${query.search.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
@@ -161,23 +161,35 @@ export function rowsPageSql(
   );
   const order = direction === "asc" ? Prisma.sql`ASC` : Prisma.sql`DESC`;
   const data = query.dataAs === "json_text" ? Prisma.sql`data::text` : Prisma.sql`data`;
+  const orderBy = Prisma.sql`${key} ${order}, id ${order}`;
+  // Over the union of ordered branches (snapshot.ts): the same order, by the branches' columns.
+  const mergedOrderBy = Prisma.sql`${byUpdatedAt ? Prisma.sql`updated_at` : Prisma.sql`display_key`} ${order}, id ${order}`;
   if (snapshot) {
-    const orderBy = Prisma.sql`${key} ${order}, id ${order}`;
     return Prisma.sql`
     SELECT id, external_id AS "externalId", ${data} AS data, display_order AS "displayOrder", ${DISPLAY_ORDER_KEY}::text AS "orderKey",
            ${isoText("created_at")} AS "createdAt", ${isoText("updated_at")} AS "updatedAt", ${isoText("deleted_at")} AS "deletedAt",
            (SELECT s.row_versions_pruned_through FROM data_sources s WHERE s.id = ${query.dataSourceId}) AS "prunedThrough"
-    FROM ${rowsAsOf(query.dataSourceId, snapshot, conditions, orderBy, query.limit + 1)} AS r
+    FROM ${rowsAsOf(query.dataSourceId, snapshot, conditions, orderBy, query.limit + 1, query.includeDeleted)} AS r
+    ORDER BY ${mergedOrderBy}
+    LIMIT ${query.limit + 1}`;
+  }
+  // The walk's snapshot: the source's newest stamp (row-extremes.ts), one probe per partial index.
+  const newestStamp = (state: Prisma.Sql) =>
+    Prisma.sql`(SELECT max(m.updated_at) FROM data_source_rows m WHERE m.data_source_id = ${query.dataSourceId} AND ${state})`;
+  const columns = Prisma.sql`
+    SELECT id, external_id AS "externalId", ${data} AS data, display_order AS "displayOrder", ${DISPLAY_ORDER_KEY}::text AS "orderKey",
+           ${isoText("created_at")} AS "createdAt", ${isoText("updated_at")} AS "updatedAt", ${isoText("deleted_at")} AS "deletedAt",
+           GREATEST(${newestStamp(Prisma.sql`m.deleted_at IS NULL`)}, ${newestStamp(Prisma.sql`m.deleted_at IS NOT NULL`)}) AS "snapshot"`;
+  // Live rows only (the default, and the hot path): read straight from their index.
+  if (!query.includeDeleted) {
+    return Prisma.sql`${columns}
+    FROM data_source_rows WHERE ${Prisma.join([...conditions, Prisma.sql`deleted_at IS NULL`], " AND ")}
     ORDER BY ${orderBy}
     LIMIT ${query.limit + 1}`;
   }
-  return Prisma.sql`
-    SELECT id, external_id AS "externalId", ${data} AS data, display_order AS "displayOrder", ${DISPLAY_ORDER_KEY}::text AS "orderKey",
-           ${isoText("created_at")} AS "createdAt", ${isoText("updated_at")} AS "updatedAt", ${isoText("deleted_at")} AS "deletedAt",
-           (SELECT max(m.updated_at) FROM data_source_rows m WHERE m.data_source_id = ${query.dataSourceId}) AS "snapshot"
-    FROM data_source_rows
-    WHERE ${Prisma.join(conditions, " AND ")}
-    ORDER BY ${key} ${order}, id ${order}
+  return Prisma.sql`${columns}
+    FROM (${currentRows(conditions, orderBy, query.limit + 1, true)}) AS r
+    ORDER BY ${mergedOrderBy}
     LIMIT ${query.limit + 1}`;
 }
 

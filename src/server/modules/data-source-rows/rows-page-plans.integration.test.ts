@@ -99,19 +99,25 @@ describe("rows page plans on a large source", () => {
       const shown = JSON.stringify(allNodes(root).map((n) => [n["Node Type"], n["Index Name"]]));
       expect(allNodes(root).filter((n) => n["Node Type"] === "Sort" || n["Node Type"] === "Incremental Sort"), shown).toEqual([]);
       expect(plan.filter((n) => n["Relation Name"] === "data_source_rows" && n["Node Type"] !== "Index Scan"), shown).toEqual([]);
-      // The first-page query's one sub-query on the rows (the walk's snapshot stamp) reads one index entry.
+      // The first-page query's sub-queries on the rows (the walk's snapshot stamp) read one entry
+      // of each partial index (D345).
       const stamp = subqueries(root).filter((n) => n["Relation Name"] === "data_source_rows");
-      expect(stamp.map((n) => [n["Node Type"], n["Index Name"]]), shown).toEqual([["Index Only Scan", "data_source_rows_data_source_id_updated_at_id_idx"]]);
-      const used = plan.find((n) => n["Relation Name"] === "data_source_rows")?.["Index Name"];
-      const expected = `data_source_rows_${includeDeleted ? "" : "live_"}${byUpdatedAt ? "updated_at" : "display_key"}_id_idx`;
-      expect(used, shown).toBe(includeDeleted && byUpdatedAt ? "data_source_rows_data_source_id_updated_at_id_idx" : expected);
+      expect(stamp.map((n) => [n["Node Type"], n["Index Name"]]).sort(), shown).toEqual([
+        ["Index Only Scan", "data_source_rows_live_updated_at_id_idx"],
+        ["Index Only Scan", "data_source_rows_tombstone_updated_at_id_idx"],
+      ]);
+      // Live rows from the live index in order; with tombstones, that index and the tombstones'
+      // merged, each read in order (D345).
+      const order = byUpdatedAt ? "updated_at" : "display_key";
+      const expected = [`data_source_rows_live_${order}_id_idx`, ...(includeDeleted ? [`data_source_rows_tombstone_${order}_id_idx`] : [])];
+      expect(plan.filter((n) => n["Relation Name"] === "data_source_rows").map((n) => n["Index Name"]), shown).toEqual(expected);
       // As the endpoint runs it: as of a walk's snapshot (issue 14, D90), the current rows are
-      // still the same index in order; only the (small) versions branch is added beside them.
+      // still the same indexes in order; only the (small) versions branch is added beside them.
       const asOfRoot = await explain(query, byUpdatedAt, direction, after, new Date(base + ROWS * 1000));
       const asOf = nodes(asOfRoot);
       const asOfShown = JSON.stringify(allNodes(asOfRoot).map((n) => [n["Node Type"], n["Index Name"], n["Relation Name"]]));
       const current = asOf.filter((n) => n["Relation Name"] === "data_source_rows");
-      expect(current.map((n) => [n["Node Type"], n["Index Name"]]), asOfShown).toEqual([["Index Scan", used]]);
+      expect(current.map((n) => [n["Node Type"], n["Index Name"]]), asOfShown).toEqual(expected.map((name) => ["Index Scan", name]));
       // The versions branch (D250) reads only through the indexes led by (data_source_id,
       // superseded_at): stamps above the snapshot, then each stamp's range in page order.
       const versions = allNodes(asOfRoot).filter((n) => n["Relation Name"] === "data_source_row_versions");
@@ -128,9 +134,11 @@ describe("rows page plans on a large source", () => {
     expect(plan.find((n) => n["Relation Name"] === "data_source_rows")?.["Index Name"]).toBe("data_source_rows_live_updated_at_id_idx");
   });
 
-  it.each([false, true])("external_id (include_deleted=%s) is one unique-index probe", async (includeDeleted) => {
+  it.each([false, true])("external_id (include_deleted=%s) is read through the unique index only", async (includeDeleted) => {
     const query: ListRowsQuery = { organizationId, dataSourceId: sourceId, limit: 100, includeDeleted, externalId: "1234" };
     const plan = await planOf(query, false, "asc");
-    expect(plan.filter((n) => n["Relation Name"] === "data_source_rows").map((n) => n["Index Name"])).toEqual(["data_source_rows_data_source_id_external_id_key"]);
+    // One probe, or with tombstones one per branch (live, tombstone: D345).
+    const unique = "data_source_rows_data_source_id_external_id_key";
+    expect(plan.filter((n) => n["Relation Name"] === "data_source_rows").map((n) => n["Index Name"])).toEqual(includeDeleted ? [unique, unique] : [unique]);
   });
 });

@@ -23,7 +23,27 @@ export function assertSnapshotKept(snapshot: Date, prunedThrough: Date | null): 
   }
 }
 
-const COLUMNS = Prisma.sql`id, external_id, data, display_order, created_at, updated_at, deleted_at`;
+/**
+ * NOTE: `display_key` is the display-order index's expression as a column, so a caller's ORDER BY
+ * over the branches can name it: the planner then merges their ordered outputs (Merge Append)
+ * instead of sorting them.
+ */
+const COLUMNS = Prisma.sql`id, external_id, data, display_order, COALESCE(display_order, 'Infinity'::float8) AS display_key, created_at, updated_at, deleted_at`;
+const LIVE = Prisma.sql`deleted_at IS NULL`;
+const TOMBSTONE = Prisma.sql`deleted_at IS NOT NULL`;
+
+/**
+ * The current rows that match `conditions`, in `orderBy`, at most `limit`: one ordered, limited
+ * branch per partial index (D345), the live rows' and, with tombstones, the tombstones' (the
+ * caller's ORDER BY … LIMIT merges them, naming `display_key` or `updated_at`). Each branch reads
+ * at most `limit` index entries.
+ */
+export function currentRows(conditions: Prisma.Sql[], orderBy: Prisma.Sql, limit: number, includeDeleted: boolean): Prisma.Sql {
+  const branch = (state: Prisma.Sql) => Prisma.sql`(SELECT ${COLUMNS} FROM data_source_rows
+      WHERE ${Prisma.join([...conditions, state], " AND ")}
+      ORDER BY ${orderBy} LIMIT ${limit})`;
+  return includeDeleted ? Prisma.sql`${branch(LIVE)} UNION ALL ${branch(TOMBSTONE)}` : branch(LIVE);
+}
 
 /**
  * The rows as of `snapshot` that match `conditions` (written against data_source_rows' column
@@ -39,15 +59,22 @@ const COLUMNS = Prisma.sql`id, external_id, data, display_order, created_at, upd
  * S, however many older versions the retention window keeps. A walk with nothing written since
  * its first page pays one index probe.
  */
-export function rowsAsOf(sourceId: string, snapshot: Date, conditions: Prisma.Sql[], orderBy: Prisma.Sql, limit: number): Prisma.Sql {
-  const where = Prisma.join(conditions, " AND ");
+export function rowsAsOf(
+  sourceId: string,
+  snapshot: Date,
+  conditions: Prisma.Sql[],
+  orderBy: Prisma.Sql,
+  limit: number,
+  includeDeleted: boolean,
+): Prisma.Sql {
+  // The branches are ordered by the index expressions; the caller orders their union by columns.
+  const current = currentRows([...conditions, Prisma.sql`updated_at <= ${snapshot}::timestamptz`], orderBy, limit, includeDeleted);
+  const where = Prisma.join(includeDeleted ? conditions : [...conditions, LIVE], " AND ");
   // ORDER BY … LIMIT 1 rather than min(): the same one-entry index probe, planned more cheaply.
   const stampAbove = (after: Prisma.Sql) =>
     Prisma.sql`(SELECT superseded_at FROM data_source_row_versions WHERE data_source_id = ${sourceId} AND superseded_at > ${after} ORDER BY superseded_at LIMIT 1)`;
   return Prisma.sql`(
-    (SELECT ${COLUMNS} FROM data_source_rows
-      WHERE ${where} AND updated_at <= ${snapshot}::timestamptz
-      ORDER BY ${orderBy} LIMIT ${limit})
+    ${current}
     UNION ALL
     (WITH RECURSIVE stamps(stamp) AS (
         SELECT ${stampAbove(Prisma.sql`${snapshot}::timestamptz`)}

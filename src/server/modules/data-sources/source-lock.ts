@@ -1,5 +1,6 @@
 import type pg from "pg";
 import type { Db } from "@/server/db/types";
+import { newestStampSql } from "@/server/modules/data-source-rows/row-extremes";
 import { beginVersionedWrite, beginVersionedWriteRaw } from "@/server/modules/data-source-rows/row-versions";
 
 /**
@@ -12,6 +13,12 @@ import { beginVersionedWrite, beginVersionedWriteRaw } from "@/server/modules/da
  */
 export const SOURCE_TRANSACTION_OPTIONS = Object.freeze({ maxWait: 60_000, timeout: 30 * 60_000 } as const);
 
+/** Now, or 1 ms above the source's newest stamp if that is later ($1: the source). */
+const WRITE_STAMP_SQL = `SELECT GREATEST(
+    date_trunc('milliseconds', clock_timestamp()),
+    COALESCE(${newestStampSql("$1")}, '-infinity'::timestamptz) + interval '1 millisecond'
+  ) AS stamp`;
+
 /**
  * Serialises every writer of one source's rows (sync passes, CSV uploads) across processes,
  * then returns the timestamp this writer stamps on the rows it writes.
@@ -23,14 +30,7 @@ export const SOURCE_TRANSACTION_OPTIONS = Object.freeze({ maxWait: 60_000, timeo
  */
 export async function lockSourceForWrite(tx: Db, sourceId: string): Promise<Date> {
   await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtextextended(${`data_source:${sourceId}`}, 0))`;
-  const rows = await tx.$queryRaw<{ stamp: Date }[]>`
-    SELECT GREATEST(
-      date_trunc('milliseconds', clock_timestamp()),
-      COALESCE(
-        (SELECT max(updated_at) FROM data_source_rows WHERE data_source_id = ${sourceId}),
-        '-infinity'::timestamptz
-      ) + interval '1 millisecond'
-    ) AS stamp`;
+  const rows = await tx.$queryRawUnsafe<{ stamp: Date }[]>(WRITE_STAMP_SQL, sourceId);
   const stamp = rows[0]?.stamp;
   if (!stamp) throw new Error("could not read the write timestamp");
   // Rows this writer replaces or removes stay readable to walks already under way (D90).
@@ -41,13 +41,7 @@ export async function lockSourceForWrite(tx: Db, sourceId: string): Promise<Date
 /** lockSourceForWrite on a raw `pg` connection inside its transaction (a sync pass, see run-sync-pass.ts). */
 export async function lockSourceForWriteRaw(client: pg.ClientBase, sourceId: string): Promise<Date> {
   await client.query("SELECT pg_advisory_xact_lock(hashtextextended($1, 0))", [`data_source:${sourceId}`]);
-  const { rows } = await client.query<{ stamp: Date }>(
-    `SELECT GREATEST(
-       date_trunc('milliseconds', clock_timestamp()),
-       COALESCE((SELECT max(updated_at) FROM data_source_rows WHERE data_source_id = $1), '-infinity'::timestamptz) + interval '1 millisecond'
-     ) AS stamp`,
-    [sourceId],
-  );
+  const { rows } = await client.query<{ stamp: Date }>(WRITE_STAMP_SQL, [sourceId]);
   const stamp = rows[0]?.stamp;
   if (!stamp) throw new Error("could not read the write timestamp");
   // Rows this writer replaces or removes stay readable to walks already under way (D90).

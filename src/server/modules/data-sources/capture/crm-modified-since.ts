@@ -9,6 +9,7 @@ import { mirrorSource, stageFullRead, type MirrorResult } from "../sync/mirror-s
 import { applyStage, prepareStage, type PassContext } from "../sync/mirror-rows";
 import type { SyncCounts } from "../sync/run-sync-pass";
 import { ANALYZE_MIN_ROWS } from "../sync/statistics";
+import { highestDisplayOrder } from "@/server/modules/data-source-rows/row-extremes";
 import { applyDeletedIds, liveRowsBefore } from "./crm-deleted-rows";
 import { modeAfterFullCompare, planCrmCapture, type CrmCaptureState } from "./crm-capture-plan";
 import type { OnPassAttempt, PassCapture } from "./pass-capture";
@@ -68,7 +69,7 @@ export async function mirrorCrmObject(tx: pg.ClientBase, connector: CrmObjectCon
     return fullCompare(tx, connector, capture, full, stamp, options, `the CRM's delete log cannot answer for the window: ${deleted.reason}`, true, config.object);
   }
   await prepareStage(tx);
-  const orderBase = await highestOrder(tx, source.id);
+  const orderBase = await highestDisplayOrder(tx, source.id);
   const pass: PassContext = { sourceId: source.id, stamp, ordered: false, orderBase, empty: false, fullCompare: false };
   const staged = await stageFullRead(tx, capture.changedSince(plan.since), reading.options);
   if (!staged.ok) return staged;
@@ -156,10 +157,4 @@ function stateOf(object: string, capture: CrmCaptureSession, mark: Date, heldBac
 async function hasRows(tx: pg.ClientBase, sourceId: string): Promise<boolean> {
   const { rows } = await tx.query<{ any: boolean }>("SELECT EXISTS (SELECT 1 FROM data_source_rows WHERE data_source_id = $1) AS any", [sourceId]);
   return rows[0]?.any ?? false;
-}
-
-/** New rows go after the highest display order (D30); the (source, display_order, id) index answers it. */
-async function highestOrder(tx: pg.ClientBase, sourceId: string): Promise<number> {
-  const { rows } = await tx.query<{ max: number | null }>("SELECT max(display_order)::float8 AS max FROM data_source_rows WHERE data_source_id = $1", [sourceId]);
-  return rows[0]?.max ?? 0;
 }

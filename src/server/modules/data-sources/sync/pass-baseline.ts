@@ -1,4 +1,5 @@
 import type pg from "pg";
+import { highestOrderSql, newestStampSql } from "@/server/modules/data-source-rows/row-extremes";
 
 export interface PassBaseline {
   /** Live rows before this pass. */
@@ -24,11 +25,9 @@ export interface PassBaseline {
 export async function passBaseline(tx: pg.ClientBase, sourceId: string): Promise<PassBaseline> {
   const { rows } = await tx.query<{ any_row: boolean; max_order: number | null; kept_live: number | null }>(
     `SELECT EXISTS (SELECT 1 FROM data_source_rows WHERE data_source_id = $1) AS any_row,
-            (SELECT display_order FROM data_source_rows
-              WHERE data_source_id = $1 AND display_order IS NOT NULL
-              ORDER BY COALESCE(display_order, 'Infinity'::float8) DESC, id DESC LIMIT 1)::float8 AS max_order,
+            ${highestOrderSql("$1")} AS max_order,
             (SELECT s.live_rows FROM data_sources s
-              WHERE s.id = $1 AND s.live_rows_as_of = (SELECT max(updated_at) FROM data_source_rows WHERE data_source_id = $1)) AS kept_live`,
+              WHERE s.id = $1 AND s.live_rows_as_of = ${newestStampSql("$1")}) AS kept_live`,
     [sourceId],
   );
   const row = rows[0]!;
@@ -55,7 +54,7 @@ export async function countLiveRows(tx: pg.ClientBase, sourceId: string): Promis
 export async function keepLiveCount(tx: pg.ClientBase, sourceId: string, liveAfter: number | null): Promise<void> {
   await tx.query(
     `UPDATE data_sources SET live_rows = $2::int,
-            live_rows_as_of = CASE WHEN $2::int IS NULL THEN NULL ELSE (SELECT max(updated_at) FROM data_source_rows WHERE data_source_id = $1) END
+            live_rows_as_of = CASE WHEN $2::int IS NULL THEN NULL ELSE ${newestStampSql("$1")} END
       WHERE id = $1`,
     [sourceId, liveAfter],
   );

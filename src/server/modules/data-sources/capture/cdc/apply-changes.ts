@@ -11,6 +11,7 @@ import { guardDeletions, recordDeclined, releaseHeld } from "./cdc-guardrail";
 import { withServiceClient } from "./service-client";
 import type { PrismaClient } from "@/server/db/types";
 import { countLiveRows } from "../../sync/pass-baseline";
+import { highestDisplayOrder } from "@/server/modules/data-source-rows/row-extremes";
 
 /** Committed customer transactions, merged: the keys they touched, and where the last one ended. */
 export interface ChangeBatch {
@@ -72,7 +73,7 @@ async function applyInTransaction(client: pg.Client, source: DataSource, batch: 
   if (state.appliedLsn !== null && lsnAtOrBefore(batch.endLsn, state.appliedLsn)) return success({ applied: false, why: "duplicate" });
 
   await prepareStage(client);
-  const orderBase = rows.ordered || rows.present.length === 0 ? 0 : await highestOrder(client, source.id);
+  const orderBase = rows.ordered || rows.present.length === 0 ? 0 : await highestDisplayOrder(client, source.id);
   const staged = await stageBatch(client, rows.present, (_, i) => i + 1);
   if (!staged.ok) return staged;
   const repeated = await indexStage(client, "sync_stage");
@@ -105,20 +106,6 @@ async function applyInTransaction(client: pg.Client, source: DataSource, batch: 
     [source.id, new Date()],
   );
   return success({ applied: true, counts, stamp });
-}
-
-/**
- * Where new rows go without an order column (after the highest display order), read through the
- * rows' display-order index from its top instead of aggregating every row of the source.
- */
-async function highestOrder(client: pg.ClientBase, sourceId: string): Promise<number> {
-  const { rows } = await client.query<{ o: number }>(
-    `SELECT display_order::float8 AS o FROM data_source_rows
-      WHERE data_source_id = $1 AND display_order IS NOT NULL
-      ORDER BY COALESCE(display_order, 'Infinity'::float8) DESC, id DESC LIMIT 1`,
-    [sourceId],
-  );
-  return rows[0]?.o ?? 0;
 }
 
 /** Live rows now (this apply's inserts and revivals included). */
