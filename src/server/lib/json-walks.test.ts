@@ -18,6 +18,24 @@ describe("canonicalJson", () => {
     expect(canonicalJson([undefined])).toBe("[null]");
   });
 
+  it("writes a flat object (its fast path) exactly as it writes the same object nested", () => {
+    const rows: Record<string, unknown>[] = [
+      { id: 1, name: "Customer 1", balance: 12.5, active: true, note: null, gone: undefined },
+      { "\uffff": 1, "😀": 2, Z: 3, a: 4, "": 5, "10": 6, "9": 7 },
+      { nan: Number.NaN, inf: Number.POSITIVE_INFINITY, negZero: -0, big: 1e21, fn: () => 1, s: 'q"\u0001\\' },
+      {},
+    ];
+    for (const row of rows) {
+      const flat = canonicalJson(row);
+      // Inside an array the row is written by the general walk.
+      expect(canonicalJson([row])).toBe(`[${flat}]`);
+      // Keys in UTF-16 code-unit order, undefined left out, the values as JSON.stringify writes them.
+      const keys = Object.keys(row).filter((key) => row[key] !== undefined).sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+      expect(flat).toBe(`{${keys.map((key) => `${JSON.stringify(key)}:${JSON.stringify(row[key]) ?? "null"}`).join(",")}}`);
+    }
+    expect(canonicalJson(rows[1])).toBe('{"":5,"10":6,"9":7,"Z":3,"a":4,"😀":2,"\uffff":1}');
+  });
+
   it("serialises a value nested far deeper than the call stack allows", () => {
     const depth = 200_000;
     const text = canonicalJson(nested(depth));
