@@ -5,6 +5,7 @@ import { AppError } from "@/server/errors/app-error";
 import { cursorValues, decodeCursorState } from "@/server/modules/pagination/cursor";
 import { parseSort, toPage, type Page } from "@/server/modules/pagination/page";
 import { JsonText } from "@/server/lib/json-text";
+import { newestStamp } from "./row-extremes";
 import { assertSnapshotKept, currentRows, rowsAsOf } from "./snapshot";
 
 export type RowSort = "display_order" | "-display_order" | "updated_at" | "-updated_at";
@@ -173,13 +174,11 @@ export function rowsPageSql(
     ORDER BY ${mergedOrderBy}
     LIMIT ${query.limit + 1}`;
   }
-  // The walk's snapshot: the source's newest stamp (row-extremes.ts), one probe per partial index.
-  const newestStamp = (state: Prisma.Sql) =>
-    Prisma.sql`(SELECT max(m.updated_at) FROM data_source_rows m WHERE m.data_source_id = ${query.dataSourceId} AND ${state})`;
+  // The walk's snapshot: the source's newest stamp, one probe per partial index.
   const columns = Prisma.sql`
     SELECT id, external_id AS "externalId", ${data} AS data, display_order AS "displayOrder", ${DISPLAY_ORDER_KEY}::text AS "orderKey",
            ${isoText("created_at")} AS "createdAt", ${isoText("updated_at")} AS "updatedAt", ${isoText("deleted_at")} AS "deletedAt",
-           GREATEST(${newestStamp(Prisma.sql`m.deleted_at IS NULL`)}, ${newestStamp(Prisma.sql`m.deleted_at IS NOT NULL`)}) AS "snapshot"`;
+           ${newestStamp(query.dataSourceId)} AS "snapshot"`;
   // Live rows only (the default, and the hot path): read straight from their index.
   if (!query.includeDeleted) {
     return Prisma.sql`${columns}

@@ -1,4 +1,5 @@
 import type pg from "pg";
+import { Prisma } from "@/server/db/generated/client";
 
 /**
  * NOTE: the rows table has no index over every row of a source in `updated_at` or display order:
@@ -7,11 +8,21 @@ import type pg from "pg";
  * the plain column would scan the whole source. These are the ones writers and pages need.
  */
 
-/** SQL text: the newest `updated_at` of the source whose id is `param` (tombstones included), or NULL. */
+/** The newest `updated_at` of a source's rows (tombstones included), or NULL; the source's id goes between the parts. */
+const NEWEST_STAMP_PARTS = [
+  "GREATEST((SELECT max(updated_at) FROM data_source_rows WHERE data_source_id = ",
+  " AND deleted_at IS NULL), (SELECT max(updated_at) FROM data_source_rows WHERE data_source_id = ",
+  " AND deleted_at IS NOT NULL))",
+] as const;
+
+/** SQL text: the newest stamp of the source whose id is the parameter `param` (say, "$1"). */
 export function newestStampSql(param: string): string {
-  return `GREATEST(
-    (SELECT max(updated_at) FROM data_source_rows WHERE data_source_id = ${param} AND deleted_at IS NULL),
-    (SELECT max(updated_at) FROM data_source_rows WHERE data_source_id = ${param} AND deleted_at IS NOT NULL))`;
+  return NEWEST_STAMP_PARTS.join(param);
+}
+
+/** The same as a Prisma fragment, the source's id bound (the rows page's snapshot). */
+export function newestStamp(sourceId: string): Prisma.Sql {
+  return new Prisma.Sql(NEWEST_STAMP_PARTS, [sourceId, sourceId]);
 }
 
 /** SQL text: the highest display order of the source's rows (tombstones included), or NULL. */
