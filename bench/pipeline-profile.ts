@@ -1,3 +1,4 @@
+import { AsyncLocalStorage } from "node:async_hooks";
 import { appRouter } from "@/server/api/v1/root";
 import { createPrismaClient } from "@/server/db/client";
 import { createApiPipeline } from "@/server/http/handle-api-request";
@@ -10,6 +11,9 @@ import { openSeededDatabases } from "./seeded-databases";
  * alone, called in-process (no socket) for a rows page at limit=1, to see what the pipeline
  * itself costs per request apart from the network and the database round trips. The app's
  * logger writes its request lines to stdout (redirect it); the figures go to stderr.
+ * PROFILE_LIMIT sets the page size; PROFILE_WALK=1 follows next_cursor (starting over at the
+ * end), as the bench's throughput load does, so the cursor is decoded and checked each page;
+ * PROFILE_ALS=1 turns on an AsyncLocalStorage first.
  */
 const requests = Number(process.argv[2] ?? 5000);
 const { appUrl, fixture, close } = await openSeededDatabases("gw_pipe", 10_000);
@@ -18,7 +22,14 @@ try {
   const pipeline = createApiPipeline({ router: appRouter, db: () => db, log: logger, rateLimiter: createMemoryRateLimitStore() });
   const url = `/api/v1/organizations/${fixture.organizationId}/data-sources/${fixture.rowsSourceId}/rows?limit=${process.env.PROFILE_LIMIT ?? 1}`;
   const headers = new Map([["authorization", `Bearer ${fixture.token}`]]);
-  const request = () => pipeline({ method: "GET", url, headers: { get: (name) => headers.get(name) ?? null }, body: null, clientAddress: "127.0.0.1" });
+  let cursor: string | null = null;
+  const request = async () => {
+    const answer = await pipeline({ method: "GET", url: cursor ? `${url}&cursor=${encodeURIComponent(cursor)}` : url, headers: { get: (name) => headers.get(name) ?? null }, body: null, clientAddress: "127.0.0.1" });
+    if (process.env.PROFILE_WALK === "1" && answer.status === 200) cursor = /"next_cursor":"([^"]+)"/.exec(answer.body)?.[1] ?? null;
+    return answer;
+  };
+  // PROFILE_ALS=1: an AsyncLocalStorage in use, as Next's are in `npm start` once it has served a page.
+  if (process.env.PROFILE_ALS === "1") new AsyncLocalStorage().enterWith({});
   for (let i = 0; i < 500; i++) await request();
   const cpu = process.cpuUsage();
   const started = performance.now();

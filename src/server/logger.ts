@@ -26,14 +26,29 @@ const REDACTED_PATHS = [
  * the /api/v1 pipeline's CPU. What is buffered at exit is written then (pino registers that for
  * an asynchronous destination); a process killed outright loses at most the last quarter second.
  */
-export const logger = pino(
-  {
-    level: env().LOG_LEVEL,
-    base: { service: "groundwork" },
-    redact: { paths: REDACTED_PATHS, censor: "[redacted]" },
-    timestamp: pino.stdTimeFunctions.isoTime,
-  },
-  pino.destination({ dest: 1, sync: false, minLength: 4096, periodicFlush: 250 }),
-);
+export const logger = createLogger(pino.destination({ dest: 1, sync: false, minLength: 4096, periodicFlush: 250 }));
 
-export type Logger = typeof logger;
+export type Logger = pino.Logger;
+
+/** The app's logger options over any destination (tests read what it writes). */
+export function createLogger(destination: pino.DestinationStream, level = env().LOG_LEVEL): Logger {
+  return pino(
+    {
+      level,
+      base: { service: "groundwork" },
+      redact: { paths: REDACTED_PATHS, censor: "[redacted]" },
+      timestamp: pino.stdTimeFunctions.isoTime,
+    },
+    destination,
+  );
+}
+
+/**
+ * The same logger without redaction, for a line whose every field the server builds itself from
+ * values that cannot hold a secret (the request line: ids, method, path without its query,
+ * status, duration). Redaction walks each line for its sixteen paths: about 5 µs, more than the
+ * rest of the line (D348). Any other line keeps it.
+ */
+export function withoutRedaction(log: Logger): Logger {
+  return log.child({}, { redact: { paths: [] } });
+}

@@ -9,7 +9,7 @@ import { errorBody } from "@/server/errors/envelope";
 import { statusForCode } from "@/server/errors/http-status";
 import { observeApiRequest } from "@/server/metrics/http-metrics";
 import type { RequestLogWriter } from "@/server/modules/request-log/writer";
-import type { Logger } from "@/server/logger";
+import { withoutRedaction, type Logger } from "@/server/logger";
 import type { RateLimitStore } from "@/server/modules/rate-limit/rate-limit-store";
 import type { ApiKeyPrincipal } from "@/server/modules/api-keys/principal";
 import { fromFetchRequest, fromNodeRequest, sendNodeAnswer, toFetchResponse, type ApiAnswer, type ApiRequest } from "./api-request";
@@ -67,6 +67,7 @@ export function createApiPipeline(deps: ApiHandlerDeps): (req: ApiRequest) => Pr
     keySlot: createKeyConcurrency(deps.maxInFlightPerKey ?? 5),
     callProcedure: createProcedureCaller(deps.router),
   };
+  const requestLine = withoutRedaction(deps.log);
 
   return async (req) => {
     const requestId = newRequestId();
@@ -90,8 +91,9 @@ export function createApiPipeline(deps: ApiHandlerDeps): (req: ApiRequest) => Pr
     if (deps.requestLog) recordRequest(deps.requestLog, { req, url, requestId, route, status: answer.status, started, trace: exchange.trace });
     // NOTE: only the path is logged; a query string may carry a token someone pasted there. One
     // line with the request's own fields, not a child logger per request (most requests log
-    // nothing else: a child's bindings were built and thrown away on each).
-    deps.log.info(
+    // nothing else: a child's bindings were built and thrown away on each). No field of it can
+    // hold a secret, so it skips redaction (D348).
+    requestLine.info(
       {
         request_id: requestId,
         api_key_id: exchange.trace.principal?.keyId,
@@ -155,7 +157,7 @@ async function dispatch(exchange: Exchange, match: RouteMatch, pipeline: Pipelin
   const call = { exchange, match, db, pipeline };
   if (!principal) return run(call, undefined);
   const enterKeySlot = () => keySlot(principal.keyId);
-  // A write with an Idempotency-Key enters the gate in the idempotency middleware, once its
+  // A write with an Idempotency-Key enters the gate in continueIdempotently, once its
   // turn among duplicates has come (D20, D45); everything else enters here.
   if ((req.method === "POST" || req.method === "PATCH") && req.headers.get("idempotency-key") !== null) return run(call, principal, enterKeySlot);
   const release = await enterKeySlot();

@@ -12,7 +12,7 @@ export interface ResponseHolder {
   headers: Record<string, string>;
 }
 
-/** What a procedure may read of the request itself (the idempotency middleware's fingerprint). */
+/** What a procedure may read of the request itself (the idempotent write's fingerprint). */
 export interface ApiRequestHead {
   method: string;
   pathname: string;
@@ -29,7 +29,7 @@ export interface ApiContext {
   /** The caller, identified (and charged) by the pipeline before it read the body; none for a public operation. */
   principal?: ApiKeyPrincipal;
   /**
-   * The key's concurrency gate (D45), when the pipeline left it to the idempotency middleware
+   * The key's concurrency gate (D45), when the pipeline left it to continueIdempotently
    * (writes with an Idempotency-Key queue per key first and enter the gate when their turn comes).
    */
   enterKeySlot?: () => Promise<() => void>;

@@ -4,8 +4,6 @@ import type { ApiMeta } from "@/server/api/v1/meta";
 /** One REST operation exposed by a tRPC procedure through its OpenAPI meta. */
 export interface ApiRoute {
   procedurePath: string;
-  /** The procedure's path in the router, split once (`["organizations", "list"]`). */
-  procedureSegments: string[];
   /** Whether the procedure declares an input (a procedure without one is called with none). */
   hasInput: boolean;
   method: string;
@@ -40,7 +38,6 @@ export function listApiRoutes(router: AnyTRPCRouter): ApiRoute[] {
     const queryParameters = queryParametersOf(procedure, meta.openapi.method, path);
     routes.push({
       procedurePath,
-      procedureSegments: procedurePath.split("."),
       hasInput: (procedure._def.inputs ?? []).length > 0,
       method: meta.openapi.method,
       path,

@@ -1,11 +1,11 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { createHash } from "node:crypto";
-import { z } from "zod";
-import { cursorValues, decodeCursor, encodeCursor } from "./cursor";
+import { createHash, createHmac } from "node:crypto";
+import { cursorValues, decodeCursor, decodeCursorState, encodeCursor } from "./cursor";
+import { cursorSecret } from "./cursor-secret";
 
 const ID = "7f2c1b9e-0d4a-4c57-9a61-3f8e2b7d1c05";
-const anyValue = z.union([z.string(), z.number(), z.null()]);
+const anyValue = (value: unknown): value is string | number | null => value === null || typeof value === "string" || typeof value === "number";
 
 const binding = { endpoint: "rows.list", sort: "display_order", filters: { source: "s1" } };
 
@@ -53,6 +53,35 @@ describe("cursors", () => {
       expect(decodeCursor(forged(value), binding, cursorValues.float8)[0]).toBe(value);
     }
     expect(() => decodeCursor(forged(42), binding, cursorValues.text)).toThrow(/Invalid cursor/);
+  });
+
+  it("read a timestamp only as an instant Postgres can store, printed as toISOString prints it", () => {
+    const forged = (value: string) => encodeCursor(binding, [value, ID]);
+    for (const value of ["2026-02-30T00:00:00.000Z", "2026-13-01T00:00:00.000Z", "2026-01-01T24:00:00.000Z", "2026-01-01T00:00:60.000Z", "0000-06-01T00:00:00.000Z", "+010000-01-01T00:00:00.000Z", "2026-01-01T00:00:00.000+00:00", " 2026-01-01T00:00:00.000Z"]) {
+      expect(() => decodeCursor(forged(value), binding, cursorValues.timestamp), value).toThrow(/Invalid cursor/);
+    }
+    for (const value of ["2024-02-29T23:59:59.999Z", "0001-01-01T00:00:00.000Z", "9999-12-31T23:59:59.999Z"]) {
+      expect(decodeCursor(forged(value), binding, cursorValues.timestamp)[0]).toBe(value);
+    }
+    expect(decodeCursorState(encodeCursor(binding, [1, ID], "2026-01-01T00:00:00.000Z"), binding, anyValue).snapshot).toBe("2026-01-01T00:00:00.000Z");
+  });
+
+  it("refuse a correctly signed payload of any other shape (a leaked secret is still no 500)", () => {
+    const signed = (payload: unknown) => {
+      const body = JSON.stringify(payload);
+      const digest = createHmac("sha256", cursorSecret()).update(body).digest("base64url").slice(0, 22);
+      return Buffer.from(`${digest}${body}`, "utf8").toString("base64url");
+    };
+    const b = JSON.parse(Buffer.from(encodeCursor(binding, [1, ID]), "base64url").toString("utf8").slice(22)).b as string;
+    expect(decodeCursor(signed({ v: 1, b, k: [1, ID] }), binding, anyValue)).toEqual([1, ID]);
+    for (const payload of [
+      null, [1, b], "x", { v: 2, b, k: [1, ID] }, { v: "1", b, k: [1, ID] }, { v: 1, b: b.slice(1), k: [1, ID] }, { v: 1, k: [1, ID] },
+      { v: 1, b, k: [1] }, { v: 1, b, k: [1, ID, 2] }, { v: 1, b, k: { 0: 1, 1: ID } }, { v: 1, b, k: [true, ID] }, { v: 1, b, k: [{}, ID] },
+      { v: 1, b, k: [1, ""] }, { v: 1, b, k: [1, 7] }, { v: 1, b, k: [1, "a\u0000"] }, { v: 1, b, k: [1, ID], s: "yesterday" }, { v: 1, b, k: [1, ID], s: null },
+      { v: 1, b, k: [1, ID], x: 1 }, JSON.parse(`{"v":1,"b":"${b}","k":[1,"${ID}"],"__proto__":{}}`),
+    ]) {
+      expect(() => decodeCursor(signed(payload), binding, anyValue), JSON.stringify(payload)).toThrow(/Invalid cursor/);
+    }
   });
 
   it("cannot be forged without the server's secret: an unkeyed digest is refused", () => {
