@@ -2,10 +2,10 @@ import { generateToken } from "@/server/modules/api-keys/token";
 import type { ChildProcess } from "node:child_process";
 import http from "node:http";
 import { cpuPerRequest } from "./cpu-per-request";
-import { get, latency, pairedWalks, steadyLatencies, type Target } from "./load";
+import { get, latency, pairedWalks, runLoad, steadyLatencies, type Target } from "./load";
 import { droppedFromMetrics, hookCostMicros, paceRequestLog, writerAtRate } from "./request-log-bench";
 import { memoryOf, startNode, stop, waitForLine } from "./proc";
-import { checkpoint, tenPercentPass } from "./rows-pass";
+import { checkpoint, settleRequestLog, tenPercentPass } from "./rows-pass";
 import type { Fixture } from "./seed";
 import { ms, ratio, verdict, type Table } from "./table";
 
@@ -110,6 +110,7 @@ export async function runRowsBench(options: RowsBenchOptions): Promise<void> {
     table.add("unknown key with a valid checksum (one key read) → 401, p50, steady", ms(unknownChecksummed.p50), "–", "–");
     table.add("first 400 `limit=1` requests after a 50-request warm-up on `limit=100`, p50 (V8 still compiling; not a target)", ms(coldOne.p50), ms(coldBase.p50), ratio(coldOne.p50, coldBase.p50));
     await requestLogParts(options, gw, app.port);
+    await settleRequestLog(options.appUrl, log);
 
     for (const connections of [1, 16, 64]) {
       const { g, b, ratios } = await throughputRounds(gw, app.child.pid!, base, baseline.pid!, connections, options.stepSeconds);
@@ -240,6 +241,8 @@ async function heapOf(port: number): Promise<string | null> {
 
 /** Rounds of load per server at one connection count (D343). */
 const THROUGHPUT_ROUNDS = 3;
+/** Unmeasured load per server before the rounds at each connection count (D350). */
+const THROUGHPUT_WARMUP_SECONDS = 3;
 
 interface Rounds {
   perSecond: number[];
@@ -254,14 +257,17 @@ interface Rounds {
 const cpuPerRequestOf = (rounds: Rounds) => rounds.cpuMicrosTotal / rounds.requests;
 
 /**
- * The two servers loaded in turn, THROUGHPUT_ROUNDS times, the first of each round alternating
- * (D343): a stretch of machine noise then lands on both sides of a ratio instead of on one
- * server's only window, and the figure is the median of the rounds' ratios.
+ * After a warm-up of each (D350), the two servers loaded in turn, THROUGHPUT_ROUNDS times, the
+ * first of each round alternating (D343): a stretch of machine noise then lands on both sides of
+ * a ratio instead of on one server's only window, and the figure is the median of the rounds' ratios.
  */
 async function throughputRounds(gw: Target, gwPid: number, base: Target, basePid: number, connections: number, seconds: number) {
   const empty = (): Rounds => ({ perSecond: [], p50: [], p99: [], errors: 0, requests: 0, cpuMicrosTotal: 0 });
   const g = empty();
   const b = empty();
+  // Both servers first run THROUGHPUT_WARMUP_SECONDS at this many connections, unmeasured (D350):
+  // the first seconds at a new concurrency measured V8 compiling and the heap growing.
+  for (const target of [gw, base]) await runLoad(target, { connections, seconds: THROUGHPUT_WARMUP_SECONDS, limit: 100 });
   for (let round = 0; round < THROUGHPUT_ROUNDS; round++) {
     const sides: [Target, number, Rounds][] = [[gw, gwPid, g], [base, basePid, b]];
     if (round % 2 === 1) sides.reverse();

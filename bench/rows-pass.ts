@@ -42,6 +42,22 @@ export async function tenPercentPass(appUrl: string, sourceId: string): Promise<
 }
 
 /**
+ * After the request log's bulk inserts (120 000 rows): VACUUM (ANALYZE) its tables, then
+ * CHECKPOINT (D350). Left to autovacuum and the checkpointer, they ran during the next
+ * throughput rounds, on whichever server was loaded then.
+ */
+export async function settleRequestLog(url: string, log: (line: string) => void = () => undefined): Promise<void> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    await client.query("VACUUM (ANALYZE) request_log, request_usage_hourly");
+  } finally {
+    await client.end();
+  }
+  await checkpoint(url, log);
+}
+
+/**
  * CHECKPOINT after a bulk write (D336): otherwise the checkpointer writes its gigabyte of dirty
  * buffers during whatever is measured next. Best effort: it needs a superuser or pg_checkpoint
  * (the bench's embedded server has one; a server named by DATABASE_URL may not).
