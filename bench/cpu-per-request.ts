@@ -40,22 +40,39 @@ export function probeAppEnv(appUrl: string, port: number): Record<string, string
  * the app's environment; ROUNDS (3) sets the rounds; SHAPES the loads; SKIP_NEXT_ROUTE=1 leaves
  * Next's routes (and so its AsyncLocalStorage hooks) unused.
  */
-if (process.argv[1]?.endsWith("cpu-per-request.ts")) {
-  const rows = Number(process.argv[2] ?? 100_000);
-  const seconds = Number(process.argv[3] ?? 5);
-  const { appUrl, fixture, close } = await openSeededDatabases("gw_cpu", rows);
-  const app = startNode(process.env.APP_ENTRY ?? "scripts/start.mjs", [], {
-    ...probeAppEnv(appUrl, 4931),
-    ...(JSON.parse(process.env.APP_ENV ?? "{}") as Record<string, string>),
-  });
-  const baseline = startNode("bench/baseline-server.ts", ["4932"], { DATABASE_URL: appUrl });
+/**
+ * `npm start` (APP_ENTRY overrides the script, `appEnv` adds settings) and the bare baseline on
+ * a fresh seeded database, both up, with a rows target for each; `stopAll` stops both and drops
+ * the databases.
+ */
+export async function startAppAndBaseline(name: string, rows: number, ports: [app: number, baseline: number], appEnv: Record<string, string> = {}) {
+  const { appUrl, fixture, close } = await openSeededDatabases(name, rows);
+  const app = startNode(process.env.APP_ENTRY ?? "scripts/start.mjs", [], { ...probeAppEnv(appUrl, ports[0]), ...appEnv });
+  const baseline = startNode("bench/baseline-server.ts", [String(ports[1])], { DATABASE_URL: appUrl });
   app.stdout?.on("data", () => undefined);
+  const stopAll = async () => {
+    await stop(app);
+    await stop(baseline);
+    await close();
+  };
   try {
     await waitForLine(app, /Groundwork is up/, 300_000);
     await waitForLine(baseline, /listening/, 60_000);
-    const p = `/api/v1/organizations/${fixture.organizationId}/data-sources/${fixture.rowsSourceId}/rows`;
-    const gw: Target = { port: 4931, path: p, token: fixture.token };
-    const base: Target = { port: 4932, path: p, token: fixture.token };
+  } catch (error) {
+    await stopAll();
+    throw error;
+  }
+  const path = `/api/v1/organizations/${fixture.organizationId}/data-sources/${fixture.rowsSourceId}/rows`;
+  const gw: Target = { port: ports[0], path, token: fixture.token };
+  const base: Target = { port: ports[1], path, token: fixture.token };
+  return { app, baseline, gw, base, stopAll };
+}
+
+if (process.argv[1]?.endsWith("cpu-per-request.ts")) {
+  const rows = Number(process.argv[2] ?? 100_000);
+  const seconds = Number(process.argv[3] ?? 5);
+  const { app, baseline, gw, base, stopAll } = await startAppAndBaseline("gw_cpu", rows, [4931, 4932], JSON.parse(process.env.APP_ENV ?? "{}") as Record<string, string>);
+  try {
     // A Next route first, as a load balancer's health check would: Next's AsyncLocalStorage is on from here.
     if (process.env.SKIP_NEXT_ROUTE !== "1") await get(new http.Agent(), { port: 4931, path: "/api/v1/health", token: "" }, "");
     await runLoad(gw, { connections: 1, seconds: 1, limit: 100 });
@@ -70,9 +87,7 @@ if (process.argv[1]?.endsWith("cpu-per-request.ts")) {
       }
     }
   } finally {
-    await stop(app);
-    await stop(baseline);
-    await close();
+    await stopAll();
   }
   process.exit(0);
 }

@@ -1,8 +1,6 @@
 import { spawn } from "node:child_process";
 import { runLoad, type Target } from "./load";
-import { startNode, stop, waitForLine } from "./proc";
-import { probeAppEnv } from "./cpu-per-request";
-import { openSeededDatabases } from "./seeded-databases";
+import { startAppAndBaseline } from "./cpu-per-request";
 
 /**
  * `node --import tsx bench/syscalls-per-request.ts [rows] [seconds] [connections]`: the system
@@ -30,23 +28,13 @@ async function traced(target: Target, pid: number): Promise<string> {
   return `${load.requests} requests: ${perRequest.join(", ")}`;
 }
 
-const { appUrl, fixture, close } = await openSeededDatabases("gw_sys", rows);
-const app = startNode("scripts/start.mjs", [], probeAppEnv(appUrl, 4941));
-const baseline = startNode("bench/baseline-server.ts", ["4942"], { DATABASE_URL: appUrl });
-app.stdout?.on("data", () => undefined);
+const { app, baseline, gw, base, stopAll } = await startAppAndBaseline("gw_sys", rows, [4941, 4942]);
 try {
-  await waitForLine(app, /Groundwork is up/, 300_000);
-  await waitForLine(baseline, /listening/, 60_000);
-  const p = `/api/v1/organizations/${fixture.organizationId}/data-sources/${fixture.rowsSourceId}/rows`;
-  const gw: Target = { port: 4941, path: p, token: fixture.token };
-  const base: Target = { port: 4942, path: p, token: fixture.token };
   await runLoad(gw, { connections, seconds: 2, limit: 100 });
   await runLoad(base, { connections, seconds: 2, limit: 100 });
   process.stdout.write(`app: ${await traced(gw, app.pid!)}\n`);
   process.stdout.write(`baseline: ${await traced(base, baseline.pid!)}\n`);
 } finally {
-  await stop(app);
-  await stop(baseline);
-  await close();
+  await stopAll();
 }
 process.exit(0);
