@@ -1,11 +1,11 @@
-import { spawn, type ChildProcess } from "node:child_process";
+import type { ChildProcess } from "node:child_process";
 import http from "node:http";
 import path from "node:path";
 import { cpuPerRequest, probeAppEnv } from "./cpu-per-request";
 import { get, runLoad, type Target } from "./load";
-import { stop, waitForLine } from "./proc";
+import { startNode, stop, waitForLine } from "./proc";
 import { openSeededDatabases } from "./seeded-databases";
-import { npmStartNodeFlags, START_SCRIPT } from "../scripts/start-flags.mjs";
+import { START_SCRIPT } from "../scripts/start-flags.mjs";
 
 /**
  * `node --import tsx bench/ab-servers.ts <other checkout> [rows] [seconds]`: `npm start` of this
@@ -21,8 +21,7 @@ const rows = Number(process.argv[3] ?? 100_000);
 const seconds = Number(process.argv[4] ?? 5);
 
 function startApp(cwd: string, appUrl: string, port: number, extra: string | undefined): ChildProcess {
-  const env = { ...process.env, ...probeAppEnv(appUrl, port), ...(JSON.parse(extra ?? "{}") as Record<string, string>) };
-  const child = spawn(process.execPath, [...npmStartNodeFlags(), START_SCRIPT], { cwd, env, stdio: ["ignore", "pipe", "pipe"] });
+  const child = startNode(START_SCRIPT, [], { ...probeAppEnv(appUrl, port), ...(JSON.parse(extra ?? "{}") as Record<string, string>) }, cwd);
   child.stdout?.on("data", () => undefined);
   return child;
 }

@@ -2,14 +2,17 @@ import { spawn, type ChildProcess } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { npmStartNodeFlags, START_SCRIPT } from "../scripts/start-flags.mjs";
 
-/** A child process, started with tsx's loader in the same process unless it is plain .mjs (so its pid is the app's). */
-export function startNode(script: string, args: string[], env: Record<string, string>): ChildProcess {
+/**
+ * A child process, started with tsx's loader in the same process unless it is plain .mjs (so its
+ * pid is the app's); `cwd` runs it in another checkout (bench/ab-servers.ts).
+ */
+export function startNode(script: string, args: string[], env: Record<string, string>, cwd?: string): ChildProcess {
   // BENCH_PROFILE=<dir>: a CPU profile of every child, to find where the time goes.
   const profile = process.env.BENCH_PROFILE ? ["--cpu-prof", `--cpu-prof-dir=${process.env.BENCH_PROFILE}`] : [];
   // A plain .mjs (scripts/start.mjs, `npm start`'s own entry) runs without the TypeScript loader.
   const loader = script.endsWith(".mjs") ? [] : ["--import", "tsx"];
   const flags = script === START_SCRIPT ? npmStartNodeFlags() : [];
-  return spawn(process.execPath, [...profile, ...flags, ...loader, script, ...args], { env: { ...process.env, ...env }, stdio: ["ignore", "pipe", "pipe"] });
+  return spawn(process.execPath, [...profile, ...flags, ...loader, script, ...args], { cwd, env: { ...process.env, ...env }, stdio: ["ignore", "pipe", "pipe"] });
 }
 
 export function waitForLine(child: ChildProcess, pattern: RegExp, timeoutMs: number): Promise<RegExpExecArray> {
