@@ -36,7 +36,7 @@ try {
     const ready = await waitForLine(proc, baseline ? /listening/ : /Groundwork is up|listening (\d+)/, 300_000);
     const target: Target = { port: ready[1] ? Number(ready[1]) : port, path, token: fixture.token };
     // A Next route first, as a load balancer's health check would.
-    if (!baseline) await get(new http.Agent(), { port: target.port, path: "/api/v1/health", token: "" }, "");
+    if (!baseline && env.SKIP_NEXT_ROUTE !== "1") await get(new http.Agent(), { port: target.port, path: "/api/v1/health", token: "" }, "");
     await runLoad(target, { connections: 4, seconds: 3, limit });
     servers.push({ name, proc, target, cpu: [], perSecond: [] });
     process.stdout.write(`${name}: RSS after warm-up ${memoryOf(proc.pid!).rssMb.toFixed(0)} MB\n`);

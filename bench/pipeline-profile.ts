@@ -1,3 +1,5 @@
+import http from "node:http";
+import type { AddressInfo } from "node:net";
 import { AsyncLocalStorage } from "node:async_hooks";
 import { appRouter } from "@/server/api/v1/root";
 import { createPrismaClient } from "@/server/db/client";
@@ -13,7 +15,8 @@ import { openSeededDatabases } from "./seeded-databases";
  * logger writes its request lines to stdout (redirect it); the figures go to stderr.
  * PROFILE_LIMIT sets the page size; PROFILE_WALK=1 follows next_cursor (starting over at the
  * end), as the bench's throughput load does, so the cursor is decoded and checked each page;
- * PROFILE_ALS=1 turns on an AsyncLocalStorage first.
+ * PROFILE_ALS=1 turns on an AsyncLocalStorage first; PROFILE_NEXT=1 loads Next into the process
+ * (as `npm start` does, with its process extensions) and serves one Next route first.
  */
 const requests = Number(process.argv[2] ?? 5000);
 const { appUrl, fixture, close } = await openSeededDatabases("gw_pipe", 10_000);
@@ -30,6 +33,7 @@ try {
   };
   // PROFILE_ALS=1: an AsyncLocalStorage in use, as Next's are in `npm start` once it has served a page.
   if (process.env.PROFILE_ALS === "1") new AsyncLocalStorage().enterWith({});
+  if (process.env.PROFILE_NEXT === "1") await serveOneNextRoute();
   for (let i = 0; i < 500; i++) await request();
   const cpu = process.cpuUsage();
   const started = performance.now();
@@ -42,4 +46,18 @@ try {
   await db.$disconnect();
 } finally {
   await close();
+}
+
+/** Next in this process, as `npm start` has it, after one request to its health route. */
+async function serveOneNextRoute(): Promise<void> {
+  const { default: next } = await import("next");
+  const app = next({ dev: false, dir: process.cwd(), hostname: "127.0.0.1", port: 0 });
+  await app.prepare();
+  const handle = app.getRequestHandler();
+  const server = http.createServer((req, res) => void handle(req, res));
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const { port } = server.address() as AddressInfo;
+  const res = await fetch(`http://127.0.0.1:${port}/api/v1/health`);
+  process.stderr.write(`Next served /api/v1/health: ${res.status}\n`);
+  server.close();
 }

@@ -3,7 +3,9 @@ import { createMemoryRateLimitStore } from "@/server/modules/rate-limit/rate-lim
 import { describe, expect, it } from "vitest";
 import type { PrismaClient } from "@/server/db/generated/client";
 import { echoRouter } from "./__fixtures__/echo-router";
-import { createApiHandler } from "./handle-api-request";
+import type { RequestLogEntry } from "@/server/modules/request-log/entry";
+import type { RequestLogWriter } from "@/server/modules/request-log/writer";
+import { createApiHandler, requestLineLevel, SLOW_REQUEST_MS } from "./handle-api-request";
 import { MAX_BODY_BYTES } from "../web/read-body";
 
 const handler = createApiHandler({ router: echoRouter, db: () => ({}) as PrismaClient, log: pino({ level: "silent" }), rateLimiter: createMemoryRateLimitStore() });
@@ -211,6 +213,34 @@ describe("the /api/v1 pipeline under hostile input", () => {
     expect(res.status).toBe(400);
     expect(lines.filter((line) => (line.level as number) >= 50)).toEqual([]);
     expect(lines.find((line) => line.msg === "request")).toMatchObject({ status: 400, client_aborted: true });
+  });
+
+  it("writes a quick success's request line at debug when the request log keeps it, and every refusal at info (D351)", async () => {
+    const linesAt = async (level: string, requestLog: RequestLogWriter | null) => {
+      const lines: Array<Record<string, unknown>> = [];
+      const log = pino({ level }, { write: (line: string) => lines.push(JSON.parse(line) as Record<string, unknown>) });
+      const logged = createApiHandler({ router: echoRouter, db: () => ({}) as PrismaClient, log, rateLimiter: createMemoryRateLimitStore(), requestLog });
+      expect((await logged(new Request(`${base}/things/abc`))).status).toBe(200);
+      expect((await logged(new Request(`${base}/does-not-exist`))).status).toBe(404);
+      return lines.filter((line) => line.msg === "request").map((line) => [line.status, line.level]);
+    };
+    const recorded: RequestLogEntry[] = [];
+    const writer: RequestLogWriter = { record: (entry) => recorded.push(entry), flush: async () => {}, close: async () => {} };
+    expect(await linesAt("info", writer)).toEqual([[404, 30]]);
+    expect(recorded.map((entry) => entry.status)).toEqual([200, 404]);
+    expect(await linesAt("debug", writer)).toEqual([[200, 20], [404, 30]]);
+    // Without the request log the line is the only trace of a success: it stays at info.
+    expect(await linesAt("info", null)).toEqual([[200, 30], [404, 30]]);
+  });
+
+  it("chooses the request line's level from the answer", () => {
+    expect(requestLineLevel(200, 5, false, true)).toBe("debug");
+    expect(requestLineLevel(304, 5, false, true)).toBe("debug");
+    expect(requestLineLevel(200, SLOW_REQUEST_MS, false, true)).toBe("info");
+    expect(requestLineLevel(400, 5, true, true)).toBe("info");
+    expect(requestLineLevel(429, 5, false, true)).toBe("info");
+    expect(requestLineLevel(503, 5, false, true)).toBe("info");
+    expect(requestLineLevel(200, 5, false, false)).toBe("info");
   });
 
   it("refuses a 1 MiB body of deeply nested arrays with a 400 naming where, building no path per node", async () => {

@@ -86,27 +86,44 @@ export function createApiPipeline(deps: ApiHandlerDeps): (req: ApiRequest) => Pr
       answer = errorAnswer(exchange, appError);
     }
     const route = match.kind === "match" ? `${API_PREFIX}${match.route.path}` : "unmatched";
-    observeApiRequest(route, req.method, answer.status, performance.now() - started);
+    const durationMs = performance.now() - started;
+    observeApiRequest(route, req.method, answer.status, durationMs);
     exchange.trace.responseBytes = Buffer.byteLength(answer.body);
     if (deps.requestLog) recordRequest(deps.requestLog, { req, url, requestId, route, status: answer.status, started, trace: exchange.trace });
     // NOTE: only the path is logged; a query string may carry a token someone pasted there. One
     // line with the request's own fields, not a child logger per request (most requests log
     // nothing else: a child's bindings were built and thrown away on each). No field of it can
     // hold a secret, so it skips redaction (D348).
-    requestLine.info(
-      {
-        request_id: requestId,
-        api_key_id: exchange.trace.principal?.keyId,
-        method: req.method,
-        path: url.pathname,
-        status: answer.status,
-        duration_ms: Math.round(performance.now() - started),
-        ...(clientAborted ? { client_aborted: true } : {}),
-      },
-      "request",
-    );
+    const level = requestLineLevel(answer.status, durationMs, clientAborted, deps.requestLog != null);
+    if (requestLine.isLevelEnabled(level)) {
+      requestLine[level](
+        {
+          request_id: requestId,
+          api_key_id: exchange.trace.principal?.keyId,
+          method: req.method,
+          path: url.pathname,
+          status: answer.status,
+          duration_ms: Math.round(durationMs),
+          ...(clientAborted ? { client_aborted: true } : {}),
+        },
+        "request",
+      );
+    }
     return answer;
   };
+}
+
+/** A request slower than this is an info line even when it succeeds (D351). */
+export const SLOW_REQUEST_MS = 1_000;
+
+/**
+ * Info for what an operator reads stdout for (a refusal, a failure, an abort, a slow answer);
+ * a quick success is a debug line when the request log (D190) keeps it by request_id: a line per
+ * success cost the API several percent of its throughput (D351).
+ */
+export function requestLineLevel(status: number, durationMs: number, clientAborted: boolean, requestLogged: boolean): "info" | "debug" {
+  if (!requestLogged) return "info";
+  return status >= 400 || clientAborted || durationMs >= SLOW_REQUEST_MS ? "info" : "debug";
 }
 
 /** The pipeline for a Fetch Request (the Next route of a plain `next start`, in-process tests). */
