@@ -239,8 +239,8 @@ async function heapOf(port: number): Promise<string | null> {
   }
 }
 
-/** Rounds of load per server at one connection count (D343). */
-const THROUGHPUT_ROUNDS = 3;
+/** Rounds of load per server at one connection count (D343, D352). */
+const THROUGHPUT_ROUNDS = 5;
 /** Unmeasured load per server before the rounds at each connection count (D350). */
 const THROUGHPUT_WARMUP_SECONDS = 3;
 
