@@ -34,13 +34,6 @@ export function probeAppEnv(appUrl: string, port: number): Record<string, string
 }
 
 /**
- * `node --import tsx bench/cpu-per-request.ts [rows] [seconds]`: a quick look at the API's CPU per
- * request against the baseline's (rounds at 1 and 16 connections, `npm start` and the bare server
- * on a fresh seeded database), usable while the machine is busy. APP_ENV (JSON) adds settings to
- * the app's environment; ROUNDS (3) sets the rounds; SHAPES the loads; SKIP_NEXT_ROUTE=1 leaves
- * Next's routes (and so its AsyncLocalStorage hooks) unused.
- */
-/**
  * `npm start` (APP_ENTRY overrides the script, `appEnv` adds settings) and the bare baseline on
  * a fresh seeded database, both up, with a rows target for each; `stopAll` stops both and drops
  * the databases.
@@ -68,13 +61,20 @@ export async function startAppAndBaseline(name: string, rows: number, ports: [ap
   return { app, baseline, gw, base, stopAll };
 }
 
+/**
+ * `node --import tsx bench/cpu-per-request.ts [rows] [seconds]`: a quick look at the API's CPU per
+ * request against the baseline's (rounds at 1 and 16 connections, `npm start` and the bare server
+ * on a fresh seeded database), usable while the machine is busy. APP_ENV (JSON) adds settings to
+ * the app's environment; ROUNDS (3) sets the rounds; SHAPES the loads; SKIP_NEXT_ROUTE=1 leaves
+ * Next's routes (and so its AsyncLocalStorage hooks) unused.
+ */
 if (process.argv[1]?.endsWith("cpu-per-request.ts")) {
   const rows = Number(process.argv[2] ?? 100_000);
   const seconds = Number(process.argv[3] ?? 5);
   const { app, baseline, gw, base, stopAll } = await startAppAndBaseline("gw_cpu", rows, [4931, 4932], JSON.parse(process.env.APP_ENV ?? "{}") as Record<string, string>);
   try {
     // A Next route first, as a load balancer's health check would: Next's AsyncLocalStorage is on from here.
-    if (process.env.SKIP_NEXT_ROUTE !== "1") await get(new http.Agent(), { port: 4931, path: "/api/v1/health", token: "" }, "");
+    if (process.env.SKIP_NEXT_ROUTE !== "1") await get(new http.Agent(), { port: gw.port, path: "/api/v1/health", token: "" }, "");
     await runLoad(gw, { connections: 1, seconds: 1, limit: 100 });
     process.stdout.write(`app RSS after warm-up: ${memoryOf(app.pid!).rssMb.toFixed(0)} MB (baseline ${memoryOf(baseline.pid!).rssMb.toFixed(0)} MB)\n`);
     // SHAPES: connections×limit pairs, e.g. "16x100,64x100" (default: 1x1,1x100,16x100).

@@ -89,7 +89,7 @@ export function createApiPipeline(deps: ApiHandlerDeps): (req: ApiRequest) => Pr
     const durationMs = performance.now() - started;
     observeApiRequest(route, req.method, answer.status, durationMs);
     exchange.trace.responseBytes = Buffer.byteLength(answer.body);
-    if (deps.requestLog) recordRequest(deps.requestLog, { req, url, requestId, route, status: answer.status, started, trace: exchange.trace });
+    if (deps.requestLog) recordRequest(deps.requestLog, { req, url, requestId, route, status: answer.status, durationMs, trace: exchange.trace });
     // NOTE: only the path is logged; a query string may carry a token someone pasted there. One
     // line with the request's own fields, not a child logger per request (most requests log
     // nothing else: a child's bindings were built and thrown away on each). No field of it can

@@ -16,7 +16,7 @@ export interface RequestTrace {
  */
 export function recordRequest(
   writer: RequestLogWriter,
-  answered: { req: ApiRequest; url: URL; requestId: string; route: string; status: number; started: number; trace: RequestTrace },
+  answered: { req: ApiRequest; url: URL; requestId: string; route: string; status: number; durationMs: number; trace: RequestTrace },
 ): void {
   const { req, url, trace } = answered;
   const error = trace.error;
@@ -31,7 +31,7 @@ export function recordRequest(
     status: answered.status,
     errorCode: error?.code ?? null,
     errorMessage: truncate(error?.message, ERROR_MESSAGE_MAX),
-    durationMs: performance.now() - answered.started,
+    durationMs: answered.durationMs,
     responseBytes: trace.responseBytes ?? 0,
     clientAddress: req.clientAddress,
     userAgent: truncate(req.headers.get("user-agent"), USER_AGENT_MAX),
