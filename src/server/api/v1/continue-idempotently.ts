@@ -16,7 +16,9 @@ interface NextResult {
 /**
  * The rest of a procedure call, idempotently: `Idempotency-Key` on POST and PATCH (ignored on
  * GET) runs the operation in a transaction with its stored response, or replays the stored
- * response with X-Idempotent-Replay. `next(db)` continues the middleware chain on `db`.
+ * response with X-Idempotent-Replay. `next(db)` continues the call on `db`: the rest of tRPC's
+ * chain, or the pipeline's direct call of the procedure (call-procedure.ts); either settles to
+ * `{ ok, data }` rather than throwing, so a failed write rolls back without storing an answer.
  * NOTE: a step of the key middleware (procedures.ts), not a middleware of its own: every level
  * of tRPC's chain copies the call's options twice, and most calls are reads that skip this.
  */
