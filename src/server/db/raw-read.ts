@@ -16,10 +16,14 @@ export function registerPool(client: object, pool: pg.Pool): void {
  * exactly what $queryRaw gives for these). Inside a transaction, or on a client made elsewhere,
  * it goes through Prisma as before.
  */
-export async function rawRead<T>(db: Db, query: Prisma.Sql): Promise<T[]> {
+export function rawRead<T>(db: Db, query: Prisma.Sql): Promise<T[]> {
   const pool = openPool(db);
   if (!pool) return (db as { $queryRaw: (q: Prisma.Sql) => Promise<T[]> }).$queryRaw(query);
-  const result = await pool.query(query.text, query.values as unknown[]);
+  // NOTE: `then`, not async and await: one promise fewer per read (D354).
+  return pool.query(query.text, query.values as unknown[]).then(rowsOf<T>);
+}
+
+function rowsOf<T>(result: pg.QueryResult): T[] {
   return result.rows as T[];
 }
 

@@ -56,12 +56,13 @@ export function createProcedureCaller(router: AnyTRPCRouter): ProcedureCaller {
   };
 }
 
-async function callDefinition(definition: CallableDefinition, path: string, rawInput: unknown, context: ApiContext): Promise<unknown> {
+function callDefinition(definition: CallableDefinition, path: string, rawInput: unknown, context: ApiContext): Promise<unknown> {
   const { meta, inputs, output, resolver, type, guarded } = definition;
   const principal = guarded ? authorizeApiCall(context.principal, meta, () => rawInput) : undefined;
   const resolve = async (db: Db): Promise<Settled> => {
     try {
-      const input = inputs.length === 0 ? undefined : await parseInput(inputs[0]!, rawInput);
+      const parsed = inputs.length === 0 ? undefined : parseInput(inputs[0]!, rawInput);
+      const input = parsed instanceof Promise ? await parsed : parsed;
       const ctx: ApiContext = guarded ? { ...context, principal, db } : context;
       const data = await resolver!({ ctx, input, meta, path, type, signal: undefined });
       // The output contract (D262): a parse outside production, the answer as it is in production.
@@ -70,23 +71,29 @@ async function callDefinition(definition: CallableDefinition, path: string, rawI
       return { ok: false, error };
     }
   };
-  const settled = principal ? await continueIdempotently(context, principal, meta?.successStatus ?? 200, resolve) : await resolve(context.db);
+  // NOTE: `then`, not async and await: one promise fewer on every call (D354).
+  const settled = principal ? continueIdempotently(context, principal, meta?.successStatus ?? 200, resolve) : resolve(context.db);
+  return settled.then(unsettle);
+}
+
+function unsettle(settled: Settled): unknown {
   if (!settled.ok) throw settled.error;
   return settled.data;
 }
 
-/** As tRPC's input level parses: synchronously, unless the schema turns out to need async. */
-async function parseInput(schema: z.ZodType, raw: unknown): Promise<unknown> {
+/**
+ * As tRPC's input level parses: synchronously (no promise), unless the schema turns out to
+ * need async parsing.
+ */
+function parseInput(schema: z.ZodType, raw: unknown): unknown {
   try {
     return schema.parse(raw);
   } catch (error) {
     if (error instanceof ZodError) throw fromZod(error);
   }
-  try {
-    return await schema.parseAsync(raw);
-  } catch (error) {
+  return schema.parseAsync(raw).catch((error: unknown) => {
     throw error instanceof ZodError ? fromZod(error) : error;
-  }
+  });
 }
 
 /**

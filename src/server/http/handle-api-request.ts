@@ -173,11 +173,14 @@ async function dispatch(exchange: Exchange, match: RouteMatch, pipeline: Pipelin
   assertKnownQueryParameters(url, match.route.queryParameters);
   const call = { exchange, match, db, pipeline };
   if (!principal) return run(call, undefined);
-  const enterKeySlot = () => keySlot(principal.keyId);
   // A write with an Idempotency-Key enters the gate in continueIdempotently, once its
   // turn among duplicates has come (D20, D45); everything else enters here.
-  if ((req.method === "POST" || req.method === "PATCH") && req.headers.get("idempotency-key") !== null) return run(call, principal, enterKeySlot);
-  const release = await enterKeySlot();
+  if ((req.method === "POST" || req.method === "PATCH") && req.headers.get("idempotency-key") !== null) {
+    return run(call, principal, async () => keySlot(principal.keyId));
+  }
+  // Most requests find a slot free: taken without a promise (D354).
+  const slot = keySlot(principal.keyId);
+  const release = typeof slot === "function" ? slot : await slot;
   try {
     return await run(call, principal);
   } finally {
@@ -196,7 +199,8 @@ interface Call {
 async function run(call: Call, principal: ApiKeyPrincipal | undefined, enterKeySlot?: () => Promise<() => void>): Promise<ApiAnswer> {
   const { exchange, match, db, pipeline } = call;
   const { req, requestId } = exchange;
-  const rawBody = await readRawBody(req);
+  const read = readRawBody(req);
+  const rawBody = read instanceof Promise ? await read : read;
   const context: ApiContext = {
     requestId,
     req: { method: req.method, pathname: exchange.url.pathname, headers: req.headers },

@@ -13,24 +13,34 @@ export const KEY_SLOT_WAIT_MS = 10_000;
 export function createKeyConcurrency(maxPerKey: number, waitMs = KEY_SLOT_WAIT_MS) {
   const lines = new Map<string, { running: number; waiting: Array<() => void> }>();
 
-  return async function acquire(key: string): Promise<() => void> {
+  /** A held slot's release: it passes the slot straight to the first waiter, if any, so none can jump the line. */
+  const slot = (key: string, line: { running: number; waiting: Array<() => void> }): (() => void) => {
+    let released = false;
+    return () => {
+      if (released) return;
+      released = true;
+      const next = line.waiting.shift();
+      if (next) next();
+      else if (--line.running === 0) lines.delete(key);
+    };
+  };
+
+  /**
+   * A slot of `key`'s: its release function at once when one is free (no promise: most requests
+   * never wait, D354), else a promise of it, handed over by a release (503 after `waitMs`).
+   */
+  return function acquire(key: string): (() => void) | Promise<() => void> {
     let line = lines.get(key);
     if (!line) {
       line = { running: 0, waiting: [] };
       lines.set(key, line);
     }
     const current = line;
-    if (current.running >= maxPerKey) await waitForTurn(current.waiting, waitMs);
-    current.running++;
-    let released = false;
-    return () => {
-      if (released) return;
-      released = true;
-      current.running--;
-      const next = current.waiting.shift();
-      if (next) next();
-      else if (current.running === 0) lines.delete(key);
-    };
+    if (current.running < maxPerKey) {
+      current.running++;
+      return slot(key, current);
+    }
+    return waitForTurn(current.waiting, waitMs).then(() => slot(key, current));
   };
 }
 

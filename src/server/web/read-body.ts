@@ -26,11 +26,18 @@ export interface BodySource {
   body: AsyncIterable<Uint8Array> | null;
 }
 
-/** Reads the body once, bounded, and checks it is JSON (and storable) when the method carries one. */
-export async function readRawBody(req: BodySource, maxBytes = MAX_BODY_BYTES): Promise<RawBody> {
+/**
+ * Reads the body once, bounded, and checks it is JSON (and storable) when the method carries one.
+ * NOTE: a request without a body stream (a GET on node:http) gets its empty body back without a
+ * promise: every await on the API's hot path is a promise the process's async hooks see (D354).
+ */
+export function readRawBody(req: BodySource, maxBytes = MAX_BODY_BYTES): RawBody | Promise<RawBody> {
   const declared = Number(req.headers.get("content-length") ?? "NaN");
   if (Number.isFinite(declared) && declared > maxBytes) throw tooLarge(maxBytes);
+  return req.body === null ? EMPTY_BODY : readStreamedBody(req, maxBytes);
+}
 
+async function readStreamedBody(req: BodySource, maxBytes: number): Promise<RawBody> {
   const bytes = await readBounded(req.body, maxBytes);
   if (bytes.length === 0) return EMPTY_BODY;
   const text = new TextDecoder("utf-8").decode(bytes);

@@ -22,14 +22,20 @@ interface NextResult {
  * NOTE: a step of the key middleware (procedures.ts), not a middleware of its own: every level
  * of tRPC's chain copies the call's options twice, and most calls are reads that skip this.
  */
-export async function continueIdempotently<R extends NextResult>(
+export function continueIdempotently<R extends NextResult>(
   ctx: ApiContext,
   principal: ApiKeyPrincipal,
   successStatus: number,
   next: (db: Db) => Promise<R>,
 ): Promise<R> {
+  // NOTE: not async: a read goes on without a promise of this function's own (D354).
   const method = ctx.req.method;
   if (!IDEMPOTENT_METHODS.has(method)) return next(ctx.db);
+  return continueWrite(ctx, principal, successStatus, next);
+}
+
+async function continueWrite<R extends NextResult>(ctx: ApiContext, principal: ApiKeyPrincipal, successStatus: number, next: (db: Db) => Promise<R>): Promise<R> {
+  const method = ctx.req.method;
   const key = parseIdempotencyKey(ctx.req.headers.get("idempotency-key"));
   const db = ctx.db;
   if (key === null || !isRootClient(db)) return next(db);

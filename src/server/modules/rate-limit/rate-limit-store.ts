@@ -20,16 +20,20 @@ function budgetKey(budget: RateBudget): string {
   return `${budget.points}/${budget.windowSeconds}`;
 }
 
-async function consumeWith(limiter: RateLimiterAbstract, subject: string): Promise<RateLimitDecision> {
-  try {
-    const res = await limiter.consume(subject, 1);
-    return { allowed: true, remaining: res.remainingPoints };
-  } catch (rejection) {
-    if (rejection instanceof RateLimiterRes) {
-      return { allowed: false, retryAfterSeconds: Math.max(1, Math.ceil(rejection.msBeforeNext / 1000)) };
-    }
-    throw rejection;
+/** NOTE: `then`, not async and await: every request passes here, and each await is a promise (D354). */
+function consumeWith(limiter: RateLimiterAbstract, subject: string): Promise<RateLimitDecision> {
+  return limiter.consume(subject, 1).then(allowed, refused);
+}
+
+function allowed(res: RateLimiterRes): RateLimitDecision {
+  return { allowed: true, remaining: res.remainingPoints };
+}
+
+function refused(rejection: unknown): RateLimitDecision {
+  if (rejection instanceof RateLimiterRes) {
+    return { allowed: false, retryAfterSeconds: Math.max(1, Math.ceil(rejection.msBeforeNext / 1000)) };
   }
+  throw rejection;
 }
 
 /** One limiter per distinct budget; budgets are few (set at mint time), so the map stays small. */
