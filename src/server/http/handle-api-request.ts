@@ -4,7 +4,7 @@ import type { ApiContext, ResponseHolder } from "@/server/api/v1/context";
 import { authenticateRequest } from "@/server/api/v1/authenticate-request";
 import { toAppError } from "@/server/api/to-app-error";
 import type { PrismaClient } from "@/server/db/generated/client";
-import { AppError, type AppErrorCode } from "@/server/errors/app-error";
+import { refusal, type AppError, type AppErrorCode } from "@/server/errors/app-error";
 import { errorBody } from "@/server/errors/envelope";
 import { statusForCode } from "@/server/errors/http-status";
 import { observeApiRequest } from "@/server/metrics/http-metrics";
@@ -151,10 +151,10 @@ async function dispatch(exchange: Exchange, match: RouteMatch, pipeline: Pipelin
       const principal = await authenticateRequest({ db: deps.db(), rateLimiter: deps.rateLimiter, headers: req.headers });
       refuseInstanceSurface(principal, req.method, `${API_PREFIX}${path}`);
     }
-    throw new AppError("not_found", `No route matches ${req.method} ${API_PREFIX}${path}.`);
+    throw refusal("not_found", `No route matches ${req.method} ${API_PREFIX}${path}.`);
   }
   if (match.kind === "method_not_allowed") {
-    throw new AppError("method_not_allowed", `${req.method} is not allowed here; use ${match.allow.join(", ")}.`, {
+    throw refusal("method_not_allowed", `${req.method} is not allowed here; use ${match.allow.join(", ")}.`, {
       headers: { Allow: match.allow.join(", ") },
     });
   }

@@ -1,5 +1,5 @@
 import type { Db } from "@/server/db/types";
-import { AppError } from "@/server/errors/app-error";
+import { refusal } from "@/server/errors/app-error";
 import { authenticateApiKey } from "@/server/modules/api-keys/authenticate";
 import type { ApiKeyPrincipal } from "@/server/modules/api-keys/principal";
 import type { RateLimitStore } from "@/server/modules/rate-limit/rate-limit-store";
@@ -23,7 +23,7 @@ export async function authenticateRequest(deps: {
     windowSeconds: principal.rateLimitWindowSeconds,
   });
   if (!decision.allowed) {
-    throw new AppError("rate_limited", `This API key's rate budget is spent; retry in ${decision.retryAfterSeconds} s.`, {
+    throw refusal("rate_limited", `This API key's rate budget is spent; retry in ${decision.retryAfterSeconds} s.`, {
       headers: { "Retry-After": String(decision.retryAfterSeconds) },
       details: { retry_after_seconds: decision.retryAfterSeconds },
     });

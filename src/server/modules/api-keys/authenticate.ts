@@ -1,7 +1,7 @@
 import { Prisma } from "@/server/db/generated/client";
 import { rawRead } from "@/server/db/raw-read";
 import type { Db } from "@/server/db/types";
-import { AppError } from "@/server/errors/app-error";
+import { AppError, refusal } from "@/server/errors/app-error";
 import type { ApiKeyPrincipal } from "./principal";
 import { hasValidChecksum, hashesEqual, hashToken, isWellFormedToken } from "./token";
 import { preChecksumKeysUsable } from "./pre-checksum-keys";
@@ -10,7 +10,7 @@ import { preChecksumKeysUsable } from "./pre-checksum-keys";
 export const LAST_USED_WRITE_INTERVAL_SECONDS = 60;
 
 export function unauthorized(message: string): AppError {
-  return new AppError("unauthorized", message, { headers: { "WWW-Authenticate": "Bearer" } });
+  return refusal("unauthorized", message, { headers: { "WWW-Authenticate": "Bearer" } });
 }
 
 /**
