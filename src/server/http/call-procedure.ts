@@ -58,7 +58,7 @@ export function createProcedureCaller(router: AnyTRPCRouter): ProcedureCaller {
 
 function callDefinition(definition: CallableDefinition, path: string, rawInput: unknown, context: ApiContext): Promise<unknown> {
   const { meta, inputs, output, resolver, type, guarded } = definition;
-  const principal = guarded ? authorizeApiCall(context.principal, meta, () => rawInput) : undefined;
+  const principal = guarded ? authorizeApiCall(context.principal, meta, rawInput) : undefined;
   const resolve = async (db: Db): Promise<Settled> => {
     try {
       const parsed = inputs.length === 0 ? undefined : parseInput(inputs[0]!, rawInput);

@@ -11,14 +11,14 @@ import { baseProcedure } from "./trpc";
  * nothing about the input's shape. The key was identified and charged (401, 429) once, by the
  * pipeline before it read the body (ctx.principal); a call that did not come through it carries
  * no principal and is refused, never served unauthenticated. `rawInput` is read only for
- * `orgParam`.
+ * `orgParam` (the middleware reads it only then).
  */
-export function authorizeApiCall(principal: ApiKeyPrincipal | undefined, meta: ApiMeta | undefined, rawInput: () => unknown): ApiKeyPrincipal {
+export function authorizeApiCall(principal: ApiKeyPrincipal | undefined, meta: ApiMeta | undefined, rawInput: unknown): ApiKeyPrincipal {
   if (!principal) throw new AppError("unauthorized", "A valid API key is required.", { headers: { "WWW-Authenticate": "Bearer" } });
   if (meta?.access === "instance") requireInstanceKey(principal);
   if (meta?.scope) requireScope(principal, meta.scope);
   if (meta?.orgParam) {
-    const organizationId = (rawInput() as Record<string, unknown> | undefined)?.[meta.orgParam];
+    const organizationId = (rawInput as Record<string, unknown> | undefined)?.[meta.orgParam];
     if (typeof organizationId === "string") requireOrganizationAccess(principal, organizationId);
   }
   return principal;
@@ -33,7 +33,7 @@ export function authorizeApiCall(principal: ApiKeyPrincipal | undefined, meta: A
  */
 export const apiProcedure = baseProcedure.use(async ({ ctx, meta, next, getRawInput }) => {
   const raw = meta?.orgParam ? await getRawInput() : undefined;
-  const principal = authorizeApiCall(ctx.principal, meta, () => raw);
+  const principal = authorizeApiCall(ctx.principal, meta, raw);
   // Only the narrowed fields: tRPC merges them over ctx itself.
   return continueIdempotently(ctx, principal, meta?.successStatus ?? 200, (db) => next({ ctx: { principal, db } }));
 });
