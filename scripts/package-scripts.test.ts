@@ -7,12 +7,12 @@ const scripts = (JSON.parse(readFileSync(path.join(root, "package.json"), "utf8"
 
 describe("package.json scripts", () => {
   it("point at entry points that exist", () => {
-    const missing = Object.entries(scripts).flatMap(([name, command]) =>
-      [...command.matchAll(/\b(?:tsx|bash|node)\s+(?:--[\w-]+\s+)*([\w./-]+\.(?:ts|sh|js|mjs))/g)]
-        .map((match) => match[1]!)
-        .filter((file) => !existsSync(path.join(root, file)))
-        .map((file) => `${name}: ${file}`),
+    const entries = Object.entries(scripts).flatMap(([name, command]) =>
+      [...command.matchAll(/\b(?:tsx|bash|node)\s+(?:--[\w-]+(?:=\S+)?\s+)*([\w./-]+\.(?:ts|sh|js|mjs))/g)].map((match) => ({ name, file: match[1]! })),
     );
-    expect(missing).toEqual([]);
+    // The two commands of the quick start are among those checked (a flag such as
+    // --max-semi-space-size=32 once hid `start` from the pattern).
+    expect(entries.map(({ name }) => name)).toEqual(expect.arrayContaining(["start", "test", "bench"]));
+    expect(entries.filter(({ file }) => !existsSync(path.join(root, file))).map(({ name, file }) => `${name}: ${file}`)).toEqual([]);
   });
 });

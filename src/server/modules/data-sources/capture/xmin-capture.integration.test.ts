@@ -105,6 +105,7 @@ describe("xmin capture: the same guarantees as a full compare", () => {
     expect(await syncNow(db.prisma, sourceId)).toMatchObject({ status: "needs_attention", counts: { tombstoned: 0, declined: 3 } });
     expect(await lastRun(sourceId)).toMatchObject({ captureMode: "xmin", fullCompare: false });
     const rows = await storedRows(db.prisma, sourceId);
+    expect(rows.size).toBe(4);
     expect([...rows.values()].every((row) => row.deletedAt === null)).toBe(true);
     // Found again by the next pass's key diff, still declined.
     expect(await syncNow(db.prisma, sourceId)).toMatchObject({ status: "needs_attention", counts: { declined: 3 } });

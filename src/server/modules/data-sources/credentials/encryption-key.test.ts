@@ -1,10 +1,14 @@
+import { execFile } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { chmod, mkdtemp, readFile, rm, stat, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
+import { promisify } from "node:util";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { resetEnvCache } from "@/env";
 import { loadEncryptionKey, parseEncryptionKey } from "./encryption-key";
+
+const run = promisify(execFile);
 
 let dir: string;
 beforeEach(async () => {
@@ -30,9 +34,20 @@ describe("the encryption key", () => {
   });
 
   it("processes starting together all end up with one key", async () => {
-    const keys = await Promise.all(Array.from({ length: 8 }, () => loadEncryptionKey(dir)));
-    expect(new Set(keys.map((key) => key.toString("hex"))).size).toBe(1);
-  });
+    const startAt = Date.now() + 1_500;
+    // Separate processes (the server, its worker, a CLI): each imports, then waits for the shared moment.
+    const script = `
+      import { loadEncryptionKey } from ${JSON.stringify(path.join(import.meta.dirname, "encryption-key.ts"))};
+      while (Date.now() < ${startAt});
+      process.stdout.write((await loadEncryptionKey(${JSON.stringify(dir)})).toString("hex"));`;
+    const children = Array.from({ length: 4 }, () =>
+      run(process.execPath, ["--import", "tsx", "--input-type=module", "-e", script], { env: { ...process.env, GROUNDWORK_ENCRYPTION_KEY: "" } }),
+    );
+    const keys = (await Promise.all(children)).map((child) => child.stdout);
+    expect(keys[0]).toMatch(/^[0-9a-f]{64}$/);
+    expect(new Set(keys).size).toBe(1);
+    expect(await loadEncryptionKey(dir)).toEqual(Buffer.from(keys[0]!, "hex"));
+  }, 20_000);
 
   it("GROUNDWORK_ENCRYPTION_KEY wins over the file, as hex or base64", async () => {
     const key = randomBytes(32);

@@ -1,19 +1,15 @@
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { mintTestKey } from "@/test/api-client";
 import { useTestDatabase } from "@/test/db";
+import { createTypedTestClient, type TypedApiClient } from "@/test/typed-client";
+import { walkRows } from "@/test/walk-rows";
 import { useCustomerDatabase } from "../testing/customer-database";
 import { createTableSource, syncNow } from "../testing/source-fixtures";
 
 const db = useTestDatabase();
 const customer = useCustomerDatabase();
-
-interface PolledRow {
-  id: string;
-  external_id: string;
-  data: unknown;
-  updated_at: Date;
-  deleted_at: Date | null;
-}
+const api = createTypedTestClient(() => db.prisma);
 
 interface DeviceRow {
   data: unknown;
@@ -21,19 +17,20 @@ interface DeviceRow {
 }
 
 /**
- * A device as the rows endpoint serves it: `updated_after=<max updated_at seen>` with
- * include_deleted=true, walked in pages in updated_at order (then id), on a connection of its
- * own, the way the API process reads while a worker writes.
+ * A device polling the rows endpoint (/api/v1, the real pipeline in-process):
+ * `updated_after=<max updated_at seen>` with include_deleted=true, walked page by page by its
+ * cursor, while passes write. What the server has committed is read on a connection of its own.
  */
 class Device {
   readonly replica = new Map<string, DeviceRow>();
   /** Rows whose committed version a poll failed to deliver: must stay empty. */
   readonly missed = new Set<string>();
   private readonly seen = new Map<string, number>();
-  private since: Date | null = null;
+  private since: string | null = null;
   constructor(
-    private readonly client: pg.Client,
-    private readonly sourceId: string,
+    private readonly client: TypedApiClient,
+    private readonly committedReader: pg.Client,
+    private readonly path: { organization_id: string; data_source_id: string },
   ) {}
 
   /**
@@ -42,9 +39,9 @@ class Device {
    * before a poll and never delivered by it is exactly a missed change.
    */
   async poll(pageSize: number, pause: () => Promise<void>): Promise<number> {
-    const { rows: committed } = await this.client.query<{ external_id: string; updated_at: Date }>(
+    const { rows: committed } = await this.committedReader.query<{ external_id: string; updated_at: Date }>(
       `SELECT external_id, updated_at FROM data_source_rows WHERE data_source_id = $1`,
-      [this.sourceId],
+      [this.path.data_source_id],
     );
     const received = await this.walk(pageSize, pause);
     for (const row of committed) {
@@ -56,46 +53,36 @@ class Device {
   }
 
   private async walk(pageSize: number, pause: () => Promise<void>): Promise<number> {
-    let after: { updatedAt: Date; id: string } | null = null;
-    let received = 0;
-    let max = this.since;
-    for (;;) {
-      const { rows }: { rows: PolledRow[] } = await this.client.query<PolledRow>(
-        `SELECT id, external_id, data, updated_at, deleted_at FROM data_source_rows
-          WHERE data_source_id = $1 AND ($2::timestamptz IS NULL OR updated_at > $2)
-            AND ($3::timestamptz IS NULL OR (updated_at, id) > ($3, $4))
-          ORDER BY updated_at, id LIMIT $5`,
-        [this.sourceId, this.since, after?.updatedAt ?? null, after?.id ?? null, pageSize],
-      );
-      for (const row of rows) {
-        this.replica.set(row.external_id, { data: row.data, deleted: row.deleted_at !== null });
-        this.seen.set(row.external_id, Math.max(this.seen.get(row.external_id) ?? -Infinity, row.updated_at.getTime()));
-        if (max === null || row.updated_at > max) max = row.updated_at;
-      }
-      received += rows.length;
-      if (rows.length < pageSize) break;
-      const last: PolledRow = rows[rows.length - 1]!;
-      after = { updatedAt: last.updated_at, id: last.id };
-      await pause(); // a pass may commit between two pages
+    const query = { include_deleted: "true" as const, limit: pageSize, ...(this.since ? { updated_after: this.since } : {}) };
+    // A pass may commit between two pages.
+    const rows = (await walkRows(this.client, this.path, query, pause)).flat();
+    let max = this.since === null ? -Infinity : Date.parse(this.since);
+    for (const row of rows) {
+      const updatedAt = Date.parse(row.updated_at);
+      this.replica.set(row.external_id, { data: row.data, deleted: row.deleted_at !== null });
+      this.seen.set(row.external_id, Math.max(this.seen.get(row.external_id) ?? -Infinity, updatedAt));
+      max = Math.max(max, updatedAt);
     }
-    this.since = max;
-    return received;
+    if (max !== -Infinity) this.since = new Date(max).toISOString();
+    return rows.length;
   }
 }
 
-let device: pg.Client;
+let committedReader: pg.Client;
 beforeAll(async () => {
-  device = new pg.Client({ connectionString: db.url });
-  await device.connect();
+  committedReader = new pg.Client({ connectionString: db.url });
+  await committedReader.connect();
 });
-afterAll(() => device.end());
+afterAll(() => committedReader.end());
 
 describe("the delta-sync guarantee", () => {
   it("a device polling updated_after=<max seen>&include_deleted=true while passes write never misses a change", async () => {
     await customer.query(`CREATE TABLE public.items (id int PRIMARY KEY, v int NOT NULL)`);
     await customer.query(`INSERT INTO public.items SELECT g, 0 FROM generate_series(1, 150) g`);
     const sourceId = await createTableSource(db.prisma, { url: customer.url, table: "public.items", key: "id" });
-    const phone = new Device(device, sourceId);
+    const { organizationId } = await db.prisma.dataSource.findUniqueOrThrow({ where: { id: sourceId } });
+    const { token } = await mintTestKey(db.prisma, { organizationId, scopes: ["data_sources:read"], rateLimit: 1_000_000 });
+    const phone = new Device(api(token), committedReader, { organization_id: organizationId, data_source_id: sourceId });
     const pause = () => new Promise<void>((resolve) => setTimeout(resolve, Math.random() * 4));
 
     let running = true;
