@@ -63,7 +63,11 @@ describe("pingDatabase", () => {
   it("shared: concurrent checks share one ping and one connection, up or frozen, each within the timeout", async () => {
     let connections = 0;
     pool.on("connect", () => connections++);
-    const shared = createSharedPing((ms) => pingDatabase(pool, ms), 100);
+    let pings = 0;
+    const shared = createSharedPing((ms) => {
+      pings++;
+      return pingDatabase(pool, ms);
+    }, 100);
     const flood = () =>
       Promise.all(
         Array.from({ length: 20 }, async () => {
@@ -73,6 +77,7 @@ describe("pingDatabase", () => {
       );
     const up = await flood();
     expect(up.every(({ result }) => result.ok)).toBe(true);
+    expect(pings).toBe(1);
     expect(connections).toBe(1);
     await new Promise((resolve) => setTimeout(resolve, 150)); // past the reuse window
     freeze("SIGSTOP");
@@ -81,6 +86,7 @@ describe("pingDatabase", () => {
         expect(result.ok).toBe(false);
         expect(elapsed).toBeLessThan(timeoutMs + 200);
       }
+      expect(pings).toBe(2);
     } finally {
       freeze("SIGCONT");
     }
