@@ -75,9 +75,12 @@ test("support sees every organization's keys and can change nothing (the server 
     await expect(page.getByRole("button", { name: /^(Revoke|Rotate) / })).toHaveCount(0);
   }
   await screen(page, "keys-support-read-only");
+  // Each page is shown first (a blank or error page would have no buttons either), then without its actions.
   await page.goto("/dashboard/organizations");
+  await expect(page.getByRole("table", { name: "Organizations" }).getByRole("row").nth(1)).toBeVisible();
   await expect(page.getByRole("button", { name: /^Delete / })).toHaveCount(0);
   await page.goto(`/dashboard/organizations/${mine.id}/members`);
+  await expect(page.getByText("No members yet")).toBeVisible();
   await expect(page.getByRole("form", { name: "Add a member" })).toHaveCount(0);
 
   const before = await keyCount();
