@@ -71,4 +71,22 @@ describe("admin command line", () => {
       expect(result.stderr).toMatch(/^error: /m);
     }
   }, 120_000);
+
+  it("refuses a malformed number or time as a usage error naming the option (exit 2), before any work", async () => {
+    const cases: [string[], string][] = [
+      [["alert", "deliveries", "--instance", "--limit", "500"], "error: --limit must be a whole number from 1 to 100"],
+      [["key", "mint", "--name", "x", "--scopes", "records:read", "--instance", "--rate-limit", "1e3"], "error: --rate-limit must be a whole number from 1 to 1000000"],
+      [["record", "list", "--form", "no-such-form", "--limit", "0x10"], "error: --limit must be a whole number of at least 1"],
+      [["audit", "list", "--from", "0000-01-01"], "error: --from must be a time from year 1 on"],
+      [["audit", "list", "--to", "yesterday"], "error: --to must be an ISO 8601 timestamp with an offset"],
+      // A domain function's own input check reads as one line naming the field, not zod's JSON.
+      [["alert", "deliveries", "--instance", "--cursor", ""], "error: invalid input: cursor: "],
+    ];
+    for (const [args, message] of cases) {
+      const result = await cli(args);
+      expect(result.code, args.join(" ")).toBe(2);
+      expect(result.stderr.trim().split("\n").filter((line) => !line.includes("nodedir")), args.join(" ")).toEqual([expect.stringContaining(message)]);
+    }
+    expect(await database.prisma.apiKey.count({ where: { name: "x" } })).toBe(0);
+  }, 120_000);
 });

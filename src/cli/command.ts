@@ -34,6 +34,18 @@ export function requireOption(args: CliArgs, name: string): string {
   return value;
 }
 
+/**
+ * A whole-number option from `min` to `max` (digits only: `1e3`, `0x10` or ` 5` are refused, not
+ * read as numbers), or a one-line usage error; undefined when the option is left out.
+ */
+export function wholeNumberOption(args: CliArgs, name: string, range: { min: number; max?: number }): number | undefined {
+  const value = args.values[name];
+  if (value === undefined) return undefined;
+  const number = typeof value === "string" && /^\d+$/.test(value) ? Number(value) : Number.NaN;
+  if (number >= range.min && number <= (range.max ?? Number.MAX_SAFE_INTEGER)) return number;
+  throw new CliUsageError(`--${name} must be a whole number ${range.max === undefined ? `of at least ${range.min}` : `from ${range.min} to ${range.max}`}`);
+}
+
 export function requirePositional(args: CliArgs, index: number, name: string): string {
   const value = args.positionals[index];
   if (!value) throw new CliUsageError(`missing ${name}`);

@@ -4,6 +4,7 @@ import { env } from "@/env";
 import { prepareDatabase } from "@/server/db/bootstrap";
 import { createPrismaClient } from "@/server/db/client";
 import { isAppError } from "@/server/errors/app-error";
+import { ZodError } from "zod";
 import { CliUsageError, type CliContext, type CommandGroup } from "./command";
 import { formCommands } from "./commands/form";
 import { keyCommands } from "./commands/key";
@@ -82,13 +83,14 @@ async function main(argv: string[]): Promise<number> {
 main(process.argv.slice(2)).then(
   (code) => process.exit(code),
   (error: unknown) => {
-    const message =
-      error instanceof CliUsageError || isAppError(error) || error instanceof TypeError
+    // A domain function's input check: the operator's input was refused, named field by field.
+    const refusedInput = error instanceof ZodError;
+    const message = refusedInput
+      ? `invalid input: ${error.issues.map((issue) => `${issue.path.map(String).join(".") || "(input)"}: ${issue.message}`).join("; ")}`
+      : error instanceof CliUsageError || isAppError(error) || error instanceof Error
         ? error.message
-        : error instanceof Error
-          ? error.message
-          : String(error);
+        : String(error);
     process.stderr.write(`error: ${message.split("\n")[0]}\n`);
-    process.exit(error instanceof CliUsageError ? 2 : 1);
+    process.exit(error instanceof CliUsageError || refusedInput ? 2 : 1);
   },
 );

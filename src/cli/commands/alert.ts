@@ -7,7 +7,8 @@ import { operatorTargetPolicy } from "@/server/modules/data-sources/connectors/t
 import { loadEncryptionKey } from "@/server/modules/data-sources/credentials/encryption-key";
 import { createSecretBox } from "@/server/modules/data-sources/credentials/secret-box";
 import { sendTestMessage } from "@/server/modules/alerts/deliveries";
-import { CliUsageError, requireOption, requirePositional, requireSecretOption, type CliArgs, type CommandGroup } from "../command";
+import { MAX_LIMIT } from "@/server/modules/pagination/page";
+import { CliUsageError, requireOption, requirePositional, requireSecretOption, wholeNumberOption, type CliArgs, type CommandGroup } from "../command";
 
 // NOTE: the shell operator has the instance owner's rights: any organization, instance channels.
 
@@ -97,9 +98,7 @@ export const alertCommands: CommandGroup = {
     async run(ctx, args) {
       const source = args.values.source;
       if ((typeof source === "string") === (args.values["all-sources"] === true)) throw new CliUsageError("give exactly one of --source SOURCE_ID or --all-sources");
-      const remindRaw = args.values["remind-after"];
-      const remind = typeof remindRaw === "string" ? Number(remindRaw) : null;
-      if (remind !== null && !Number.isInteger(remind)) throw new CliUsageError("--remind-after must be a whole number of minutes");
+      const remind = wholeNumberOption(args, "remind-after", { min: 0 }) ?? null;
       const rule = await createRule(ctx.db, CLI_OPERATOR, {
         organizationId: requireOption(args, "org"),
         sourceId: typeof source === "string" ? source : null,
@@ -131,8 +130,7 @@ export const alertCommands: CommandGroup = {
     summary: "Messages sent, pending or failed (with the reason), newest first",
     options: { ...scopeOptions, limit: { type: "string" }, cursor: { type: "string" } },
     async run(ctx, args) {
-      const limit = typeof args.values.limit === "string" ? Number(args.values.limit) : undefined;
-      if (limit !== undefined && !Number.isInteger(limit)) throw new CliUsageError("--limit must be a whole number");
+      const limit = wholeNumberOption(args, "limit", { min: 1, max: MAX_LIMIT });
       const page = await listDeliveries(ctx.db, CLI_OPERATOR, scopeOf(args), { limit, cursor: typeof args.values.cursor === "string" ? args.values.cursor : undefined });
       const items = page.items.map((d) => ({
         id: d.id,

@@ -1,13 +1,17 @@
 import { auditCsvLine, AUDIT_CSV_HEADER } from "@/server/modules/audit/audit-csv";
 import { listAuditEvents, type AuditFilters } from "@/server/modules/audit/list-audit-events";
-import { CliUsageError, type CliArgs, type CommandGroup } from "../command";
+import { parseTimestamp } from "@/server/api/timestamp-param";
+import { isStorableInstant } from "@/server/lib/postgres-values";
+import { CliUsageError, wholeNumberOption, type CliArgs, type CommandGroup } from "../command";
 
+/** A bound of the trail, in the forms the API's timestamp parameters take (D154), from year 1 on. */
 function time(args: CliArgs, name: string): Date | undefined {
   const value = args.values[name];
   if (typeof value !== "string") return undefined;
-  const date = new Date(value);
-  if (!/^\d{4}-\d{2}-\d{2}/.test(value) || Number.isNaN(date.getTime())) throw new CliUsageError(`--${name} must be an ISO 8601 timestamp`);
-  return date;
+  const parsed = parseTimestamp(value.trim());
+  if (!parsed.ok) throw new CliUsageError(`--${name} ${parsed.problem}`);
+  if (!isStorableInstant(parsed.date)) throw new CliUsageError(`--${name} must be a time from year 1 on`);
+  return parsed.date;
 }
 
 const text = (args: CliArgs, name: string) => (typeof args.values[name] === "string" ? (args.values[name] as string) : undefined);
@@ -28,8 +32,7 @@ export const auditCommands: CommandGroup = {
       csv: { type: "boolean" },
     },
     async run(ctx, args) {
-      const limit = Number(text(args, "limit") ?? 50);
-      if (!Number.isInteger(limit) || limit < 1 || limit > 1000) throw new CliUsageError("--limit must be a whole number from 1 to 1000");
+      const limit = wholeNumberOption(args, "limit", { min: 1, max: 1000 }) ?? 50;
       const filters: AuditFilters = {
         organizationId: text(args, "org"),
         actor: text(args, "actor"),

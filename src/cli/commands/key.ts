@@ -1,9 +1,9 @@
 import { AppError } from "@/server/errors/app-error";
 import { CLI_OPERATOR } from "@/server/modules/access/acting-principal";
 import { listApiKeys } from "@/server/modules/api-keys/list-keys";
-import { mintApiKey } from "@/server/modules/api-keys/mint-key";
+import { MAX_RATE_LIMIT, mintApiKey } from "@/server/modules/api-keys/mint-key";
 import { revokeApiKey } from "@/server/modules/api-keys/revoke-key";
-import { CliUsageError, requireOption, requirePositional, type CommandGroup } from "../command";
+import { CliUsageError, requireOption, requirePositional, wholeNumberOption, type CommandGroup } from "../command";
 
 function optionalDate(value: unknown, name: string): Date | null {
   if (typeof value !== "string") return null;
@@ -31,9 +31,7 @@ export const keyCommands: CommandGroup = {
       if ((typeof org === "string") === instance) throw new CliUsageError("give exactly one of --org ORG_ID or --instance");
       const environment = args.values.env ?? "live";
       if (environment !== "live" && environment !== "test") throw new CliUsageError("--env must be live or test");
-      const rateLimitRaw = args.values["rate-limit"];
-      const rateLimit = typeof rateLimitRaw === "string" ? Number(rateLimitRaw) : undefined;
-      if (rateLimit !== undefined && !Number.isInteger(rateLimit)) throw new CliUsageError("--rate-limit must be a whole number");
+      const rateLimit = wholeNumberOption(args, "rate-limit", { min: 1, max: MAX_RATE_LIMIT });
       // NOTE: the operator at the command line has the instance owner's rights.
       const key = await mintApiKey(
         ctx.db,

@@ -3,7 +3,7 @@ import { timestampParam } from "@/server/api/timestamp-param";
 import { CLI_OPERATOR } from "@/server/modules/access/acting-principal";
 import { requireForm } from "@/server/modules/forms/change-form";
 import { listRecords } from "@/server/modules/records/list-records";
-import { CliUsageError, requireOption, type CommandGroup } from "../command";
+import { CliUsageError, requireOption, wholeNumberOption, type CommandGroup } from "../command";
 
 const filters = z.object({
   created_after: timestampParam("--created-after", "after").optional(),
@@ -23,11 +23,10 @@ export const recordCommands: CommandGroup = {
       limit: { type: "string" },
     },
     async run(ctx, args) {
-      const form = await requireForm(ctx.db, CLI_OPERATOR, requireOption(args, "form"));
       const parsed = filters.safeParse({ created_after: args.values["created-after"], created_before: args.values["created-before"], submitted_by: args.values["submitted-by"] });
       if (!parsed.success) throw new CliUsageError(parsed.error.issues[0]?.message ?? "invalid filter");
-      const max = args.values.limit === undefined ? Infinity : Number(args.values.limit);
-      if (!(max > 0) || (max !== Infinity && !Number.isInteger(max))) throw new CliUsageError("--limit must be a positive whole number");
+      const max = wholeNumberOption(args, "limit", { min: 1 }) ?? Infinity;
+      const form = await requireForm(ctx.db, CLI_OPERATOR, requireOption(args, "form"));
       const records = [];
       let cursor: string | undefined;
       do {

@@ -7,6 +7,7 @@ import { statusForCode, trpcCodeFor } from "@/server/errors/http-status";
 import { findUnstorable } from "@/server/lib/storable-json";
 import { unstorableError } from "@/server/web/unstorable-input";
 import { newRequestId } from "@/server/web/request-id";
+import { logger } from "@/server/logger";
 import { loadViewer, requireInstanceOwner } from "@/server/modules/access/viewer";
 import { toAppError } from "../to-app-error";
 import type { DashboardContext } from "./context";
@@ -39,16 +40,26 @@ const t = initTRPC.context<DashboardContext>().create({
 
 /**
  * A domain AppError, or a database that cannot be reached, keeps its status on the wire through
- * the one table (403 is a 403, an outage a 503 as on /api/v1, not a 500).
+ * the one table (403 is a 403, an outage a 503 as on /api/v1, not a 500). A failure on our side
+ * is logged here with its request id, the one the page shows the user to quote (both entries,
+ * the tRPC endpoint and the server components' caller, run every procedure through this).
  */
-const appErrorStatus = t.middleware(async ({ next }) => {
+const appErrorStatus = t.middleware(async ({ ctx, path, type, next }) => {
   const result = await next();
   if (result.ok) return result;
   const cause = result.error.cause;
   const appError = isAppError(cause) ? cause : isDatabaseUnavailable(cause) ? databaseUnavailable(cause) : null;
+  logFailure(appError ?? toAppError(result.error), result.error, { request_id: ctx.requestId, path, type });
   if (appError) throw new TRPCError({ code: trpcCodeFor(appError.code), message: appError.message, cause: appError });
   return result;
 });
+
+function logFailure(appError: AppError, error: TRPCError, fields: { request_id: string; path: string; type: string }): void {
+  if (appError.code !== "internal_error" && appError.code !== "service_unavailable") return;
+  const err = error.cause ?? error;
+  if (appError.code === "internal_error") logger.error({ ...fields, err }, "dashboard procedure failed");
+  else logger.warn({ ...fields, err }, "database unavailable");
+}
 
 /**
  * No input reaches a query holding what Postgres cannot store (U+0000, an unpaired surrogate):

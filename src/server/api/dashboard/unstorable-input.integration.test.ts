@@ -3,6 +3,7 @@ import { getHTTPStatusCodeFromError } from "@trpc/server/http";
 import { TRPCError } from "@trpc/server";
 import { describe, expect, it } from "vitest";
 import { createDashboardCaller, dashboardRouter } from "@/server/api/dashboard/root";
+import { toAppError } from "@/server/api/to-app-error";
 import { useTestDatabase } from "@/test/db";
 
 const database = useTestDatabase();
@@ -56,6 +57,25 @@ describe("dashboard inputs Postgres cannot store", () => {
     // An unpaired surrogate cannot be stored either; a clean search still answers.
     expect(await refusal(procedureOf(caller, "organizations.grid")({ search: "x\ud800" }))).toMatchObject({ status: 400 });
     expect(await refusal(procedureOf(caller, "organizations.grid")({ search: "a" }))).toBe("accepted");
+  });
+
+  it("a time before year 1 (which ISO 8601 spells, timestamptz cannot hold) is a 400 naming the field, not a 500", async () => {
+    const owner = await database.prisma.user.create({ data: { email: `owner-${Math.random()}@x.test`, passwordHash: "x", isInstanceOwner: true } });
+    const caller = createDashboardCaller({ db: database.prisma, requestId: "req_test", sessionUserId: owner.id });
+    const yearZero = "0000-06-01T00:00:00Z";
+    const cases: [string, string, unknown][] = [
+      ["audit.list", "from", { from: yearZero }],
+      ["audit.list", "to", { to: yearZero }],
+      ["usage.keyRequests", "from", { organizationId: null, keyId: "key", from: yearZero }],
+      ["sources.activity", "since", { organizationId: "org", sourceId: "source", since: yearZero }],
+    ];
+    for (const [path, field, input] of cases) {
+      const error = await procedureOf(caller, path)(input).then(() => "accepted", (thrown: unknown) => thrown);
+      expect(error, path).toBeInstanceOf(TRPCError);
+      // What the wire carries: the error formatter's AppError (trpc.ts).
+      expect(toAppError(error), path).toMatchObject({ code: "bad_request", message: `Invalid request. ${field}: must be a time from year 1 on` });
+    }
+    expect(await refusal(procedureOf(caller, "audit.list")({ from: "0001-01-01T00:00:00Z" }))).toBe("accepted");
   });
 
   it("every procedure of the router refuses it before anything else runs, the session check included", async () => {

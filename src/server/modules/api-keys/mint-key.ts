@@ -9,6 +9,7 @@ import { displayPrefix, generateToken, hashToken } from "./token";
 
 /** Requests per window when the minter does not say (docs/decisions.md). */
 export const DEFAULT_RATE_LIMIT = 600;
+export const MAX_RATE_LIMIT = 1_000_000;
 export const DEFAULT_RATE_LIMIT_WINDOW_SECONDS = 60;
 
 export const mintInputSchema = z.object({
@@ -17,7 +18,7 @@ export const mintInputSchema = z.object({
   organizationId: z.string().nullable(),
   environment: z.enum(["live", "test"]).default("live"),
   expiresAt: z.date().nullable().optional(),
-  rateLimit: z.number().int().min(1).max(1_000_000).default(DEFAULT_RATE_LIMIT),
+  rateLimit: z.number().int().min(1).max(MAX_RATE_LIMIT).default(DEFAULT_RATE_LIMIT),
 });
 
 export interface MintedKey extends KeyIdentity {

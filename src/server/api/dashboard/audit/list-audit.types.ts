@@ -1,17 +1,16 @@
 import { z } from "zod";
 import type { AuditEventRow } from "@/server/modules/audit/list-audit-events";
-import { iso, isoString } from "../iso";
+import { iso, isoString, optionalInstant } from "../iso";
 
 const optionalText = z.string().trim().max(200).optional().transform((v) => (v ? v : undefined));
-const optionalTime = z.iso.datetime({ offset: true }).optional().transform((v) => (v ? new Date(v) : undefined));
 
 export const auditFiltersInput = z.object({
   actor: optionalText,
   action: optionalText,
   target: optionalText,
   organizationId: optionalText,
-  from: optionalTime,
-  to: optionalTime,
+  from: optionalInstant,
+  to: optionalInstant,
 });
 
 export const listAuditInput = auditFiltersInput.extend({

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { STATUS_CLASSES } from "@/server/modules/request-log/entry";
-import { isoString } from "../iso";
+import { isoString, optionalInstant } from "../iso";
 import { loggedRequestSchema } from "../requests/get-request.types";
 import { keyBindingInput } from "./key.types";
 
@@ -16,14 +16,12 @@ export const keyUsageOutput = z.object({
   series: z.array(z.object({ keyId: z.string(), points: z.array(z.object({ hour: isoString, counts: countsSchema })) })),
 });
 
-const optionalTime = z.iso.datetime({ offset: true }).optional().transform((v) => (v ? new Date(v) : undefined));
-
 export const keyRequestsInput = keyBindingInput.extend({
   keyId: z.string().min(1).max(200),
   statusClass: z.enum(STATUS_CLASSES).optional(),
   route: z.string().min(1).max(300).optional(),
-  from: optionalTime,
-  to: optionalTime,
+  from: optionalInstant,
+  to: optionalInstant,
   limit: z.number().int().min(1).max(200).default(25),
   cursor: z.string().min(1).max(2000).optional(),
 });
