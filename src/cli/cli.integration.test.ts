@@ -72,6 +72,31 @@ describe("admin command line", () => {
     }
   }, 120_000);
 
+  it("user create and org delete: the Users page's and the organization page's actions, audited as the CLI", async () => {
+    const org = await cliJson<{ id: string; name: string }>(["org", "create", "--name", "Doomed Co"]);
+    const created = await cliJson<{ id: string; email: string; password: string }>([
+      "user", "create", "--email", "Inspector@Example.com", "--name", "Ines", "--role", "support", "--org", org.id, "--org-role", "member",
+    ]);
+    expect(created).toMatchObject({ email: "inspector@example.com", password: expect.stringMatching(/^\S{16,}$/) });
+    const stored = await database.prisma.user.findUniqueOrThrow({ where: { id: created.id }, include: { memberships: true } });
+    expect(stored).toMatchObject({ name: "Ines", isSupport: true, isInstanceOwner: false, memberships: [expect.objectContaining({ organizationId: org.id, role: "member" })] });
+    expect(stored.passwordHash).not.toContain(created.password);
+    const again = await cli(["user", "create", "--email", "inspector@example.com"]);
+    expect(again.code).toBe(1);
+    expect(again.stderr).toContain("already exists");
+    expect((await cli(["user", "create", "--email", "x@example.com", "--org", org.id])).code).toBe(2);
+
+    const wrongName = await cli(["org", "delete", org.id, "--confirm", "Doomed"]);
+    expect(wrongName.code).toBe(1);
+    expect(wrongName.stderr).toContain("does not match");
+    expect(await database.prisma.organization.count({ where: { id: org.id } })).toBe(1);
+    expect(await cliJson(["org", "delete", org.id, "--confirm", "Doomed Co"])).toEqual({ id: org.id, deleted: true });
+    expect(await database.prisma.organization.count({ where: { id: org.id } })).toBe(0);
+
+    const trail = await database.prisma.auditEvent.findMany({ where: { action: { in: ["user.created", "organization.deleted"] }, OR: [{ targetId: created.id }, { targetId: org.id }] }, orderBy: { createdAt: "asc" } });
+    expect(trail.map((event) => [event.action, event.actorType, event.actorId])).toEqual([["user.created", "cli", null], ["organization.deleted", "cli", null]]);
+  }, 120_000);
+
   it("refuses a malformed number or time as a usage error naming the option (exit 2), before any work", async () => {
     const cases: [string[], string][] = [
       [["alert", "deliveries", "--instance", "--limit", "500"], "error: --limit must be a whole number from 1 to 100"],

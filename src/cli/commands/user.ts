@@ -2,9 +2,12 @@ import type { Db } from "@/server/db/types";
 import { AppError } from "@/server/errors/app-error";
 import { listUsers } from "@/server/modules/users/list-users";
 import { disableUser, enableUser, resetPassword, signOutEverywhere, unlockUser, type LifecycleActor } from "@/server/modules/users/lifecycle";
-import { requirePositional, type CliArgs, type CommandGroup } from "../command";
+import { createUser } from "@/server/modules/users/create-user";
+import { CliUsageError, requireOption, requirePositional, type CliArgs, type CommandGroup } from "../command";
 
 const CLI: LifecycleActor = { type: "cli", id: null };
+
+const optionalText = (args: CliArgs, name: string) => (typeof args.values[name] === "string" ? (args.values[name] as string) : undefined);
 
 /** An account by id or email. */
 async function resolveUser(db: Db, args: CliArgs): Promise<{ id: string; email: string }> {
@@ -41,6 +44,25 @@ export const userCommands: CommandGroup = {
       } while (cursor);
       const human = rows.length === 0 ? "No users." : rows.map((u) => `${u.id}  ${u.email}  ${u.instance_role}${u.disabled ? "  disabled" : ""}${u.locked_addresses ? `  locked from ${u.locked_addresses} address(es)` : ""}`).join("\n");
       ctx.print(rows, human);
+    },
+  },
+  create: {
+    usage: "user create --email E [--name N] [--role none|support|owner] [--org ORG_ID --org-role admin|member]",
+    summary: "Create an account (the Users page's Create user); its generated password is printed once",
+    options: { email: { type: "string" }, name: { type: "string" }, role: { type: "string" }, org: { type: "string" }, "org-role": { type: "string" } },
+    async run(ctx, args) {
+      const org = optionalText(args, "org");
+      const orgRole = optionalText(args, "org-role");
+      if ((org === undefined) !== (orgRole === undefined)) throw new CliUsageError("give --org and --org-role together, or neither");
+      if (orgRole !== undefined && orgRole !== "admin" && orgRole !== "member") throw new CliUsageError("--org-role must be admin or member");
+      const role = optionalText(args, "role") ?? "none";
+      if (role !== "none" && role !== "support" && role !== "owner") throw new CliUsageError("--role must be none, support or owner");
+      const created = await createUser(
+        ctx.db,
+        { email: requireOption(args, "email"), name: optionalText(args, "name"), instanceRole: role, membership: org && orgRole ? { organizationId: org, role: orgRole } : undefined },
+        CLI,
+      );
+      ctx.print({ id: created.id, email: created.email, password: created.password }, `Created ${created.email} (${created.id}). Password (shown once):\n  ${created.password}`);
     },
   },
   disable: {

@@ -122,7 +122,7 @@ function mintInput(organizationId: string) {
 async function newUser(w: World, organizationId: string | null) {
   const email = `m-${Math.random()}@x.test`;
   const membership = organizationId ? { organizationId, role: "member" as const } : undefined;
-  return createUser(w.db, { email, instanceRole: "none", membership }, { userId: w.userId });
+  return createUser(w.db, { email, instanceRole: "none", membership }, { type: "user", id: w.userId });
 }
 
 /** A plain (non-owner) account signed in with a real session row, as the dashboard's requests are. */

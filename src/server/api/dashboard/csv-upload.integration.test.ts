@@ -12,7 +12,7 @@ async function setup() {
   const owner = await db.user.create({ data: { email: `owner-${Math.random()}@x.test`, passwordHash: "x", isInstanceOwner: true } });
   const a = await db.organization.create({ data: { name: "A" } });
   const b = await db.organization.create({ data: { name: "B" } });
-  const make = (input: Parameters<typeof createUser>[1]) => createUser(db, input, { userId: owner.id });
+  const make = (input: Parameters<typeof createUser>[1]) => createUser(db, input, { type: "user", id: owner.id });
   const admin = await make({ email: `admin-${Math.random()}@x.test`, membership: { organizationId: a.id, role: "admin" } });
   const member = await make({ email: `member-${Math.random()}@x.test`, membership: { organizationId: a.id, role: "member" } });
   const support = await make({ email: `support-${Math.random()}@x.test`, instanceRole: "support" });

@@ -9,7 +9,7 @@ async function setup() {
   const db = database.prisma;
   const ownerRow = await db.user.create({ data: { email: `owner-${Math.random()}@x.test`, passwordHash: "x", isInstanceOwner: true } });
   const org = await db.organization.create({ data: { name: `Org ${Math.random()}` } });
-  const make = (input: Parameters<typeof createUser>[1]) => createUser(db, input, { userId: ownerRow.id });
+  const make = (input: Parameters<typeof createUser>[1]) => createUser(db, input, { type: "user", id: ownerRow.id });
   const admin = await make({ email: `admin-${Math.random()}@x.test`, membership: { organizationId: org.id, role: "admin" } });
   const person = await make({ email: `person-${Math.random()}@x.test` });
   const support = await make({ email: `support-${Math.random()}@x.test`, instanceRole: "support" });
@@ -60,7 +60,7 @@ describe("membership without enumeration (D181)", () => {
     await as(admin.id).members.cancelInvitation({ organizationId: org.id, invitationId: again.invitation.id });
     expect(await as(admin.id).members.invitations({ organizationId: org.id })).toEqual([]);
 
-    const other = await createUser(database.prisma, { email: `other-${Math.random()}@x.test` }, { userId: ownerRow.id });
+    const other = await createUser(database.prisma, { email: `other-${Math.random()}@x.test` }, { type: "user", id: ownerRow.id });
     expect(await as(ownerRow.id).members.add({ organizationId: org.id, email: other.email, role: "member" })).toMatchObject({ kind: "added", member: { userId: other.id } });
   });
 });

@@ -42,3 +42,15 @@ export async function deleteOrganization(
     });
   });
 }
+
+/**
+ * Deletes the organization only when `confirmName` is its name, typed by the person deleting it
+ * (the dashboard's dialog, `org delete --confirm`): a wrong id cannot take the wrong organization.
+ */
+export async function deleteOrganizationConfirmed(db: Db, principal: ActingPrincipal, organizationId: string, confirmName: string): Promise<void> {
+  requireReach(principal, organizationId);
+  const organization = await db.organization.findUnique({ where: { id: organizationId }, select: { name: true } });
+  if (!organization) throw new AppError("not_found", `No organization ${organizationId}.`);
+  if (confirmName !== organization.name) throw new AppError("bad_request", "The name typed does not match the organization's name; nothing was deleted.");
+  await deleteOrganization(db, principal, organizationId);
+}

@@ -4,6 +4,7 @@ import { inTransaction } from "@/server/db/transaction";
 import type { Db } from "@/server/db/types";
 import { AppError } from "@/server/errors/app-error";
 import { recordAuditEvent } from "@/server/modules/audit/record-audit-event";
+import type { LifecycleActor } from "./lifecycle";
 import { generatePassword, hashPassword } from "./passwords";
 
 export const instanceRoles = ["none", "support", "owner"] as const;
@@ -24,7 +25,7 @@ export interface CreatedUser {
 }
 
 /** An instance owner creates an account, optionally already a member of one organization. */
-export async function createUser(db: Db, input: z.input<typeof createUserInputSchema>, actor: { userId: string }): Promise<CreatedUser> {
+export async function createUser(db: Db, input: z.input<typeof createUserInputSchema>, actor: LifecycleActor): Promise<CreatedUser> {
   const parsed = createUserInputSchema.safeParse(input);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
@@ -52,7 +53,7 @@ export async function createUser(db: Db, input: z.input<typeof createUserInputSc
       });
       await recordAuditEvent(tx, {
         action: "user.created",
-        actor: { type: "user", id: actor.userId },
+        actor: { type: actor.type, id: actor.id },
         organizationId: membership?.organizationId ?? null,
         target: { type: "user", id: user.id },
         metadata: { email, instance_role: instanceRole, ...(membership ? { role: membership.role } : {}) },

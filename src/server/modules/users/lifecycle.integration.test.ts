@@ -12,7 +12,7 @@ const database = useTestDatabase();
 async function people() {
   const db = database.prisma;
   const ownerRow = await db.user.create({ data: { email: `owner-${Math.random()}@x.test`, passwordHash: "x", isInstanceOwner: true } });
-  const member = await createUser(db, { email: `m-${Math.random().toString(36).slice(2)}@x.test` }, { userId: ownerRow.id });
+  const member = await createUser(db, { email: `m-${Math.random().toString(36).slice(2)}@x.test` }, { type: "user", id: ownerRow.id });
   return { owner: { type: "user" as const, id: ownerRow.id }, ownerId: ownerRow.id, member };
 }
 

@@ -8,7 +8,7 @@ const database = useTestDatabase();
 
 async function account(instanceRole: "none" | "owner" = "none") {
   const owner = await database.prisma.user.create({ data: { email: `o-${Math.random()}@x.test`, passwordHash: "x", isInstanceOwner: true } });
-  return createUser(database.prisma, { email: `u-${Math.random().toString(36).slice(2)}@x.test`, instanceRole }, { userId: owner.id });
+  return createUser(database.prisma, { email: `u-${Math.random().toString(36).slice(2)}@x.test`, instanceRole }, { type: "user", id: owner.id });
 }
 
 const from = (address: string) => (email: string, password: string, now?: Date) => verifySignIn(database.prisma, { email, password, address }, now);

@@ -10,7 +10,7 @@ async function setup() {
   const ownerRow = await database.prisma.user.create({ data: { email: `owner-${Math.random()}@x.test`, passwordHash: "x", isInstanceOwner: true } });
   const a = await database.prisma.organization.create({ data: { name: "A" } });
   const b = await database.prisma.organization.create({ data: { name: "B" } });
-  const make = (input: Parameters<typeof createUser>[1]) => createUser(database.prisma, input, { userId: ownerRow.id });
+  const make = (input: Parameters<typeof createUser>[1]) => createUser(database.prisma, input, { type: "user", id: ownerRow.id });
   const admin = await make({ email: `admin-${Math.random()}@x.test`, membership: { organizationId: a.id, role: "admin" } });
   const member = await make({ email: `member-${Math.random()}@x.test`, membership: { organizationId: a.id, role: "member" } });
   const support = await make({ email: `support-${Math.random()}@x.test`, instanceRole: "support" });

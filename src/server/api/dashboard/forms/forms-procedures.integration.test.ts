@@ -30,7 +30,7 @@ beforeAll(async () => {
   orgB = (await db.organization.create({ data: { name: "B" } })).id;
   formA = (await db.form.create({ data: { organizationId: orgA, name: "Inspection" } })).id;
   formB = (await db.form.create({ data: { organizationId: orgB, name: "B's form" } })).id;
-  const make = (input: Parameters<typeof createUser>[1]) => createUser(db, input, { userId: ownerRow.id });
+  const make = (input: Parameters<typeof createUser>[1]) => createUser(db, input, { type: "user", id: ownerRow.id });
   const as = (userId: string) => createDashboardCaller({ db, requestId: "req_test", sessionUserId: userId });
   owner = as(ownerRow.id);
   admin = as((await make({ email: "admin@x.test", membership: { organizationId: orgA, role: "admin" } })).id);

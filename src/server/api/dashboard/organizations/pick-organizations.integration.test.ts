@@ -11,7 +11,7 @@ async function setup() {
   const ownerRow = await database.prisma.user.create({ data: { email: `owner-${Math.random()}@x.test`, passwordHash: "x", isInstanceOwner: true } });
   await database.prisma.organization.createMany({ data: Array.from({ length: 45 }, (_, i) => ({ name: `Pick ${String(i).padStart(2, "0")}` })) });
   const [north, south] = [await database.prisma.organization.create({ data: { name: "Pick north" } }), await database.prisma.organization.create({ data: { name: "Pick south" } })];
-  const make = (input: Parameters<typeof createUser>[1]) => createUser(database.prisma, input, { userId: ownerRow.id });
+  const make = (input: Parameters<typeof createUser>[1]) => createUser(database.prisma, input, { type: "user", id: ownerRow.id });
   const member = await make({ email: `member-${Math.random()}@x.test`, membership: { organizationId: north.id, role: "member" } });
   await database.prisma.organizationMembership.create({ data: { userId: member.id, organizationId: south.id, role: "admin" } });
   const loner = await make({ email: `loner-${Math.random()}@x.test` });

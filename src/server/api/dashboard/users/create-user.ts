@@ -6,5 +6,5 @@ export const createUserProcedure = ownerProcedure
   .input(createUserInput)
   .output(createUserOutput)
   .mutation(({ ctx, input }) =>
-    createUser(ctx.db, { ...input, membership: input.membership ?? undefined }, { userId: ctx.viewer.userId }),
+    createUser(ctx.db, { ...input, membership: input.membership ?? undefined }, { type: "user", id: ctx.viewer.userId }),
   );
