@@ -36,6 +36,18 @@ describe("source edit, pause, resume, resync and delete", () => {
     const id = created.id;
     expect(await cliJson(["source", "sync", id])).toMatchObject({ status: "ok", inserted: 30 });
 
+    // test: the edit form's "Test connection", on the stored connection
+    const tested = await cliJson<{ ok: boolean; columns: string[]; capture_modes: { mode: string; supported: boolean }[]; best_capture_mode: string }>(["source", "test", id]);
+    expect(tested).toMatchObject({ id, ok: true, columns: ["id", "name"], rows_sampled: 5 });
+    expect(tested.capture_modes).toEqual(expect.arrayContaining([expect.objectContaining({ mode: "compare", supported: true }), expect.objectContaining({ mode: "xmin", supported: true })]));
+    expect(tested.capture_modes.find((m) => m.mode === tested.best_capture_mode)?.supported).toBe(true);
+    const csv = await cliJson<{ id: string }>(["source", "create", "--org", org.id, "--name", "Sheet", "--kind", "csv", "--key", "code"]);
+    const untestable = await cli(["source", "test", csv.id, "--json"]);
+    expect(untestable.code).toBe(1);
+    expect(JSON.parse(untestable.stdout)).toEqual({ id: csv.id, ok: false, reason: "CSV sources are uploaded by hand; they have no connection to test" });
+    expect(untestable.stderr).toMatch(/^error: connection test failed: CSV sources/);
+    await cliFails(["source", "test", "no-such-source"], /^error: No data source no-such-source/);
+
     // edit
     expect(await cliJson(["source", "edit", id, "--name", "Things v2", "--interval", "off", "--columns", "id"])).toEqual({ id, changed: ["name", "syncIntervalSeconds", "config.columns"] });
     expect(await cliJson(["source", "show", id])).toMatchObject({ name: "Things v2", sync_interval_seconds: null, config: { columns: ["id"] } });

@@ -5,11 +5,36 @@ import { deleteDataSource } from "@/server/modules/data-sources/manage/delete-so
 import { editDataSource, type EditSourceInput } from "@/server/modules/data-sources/manage/edit-source";
 import { pauseDataSource, resumeDataSource } from "@/server/modules/data-sources/manage/pause-source";
 import { requestResync } from "@/server/modules/data-sources/manage/resync-source";
+import { testSourceConnection } from "@/server/modules/data-sources/test-connection";
+import { AppError } from "@/server/errors/app-error";
 import { optionalCaptureMode } from "./capture-mode-option";
 import { CliUsageError, requirePositional, requireSecretOption, type CliArgs, type CommandGroup } from "../command";
 
 /** Day-two commands (issue 20): the same domain functions as the source page's buttons. */
 export const sourceManageCommands: CommandGroup = {
+  test: {
+    usage: "source test SOURCE_ID",
+    summary: "Test a managed source's stored connection: columns, rows sampled, and the capture modes its target allows",
+    async run(ctx, args) {
+      const sourceId = requirePositional(args, 0, "SOURCE_ID");
+      const secrets = createSecretBox(await loadEncryptionKey(ctx.dataDir));
+      const check = await testSourceConnection({ db: ctx.db, secrets }, CLI_OPERATOR, sourceId);
+      if (!check.ok) {
+        ctx.print({ id: sourceId, ok: false, reason: check.reason }, `Connection failed: ${check.reason}`);
+        // Printed either way; the exit code tells scripts the test failed.
+        throw new AppError("service_unavailable", `connection test failed: ${check.reason}`);
+      }
+      const modes = check.captureModes.map((m) => ({ mode: m.mode, supported: m.supported, ...(m.reason ? { reason: m.reason } : {}) }));
+      ctx.print(
+        { id: sourceId, ok: true, columns: check.columns, rows_sampled: check.rowsSampled, capture_modes: modes, best_capture_mode: check.bestCaptureMode },
+        [
+          `Connected: ${check.columns.length} column(s) (${check.columns.join(", ")}), ${check.rowsSampled} row(s) sampled.`,
+          ...modes.map((m) => `  ${m.mode}: ${m.supported ? "supported" : `not supported (${m.reason ?? "no reason given"})`}`),
+          `Best capture mode: ${check.bestCaptureMode}`,
+        ].join("\n"),
+      );
+    },
+  },
   edit: {
     usage:
       "source edit SOURCE_ID [--name N] [--interval SECONDS|off] [--host H] [--port P] [--database D] [--user U] [--password P|-] [--sslmode M] [--order COL|none] [--columns a,b|all] [--instance-url URL] [--client-id ID] [--client-secret S|-] [--fields a,b|all] [--capture-mode compare|xmin|cdc|modified_since]",
