@@ -1,6 +1,8 @@
 import { expect, test, type Page } from "@playwright/test";
 import { createOrg, screen, seededOwner, signIn, unique } from "../fixtures/dashboard";
 import { withE2eDb } from "../fixtures/e2e-db";
+import { CLI_OPERATOR } from "@/server/modules/access/acting-principal";
+import { mintApiKey } from "@/server/modules/api-keys/mint-key";
 
 test.use({ permissions: ["clipboard-read", "clipboard-write"] });
 
@@ -111,4 +113,30 @@ test("the instance tab lists instance keys for owners, who alone mint them", asy
   await expect(row(page, name)).toContainText("Instance");
   await page.setViewportSize({ width: 390, height: 844 });
   await screen(page, "instance-keys-phone");
+});
+
+test("a long key list pages by cursor: the newest 50 first, older keys one link away", async ({ page }) => {
+  const org = await createOrg();
+  await withE2eDb(async (db) => {
+    for (let i = 0; i < 51; i++) {
+      const key = await mintApiKey(db, CLI_OPERATOR, { name: `bulk-${i}`, scopes: "records:read", organizationId: org.id });
+      // Minted within the same millisecond or not, bulk-0 is the oldest.
+      await db.apiKey.update({ where: { id: key.id }, data: { createdAt: new Date(Date.UTC(2026, 0, 1) + i * 60_000) } });
+    }
+  });
+  await signIn(page, seededOwner());
+  await page.goto(`/dashboard/organizations/${org.id}/keys`);
+  const table = page.getByRole("table", { name: "API keys" });
+  await expect(table.getByTestId("key-row")).toHaveCount(50);
+  await expect(table.getByTestId("key-row").first()).toContainText("bulk-50");
+  await expect(table.getByText("bulk-0", { exact: true })).toHaveCount(0);
+  await expect(page.getByRole("link", { name: "← First page" })).toHaveCount(0);
+
+  await page.getByTestId("keys-next-page").click();
+  await expect(table.getByTestId("key-row")).toHaveCount(1);
+  await expect(table.getByTestId("key-row")).toContainText("bulk-0");
+  await expect(page.getByTestId("keys-next-page")).toHaveCount(0);
+  await screen(page, "keys-second-page");
+  await page.getByRole("link", { name: "← First page" }).click();
+  await expect(table.getByTestId("key-row")).toHaveCount(50);
 });

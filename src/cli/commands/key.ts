@@ -82,7 +82,14 @@ export const keyCommands: CommandGroup = {
     async run(ctx, args) {
       const org = args.values.org;
       if (org !== undefined && typeof org !== "string") throw new AppError("bad_request", "--org takes an id");
-      const keys = await listApiKeys(ctx.db, CLI_OPERATOR, org === undefined ? {} : { organizationId: org });
+      // Every key, walked page by page (the same pages as the dashboard's list).
+      const keys = [];
+      let cursor: string | undefined;
+      do {
+        const page = await listApiKeys(ctx.db, CLI_OPERATOR, org === undefined ? {} : { organizationId: org }, { limit: 100, cursor });
+        keys.push(...page.items);
+        cursor = page.meta.next_cursor ?? undefined;
+      } while (cursor);
       ctx.print(
         keys.map((key) => ({
           id: key.id,

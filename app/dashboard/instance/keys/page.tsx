@@ -1,15 +1,23 @@
 import { KeysView } from "@/components/dashboard/keys/keys-view";
 import { LoadError } from "@/components/dashboard/load-error";
 import { PageHeader } from "@/components/ui/card";
+import { CursorPager } from "@/components/ui/cursor-pager";
 import { load } from "@/server/api/dashboard/load";
 
 export const dynamic = "force-dynamic";
 
-export default async function InstanceKeysPage({ searchParams }: { searchParams: Promise<{ rotate?: string; with?: string }> }) {
-  const { rotate, with: replacement } = await searchParams;
-  const loaded = await load(async (caller) => ({ me: await caller.viewer.me(), keys: await caller.keys.list({ organizationId: null }) }));
+const BASE = "/dashboard/instance/keys";
+
+export default async function InstanceKeysPage({ searchParams }: { searchParams: Promise<{ rotate?: string; with?: string; cursor?: string }> }) {
+  const { rotate, with: replacement, cursor } = await searchParams;
+  const loaded = await load(async (caller) => ({
+    me: await caller.viewer.me(),
+    keys: await caller.keys.list({ organizationId: null, cursor: cursor || undefined }),
+    // A key that is gone or out of reach shows no rotation panel; the list says the rest.
+    rotating: rotate ? await caller.keys.get({ organizationId: null, keyId: rotate }).catch(() => null) : null,
+  }));
   if (!loaded.ok) return <LoadError {...loaded} />;
-  const { me, keys } = loaded.data;
+  const { me, keys, rotating } = loaded.data;
   return (
     <div>
       <PageHeader
@@ -19,11 +27,19 @@ export default async function InstanceKeysPage({ searchParams }: { searchParams:
       <KeysView
         organizationId={null}
         organizationName={null}
-        keys={keys}
+        keys={keys.items}
         canManage={me.isInstanceOwner}
         canMintInstance={me.isInstanceOwner}
-        rotatingKeyId={typeof rotate === "string" ? rotate : null}
+        rotating={rotating}
         newKeyId={typeof replacement === "string" ? replacement : null}
+      />
+      <CursorPager
+        label="More keys"
+        className="mt-4"
+        firstHref={cursor ? BASE : null}
+        nextHref={keys.nextCursor ? `${BASE}?cursor=${encodeURIComponent(keys.nextCursor)}` : null}
+        nextLabel="Older keys →"
+        nextTestId="keys-next-page"
       />
     </div>
   );

@@ -37,21 +37,21 @@ interface Props {
   keys: KeyRow[];
   canManage: boolean;
   canMintInstance: boolean;
-  rotatingKeyId: string | null;
+  /** The key being rotated (?rotate=), loaded on its own: it need not be on this page of the list. */
+  rotating: KeyRow | null;
   /** The rotation's replacement key (?with=), for the side-by-side traffic. */
   newKeyId?: string | null;
   /** `?mint=a:read,b:write` (the Connect page's link): the mint form opens with these scopes ticked. */
   mintScopes?: string[] | null;
 }
 
-export function KeysView({ organizationId, organizationName, keys, canManage, canMintInstance, rotatingKeyId, newKeyId = null, mintScopes = null }: Props) {
+export function KeysView({ organizationId, organizationName, keys, canManage, canMintInstance, rotating, newKeyId = null, mintScopes = null }: Props) {
   const router = useRouter();
   const pathname = usePathname();
   const [mintOpen, setMintOpen] = useState(canManage && mintScopes !== null);
   const [defaults, setDefaults] = useState<MintDefaults>(mintScopes ? { ...FRESH, name: "integration", scopes: mintScopes } : FRESH);
   const [revoking, setRevoking] = useState<KeyRow | null>(null);
   const [minted, setMinted] = useState<KeyRow | null>(null);
-  const rotating = rotatingKeyId ? keys.find((key) => key.id === rotatingKeyId) ?? null : null;
 
   const openMint = (next: MintDefaults) => {
     setDefaults(next);

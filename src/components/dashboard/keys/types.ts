@@ -1,7 +1,7 @@
 import type { inferRouterOutputs } from "@trpc/server";
 import type { DashboardRouter } from "@/server/api/dashboard/root";
 
-export type KeyRow = inferRouterOutputs<DashboardRouter>["keys"]["list"][number];
+export type KeyRow = inferRouterOutputs<DashboardRouter>["keys"]["list"]["items"][number];
 
 /** What a new key starts from: empty, or a rotated key's scopes and budget. */
 export interface MintDefaults {

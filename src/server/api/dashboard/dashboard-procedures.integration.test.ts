@@ -44,7 +44,7 @@ describe("dashboard procedures", () => {
     expect(await outcomeOf(s.support.keys.mint(mint(null)))).toBe("FORBIDDEN");
     expect(await outcomeOf(s.support.organizations.delete({ organizationId: s.b.id, confirmName: "B" }))).toBe("FORBIDDEN");
     expect(await outcomeOf(s.support.users.create({ email: "x@x.test", instanceRole: "owner", membership: null }))).toBe("FORBIDDEN");
-    expect((await s.support.keys.list({ organizationId: s.b.id })).map((k) => k.id)).toEqual([s.keyB.id]);
+    expect((await s.support.keys.list({ organizationId: s.b.id })).items.map((k) => k.id)).toEqual([s.keyB.id]);
     expect(await database.prisma.apiKey.count({ where: { revokedAt: { not: null } } })).toBe(0);
     expect(await database.prisma.apiKey.count()).toBe(1);
 
@@ -60,7 +60,7 @@ describe("dashboard procedures", () => {
     expect(await database.prisma.organization.count({ where: { id: s.b.id } })).toBe(1);
     await s.owner.organizations.delete({ organizationId: s.b.id, confirmName: "B" });
     const retired = await s.owner.keys.list({ organizationId: null });
-    expect(retired.find((k) => k.id === s.keyB.id)).toMatchObject({ state: "revoked", formerOrganization: { id: s.b.id, name: "B" } });
+    expect(retired.items.find((k) => k.id === s.keyB.id)).toMatchObject({ state: "revoked", formerOrganization: { id: s.b.id, name: "B" } });
   });
 
   it("a removed membership or a disabled account takes effect on the next call", async () => {

@@ -9,6 +9,8 @@ import { useTestDatabase } from "@/test/db";
 
 const database = useTestDatabase();
 const call = createTestApi(() => database.prisma);
+/** One page large enough for what these tests mint. */
+const PAGE = { limit: 100 };
 let orgId: string;
 
 beforeAll(async () => {
@@ -105,11 +107,11 @@ describe("API keys", () => {
     const theirs = await mintTestKey(database.prisma, { organizationId: other, scopes: ["records:read"] });
     const instance = await mintTestKey(database.prisma, { organizationId: null, scopes: ["*:*"] });
 
-    const listed = (await listApiKeys(database.prisma, actingInOrganization(orgId, { type: "user" }))).map((k) => k.id);
+    const listed = (await listApiKeys(database.prisma, actingInOrganization(orgId, { type: "user" }), {}, PAGE)).items.map((k) => k.id);
     expect(listed).toContain(mine.id);
     expect(listed).not.toContain(theirs.id);
     expect(listed).not.toContain(instance.id);
-    const instanceListed = (await listApiKeys(database.prisma, CLI_OPERATOR, { organizationId: null })).map((k) => k.id);
+    const instanceListed = (await listApiKeys(database.prisma, CLI_OPERATOR, { organizationId: null }, PAGE)).items.map((k) => k.id);
     expect(instanceListed).toContain(instance.id);
     expect(instanceListed).not.toContain(mine.id);
 
@@ -119,8 +121,30 @@ describe("API keys", () => {
     await expect(revokeApiKey(database.prisma, actingInOrganization(other, { type: "user" }), mine.id)).rejects.toThrow(/No API key/);
     await expect(getApiKey(database.prisma, mineOnly, theirs.id)).rejects.toThrow(/No API key/);
     await expect(mintApiKey(database.prisma, mineOnly, { name: "x", scopes: "records:read", organizationId: other })).rejects.toThrow(/No organization/);
-    expect(await listApiKeys(database.prisma, mineOnly, { organizationId: other })).toEqual([]);
+    expect((await listApiKeys(database.prisma, mineOnly, { organizationId: other }, PAGE)).items).toEqual([]);
     expect(await database.prisma.apiKey.count({ where: { id: { in: [theirs.id, instance.id, mine.id] }, revokedAt: { not: null } } })).toBe(0);
+  });
+
+  it("lists keys newest first, a page at a time, every key once, the cursor bound to its organization", async () => {
+    const org = (await database.prisma.organization.create({ data: { name: "Many Keys" } })).id;
+    const minted = [];
+    for (let i = 0; i < 5; i++) minted.push((await mintTestKey(database.prisma, { organizationId: org, scopes: ["records:read"], name: `k${i}` })).id);
+    await revokeApiKey(database.prisma, CLI_OPERATOR, minted[1]!);
+    const pages: string[][] = [];
+    let cursor: string | undefined;
+    do {
+      const page = await listApiKeys(database.prisma, CLI_OPERATOR, { organizationId: org }, { limit: 2, cursor });
+      expect(page.meta.limit).toBe(2);
+      pages.push(page.items.map((key) => key.id));
+      cursor = page.meta.next_cursor ?? undefined;
+    } while (cursor);
+    expect(pages.map((page) => page.length)).toEqual([2, 2, 1]);
+    const newestFirst = (await database.prisma.apiKey.findMany({ where: { organizationId: org }, orderBy: [{ createdAt: "desc" }, { id: "desc" }] })).map((key) => key.id);
+    expect(pages.flat()).toEqual(newestFirst);
+    expect(new Set(pages.flat())).toEqual(new Set(minted));
+
+    const first = await listApiKeys(database.prisma, CLI_OPERATOR, { organizationId: org }, { limit: 2 });
+    await expect(listApiKeys(database.prisma, CLI_OPERATOR, { organizationId: orgId }, { limit: 2, cursor: first.meta.next_cursor! })).rejects.toMatchObject({ code: "bad_request" });
   });
 
   it("keeps a deleted organization's keys, revoked, with its id and name, for audit", async () => {
@@ -132,8 +156,8 @@ describe("API keys", () => {
 
     await deleteOrganization(database.prisma, CLI_OPERATOR, doomed);
 
-    const retired = await listApiKeys(database.prisma, CLI_OPERATOR, { organizationId: null });
-    const byId = new Map(retired.map((key) => [key.id, key]));
+    const retired = await listApiKeys(database.prisma, CLI_OPERATOR, { organizationId: null }, PAGE);
+    const byId = new Map(retired.items.map((key) => [key.id, key]));
     for (const id of [active.id, earlier.id]) {
       expect(byId.get(id)).toMatchObject({ state: "revoked", organizationId: null, formerOrganization: { id: doomed, name: "Doomed Ltd" } });
     }

@@ -1,6 +1,8 @@
 import type { Db } from "@/server/db/types";
 import { AppError } from "@/server/errors/app-error";
 import type { ActingPrincipal } from "@/server/modules/access/acting-principal";
+import { cursorValues, decodeCursor } from "@/server/modules/pagination/cursor";
+import { keysetAfter, toPage, type Page } from "@/server/modules/pagination/page";
 import { keyListWhere, keyWithinReach } from "./key-scope";
 import { toKeyIdentity, type KeyIdentity } from "./principal";
 
@@ -33,16 +35,27 @@ function toSummary(key: StoredKey, now: Date): KeySummary {
 
 /**
  * The keys within the principal's reach, optionally only one organization's (`organizationId`)
- * or the instance's (`null`). Prefixes only: the hash is never selected, the plaintext never
- * existed here.
+ * or the instance's (`null`), newest first, a page at a time: revoked keys stay listed for audit
+ * (spec 3.1), so the list only grows. Prefixes only: the hash is never selected, the plaintext
+ * never existed here.
  */
-export async function listApiKeys(db: Db, principal: ActingPrincipal, wanted: { organizationId?: string | null } = {}, now = new Date()): Promise<KeySummary[]> {
+export async function listApiKeys(
+  db: Db,
+  principal: ActingPrincipal,
+  wanted: { organizationId?: string | null },
+  page: { limit: number; cursor?: string },
+  now = new Date(),
+): Promise<Page<KeySummary>> {
+  const binding = { endpoint: "keys.list", sort: "-created_at", filters: { organization: wanted.organizationId === undefined ? "*" : wanted.organizationId } };
+  const after = page.cursor ? decodeCursor(page.cursor, binding, cursorValues.timestamp) : undefined;
   const keys = await db.apiKey.findMany({
-    where: keyListWhere(principal, wanted),
+    where: { AND: [keyListWhere(principal, wanted), after ? keysetAfter("createdAt", "desc", new Date(after[0]), after[1]) : {}] },
     orderBy: [{ createdAt: "desc" }, { id: "desc" }],
+    take: page.limit + 1,
     omit: { hash: true },
   });
-  return keys.map((key) => toSummary(key, now));
+  const listed = toPage(keys, page.limit, binding, (key) => [key.createdAt.toISOString(), key.id]);
+  return { items: listed.items.map((key) => toSummary(key, now)), meta: listed.meta };
 }
 
 /** One key within the principal's reach; a key outside it is reported as absent (no existence leak). */

@@ -10,5 +10,6 @@ export const listKeysProcedure = sessionProcedure
   .output(listKeysOutput)
   .query(async ({ ctx, input }) => {
     const principal = keyPrincipalFor(ctx.viewer, input.organizationId, "read");
-    return (await listApiKeys(ctx.db, principal, { organizationId: input.organizationId })).map(toKeySummaryDto);
+    const page = await listApiKeys(ctx.db, principal, { organizationId: input.organizationId }, { limit: input.limit, cursor: input.cursor });
+    return { items: page.items.map(toKeySummaryDto), nextCursor: page.meta.next_cursor };
   });
