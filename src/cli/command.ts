@@ -1,5 +1,6 @@
 import type { ParseArgsConfig } from "node:util";
 import type { PrismaClient } from "@/server/db/types";
+import type { Page } from "@/server/modules/pagination/page";
 
 export type CliOptions = NonNullable<ParseArgsConfig["options"]>;
 
@@ -32,6 +33,24 @@ export function requireOption(args: CliArgs, name: string): string {
   const value = args.values[name];
   if (typeof value !== "string" || value.trim() === "") throw new CliUsageError(`missing --${name}`);
   return value;
+}
+
+/** An option's text when given, undefined when left out. */
+export function optionalOption(args: CliArgs, name: string): string | undefined {
+  const value = args.values[name];
+  return typeof value === "string" ? value : undefined;
+}
+
+/** Every item of a list paged by cursor, read page after page (a command prints the whole list). */
+export async function everyPage<T>(readPage: (cursor: string | undefined) => Promise<Page<T>>): Promise<T[]> {
+  const items: T[] = [];
+  let cursor: string | undefined;
+  do {
+    const page = await readPage(cursor);
+    items.push(...page.items);
+    cursor = page.meta.next_cursor ?? undefined;
+  } while (cursor);
+  return items;
 }
 
 /**

@@ -4,6 +4,7 @@ import { env } from "@/env";
 import { prepareDatabase } from "@/server/db/bootstrap";
 import { createPrismaClient } from "@/server/db/client";
 import { isAppError } from "@/server/errors/app-error";
+import { inputIssues, summarizeIssues } from "@/server/errors/zod-issues";
 import { ZodError } from "zod";
 import { CliUsageError, type CliContext, type CommandGroup } from "./command";
 import { formCommands } from "./commands/form";
@@ -86,7 +87,7 @@ main(process.argv.slice(2)).then(
     // A domain function's input check: the operator's input was refused, named field by field.
     const refusedInput = error instanceof ZodError;
     const message = refusedInput
-      ? `invalid input: ${error.issues.map((issue) => `${issue.path.map(String).join(".") || "(input)"}: ${issue.message}`).join("; ")}`
+      ? `invalid input: ${summarizeIssues(inputIssues(error, "(input)"))}`
       : error instanceof CliUsageError || isAppError(error) || error instanceof Error
         ? error.message
         : String(error);

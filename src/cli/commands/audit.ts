@@ -2,7 +2,7 @@ import { auditCsvLine, AUDIT_CSV_HEADER } from "@/server/modules/audit/audit-csv
 import { listAuditEvents, type AuditFilters } from "@/server/modules/audit/list-audit-events";
 import { parseTimestamp } from "@/server/api/timestamp-param";
 import { isStorableInstant } from "@/server/lib/postgres-values";
-import { CliUsageError, wholeNumberOption, type CliArgs, type CommandGroup } from "../command";
+import { CliUsageError, optionalOption, wholeNumberOption, type CliArgs, type CommandGroup } from "../command";
 
 /** A bound of the trail, in the forms the API's timestamp parameters take (D154), from year 1 on. */
 function time(args: CliArgs, name: string): Date | undefined {
@@ -13,8 +13,6 @@ function time(args: CliArgs, name: string): Date | undefined {
   if (!isStorableInstant(parsed.date)) throw new CliUsageError(`--${name} must be a time from year 1 on`);
   return parsed.date;
 }
-
-const text = (args: CliArgs, name: string) => (typeof args.values[name] === "string" ? (args.values[name] as string) : undefined);
 
 export const auditCommands: CommandGroup = {
   list: {
@@ -34,14 +32,14 @@ export const auditCommands: CommandGroup = {
     async run(ctx, args) {
       const limit = wholeNumberOption(args, "limit", { min: 1, max: 1000 }) ?? 50;
       const filters: AuditFilters = {
-        organizationId: text(args, "org"),
-        actor: text(args, "actor"),
-        action: text(args, "action"),
-        target: text(args, "target"),
+        organizationId: optionalOption(args, "org"),
+        actor: optionalOption(args, "actor"),
+        action: optionalOption(args, "action"),
+        target: optionalOption(args, "target"),
         from: time(args, "from"),
         to: time(args, "to"),
       };
-      const page = await listAuditEvents(ctx.db, { kind: "all" }, filters, { limit, cursor: text(args, "cursor") });
+      const page = await listAuditEvents(ctx.db, { kind: "all" }, filters, { limit, cursor: optionalOption(args, "cursor") });
       if (args.values.csv === true) {
         process.stdout.write(`${[AUDIT_CSV_HEADER.join(","), ...page.items.map(auditCsvLine)].join("\n")}\n`);
         return;

@@ -2,7 +2,7 @@ import { CLI_OPERATOR } from "@/server/modules/access/acting-principal";
 import { deleteForm, renameForm } from "@/server/modules/forms/change-form";
 import { createForm } from "@/server/modules/forms/create-form";
 import { listForms } from "@/server/modules/forms/list-forms";
-import { requireOption, requirePositional, type CommandGroup } from "../command";
+import { everyPage, requireOption, requirePositional, type CommandGroup } from "../command";
 
 export const formCommands: CommandGroup = {
   create: {
@@ -20,13 +20,7 @@ export const formCommands: CommandGroup = {
     options: { org: { type: "string" } },
     async run(ctx, args) {
       const organizationId = requireOption(args, "org");
-      const forms = [];
-      let cursor: string | undefined;
-      do {
-        const page = await listForms(ctx.db, CLI_OPERATOR, { organizationId, limit: 100, cursor });
-        forms.push(...page.items);
-        cursor = page.meta.next_cursor ?? undefined;
-      } while (cursor);
+      const forms = await everyPage((cursor) => listForms(ctx.db, CLI_OPERATOR, { organizationId, limit: 100, cursor }));
       const rows = forms.map((f) => ({ id: f.id, name: f.name, records: f.records, latest_record_at: f.latestRecordAt?.toISOString() ?? null, created_at: f.createdAt.toISOString() }));
       const human = rows.length === 0 ? "No forms." : rows.map((f) => `${f.id}  ${f.name}  ${f.records} records${f.latest_record_at ? `, latest ${f.latest_record_at}` : ""}`).join("\n");
       ctx.print(rows, human);

@@ -3,7 +3,7 @@ import { CLI_OPERATOR } from "@/server/modules/access/acting-principal";
 import { listApiKeys } from "@/server/modules/api-keys/list-keys";
 import { MAX_RATE_LIMIT, mintApiKey } from "@/server/modules/api-keys/mint-key";
 import { revokeApiKey } from "@/server/modules/api-keys/revoke-key";
-import { CliUsageError, requireOption, requirePositional, wholeNumberOption, type CommandGroup } from "../command";
+import { CliUsageError, requireOption, requirePositional, everyPage, wholeNumberOption, type CommandGroup } from "../command";
 
 function optionalDate(value: unknown, name: string): Date | null {
   if (typeof value !== "string") return null;
@@ -82,14 +82,8 @@ export const keyCommands: CommandGroup = {
     async run(ctx, args) {
       const org = args.values.org;
       if (org !== undefined && typeof org !== "string") throw new AppError("bad_request", "--org takes an id");
-      // Every key, walked page by page (the same pages as the dashboard's list).
-      const keys = [];
-      let cursor: string | undefined;
-      do {
-        const page = await listApiKeys(ctx.db, CLI_OPERATOR, org === undefined ? {} : { organizationId: org }, { limit: 100, cursor });
-        keys.push(...page.items);
-        cursor = page.meta.next_cursor ?? undefined;
-      } while (cursor);
+      // The same pages as the dashboard's list.
+      const keys = await everyPage((cursor) => listApiKeys(ctx.db, CLI_OPERATOR, org === undefined ? {} : { organizationId: org }, { limit: 100, cursor }));
       ctx.print(
         keys.map((key) => ({
           id: key.id,

@@ -3,7 +3,7 @@ import { listDataSources, type SourceListItem } from "@/server/modules/data-sour
 import { CLI_OPERATOR } from "@/server/modules/access/acting-principal";
 import { SOURCE_STATUS_FILTERS, type SourceStatusFilter } from "@/server/modules/data-sources/source-status";
 import { MAX_LIMIT } from "@/server/modules/pagination/page";
-import { CliUsageError, type CliArgs, type CliCommand } from "../command";
+import { CliUsageError, everyPage, type CliArgs, type CliCommand } from "../command";
 
 /** `source list`: what support looks for first, the sources that need a person, across organizations. */
 export const sourceListCommand: CliCommand = {
@@ -18,13 +18,7 @@ export const sourceListCommand: CliCommand = {
     const statuses = parseStatuses(args);
     const sort = args.values.sort ?? "name";
     if (sort !== "name" && sort !== "since") throw new CliUsageError("--sort must be name or since");
-    const items: SourceListItem[] = [];
-    let cursor: string | undefined;
-    do {
-      const page = await listDataSources(ctx.db, CLI_OPERATOR, { organizationId, statuses, sort, limit: MAX_LIMIT, cursor });
-      items.push(...page.items);
-      cursor = page.meta.next_cursor ?? undefined;
-    } while (cursor);
+    const items = await everyPage((cursor) => listDataSources(ctx.db, CLI_OPERATOR, { organizationId, statuses, sort, limit: MAX_LIMIT, cursor }));
     ctx.print(items.map(listItemJson), describeList(items));
   },
 };

@@ -3,11 +3,9 @@ import { AppError } from "@/server/errors/app-error";
 import { listUsers } from "@/server/modules/users/list-users";
 import { disableUser, enableUser, resetPassword, signOutEverywhere, unlockUser, type LifecycleActor } from "@/server/modules/users/lifecycle";
 import { createUser } from "@/server/modules/users/create-user";
-import { CliUsageError, requireOption, requirePositional, type CliArgs, type CommandGroup } from "../command";
+import { CliUsageError, everyPage, optionalOption, requireOption, requirePositional, type CliArgs, type CommandGroup } from "../command";
 
 const CLI: LifecycleActor = { type: "cli", id: null };
-
-const optionalText = (args: CliArgs, name: string) => (typeof args.values[name] === "string" ? (args.values[name] as string) : undefined);
 
 /** An account by id or email. */
 async function resolveUser(db: Db, args: CliArgs): Promise<{ id: string; email: string }> {
@@ -23,25 +21,18 @@ export const userCommands: CommandGroup = {
     usage: "user list",
     summary: "Every account by email: instance role, disabled, locks, open sessions, memberships",
     async run(ctx) {
-      const rows = [];
-      let cursor: string | undefined;
-      do {
-        const page = await listUsers(ctx.db, { limit: 100, cursor });
-        rows.push(
-          ...page.items.map((user) => ({
-            id: user.id,
-            email: user.email,
-            name: user.name,
-            instance_role: user.instanceRole,
-            disabled: user.disabled,
-            locked_addresses: user.lockedAddresses,
-            open_sessions: user.openSessions,
-            created_at: user.createdAt.toISOString(),
-            memberships: user.memberships.map((m) => ({ organization_id: m.organizationId, organization_name: m.organizationName, role: m.role })),
-          })),
-        );
-        cursor = page.meta.next_cursor ?? undefined;
-      } while (cursor);
+      const users = await everyPage((cursor) => listUsers(ctx.db, { limit: 100, cursor }));
+      const rows = users.map((user) => ({
+        id: user.id,
+        email: user.email,
+        name: user.name,
+        instance_role: user.instanceRole,
+        disabled: user.disabled,
+        locked_addresses: user.lockedAddresses,
+        open_sessions: user.openSessions,
+        created_at: user.createdAt.toISOString(),
+        memberships: user.memberships.map((m) => ({ organization_id: m.organizationId, organization_name: m.organizationName, role: m.role })),
+      }));
       const human = rows.length === 0 ? "No users." : rows.map((u) => `${u.id}  ${u.email}  ${u.instance_role}${u.disabled ? "  disabled" : ""}${u.locked_addresses ? `  locked from ${u.locked_addresses} address(es)` : ""}`).join("\n");
       ctx.print(rows, human);
     },
@@ -51,15 +42,15 @@ export const userCommands: CommandGroup = {
     summary: "Create an account (the Users page's Create user); its generated password is printed once",
     options: { email: { type: "string" }, name: { type: "string" }, role: { type: "string" }, org: { type: "string" }, "org-role": { type: "string" } },
     async run(ctx, args) {
-      const org = optionalText(args, "org");
-      const orgRole = optionalText(args, "org-role");
+      const org = optionalOption(args, "org");
+      const orgRole = optionalOption(args, "org-role");
       if ((org === undefined) !== (orgRole === undefined)) throw new CliUsageError("give --org and --org-role together, or neither");
       if (orgRole !== undefined && orgRole !== "admin" && orgRole !== "member") throw new CliUsageError("--org-role must be admin or member");
-      const role = optionalText(args, "role") ?? "none";
+      const role = optionalOption(args, "role") ?? "none";
       if (role !== "none" && role !== "support" && role !== "owner") throw new CliUsageError("--role must be none, support or owner");
       const created = await createUser(
         ctx.db,
-        { email: requireOption(args, "email"), name: optionalText(args, "name"), instanceRole: role, membership: org && orgRole ? { organizationId: org, role: orgRole } : undefined },
+        { email: requireOption(args, "email"), name: optionalOption(args, "name"), instanceRole: role, membership: org && orgRole ? { organizationId: org, role: orgRole } : undefined },
         CLI,
       );
       ctx.print({ id: created.id, email: created.email, password: created.password }, `Created ${created.email} (${created.id}). Password (shown once):\n  ${created.password}`);

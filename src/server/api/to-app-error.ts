@@ -4,6 +4,7 @@ import { databaseUnavailable, isDatabaseUnavailable } from "@/server/db/errors";
 import { AppError, appErrorCodes, isAppError, type AppErrorCode } from "@/server/errors/app-error";
 import { internalError } from "@/server/errors/envelope";
 import { trpcCodeFor } from "@/server/errors/http-status";
+import { inputIssues, summarizeIssues } from "@/server/errors/zod-issues";
 
 /** The same table read backwards: a tRPC code thrown by the framework itself → our code. */
 const appCodeByTrpcCode = new Map<string, AppErrorCode>(appErrorCodes.map((code) => [trpcCodeFor(code), code]));
@@ -32,10 +33,6 @@ export function toAppError(error: unknown): AppError {
 
 /** A validation failure names every offending field or parameter. */
 export function fromZod(error: ZodError): AppError {
-  const issues = error.issues.map((issue) => ({
-    field: issue.path.map(String).join(".") || "(body)",
-    message: issue.message,
-  }));
-  const summary = issues.map((issue) => `${issue.field}: ${issue.message}`).join("; ");
-  return new AppError("bad_request", `Invalid request. ${summary}`, { details: { issues } });
+  const issues = inputIssues(error, "(body)");
+  return new AppError("bad_request", `Invalid request. ${summarizeIssues(issues)}`, { details: { issues } });
 }
