@@ -1,7 +1,7 @@
 import fs from "node:fs/promises";
 import path from "node:path";
 import type { Env } from "@/env";
-import type { Db, PrismaClient } from "@/server/db/types";
+import type { PrismaClient } from "@/server/db/types";
 import { recordAuditEvent } from "../audit/record-audit-event";
 import { createBackup, type BackupSummary } from "./create-backup";
 import { collectSecrets } from "./secrets-envelope";
@@ -81,13 +81,4 @@ async function rotate(dir: string, keep: number): Promise<string[]> {
   const removed = archives.slice(0, Math.max(0, archives.length - keep));
   for (const name of removed) await fs.rm(path.join(dir, name), { force: true });
   return removed;
-}
-
-/** The last backup that succeeded and the last run's outcome, from the audit log. */
-export async function backupStatus(db: Db): Promise<{ lastSuccessAt: Date | null; lastRun: { action: string; at: Date } | null }> {
-  const [success, last] = await Promise.all([
-    db.auditEvent.findFirst({ where: { action: "backup.created" }, orderBy: { createdAt: "desc" }, select: { createdAt: true } }),
-    db.auditEvent.findFirst({ where: { action: { in: ["backup.created", "backup.failed"] } }, orderBy: { createdAt: "desc" }, select: { createdAt: true, action: true } }),
-  ]);
-  return { lastSuccessAt: success?.createdAt ?? null, lastRun: last ? { action: last.action, at: last.createdAt } : null };
 }
