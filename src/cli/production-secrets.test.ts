@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import { parseEnv } from "@/env";
 import { generatedSecretsRefusal } from "./production-secrets";
 
-const external = { NODE_ENV: "production", DATABASE_URL: "postgres://db.internal/groundwork" };
+const external = { NODE_ENV: "production", DATABASE_URL: "postgres://db.internal/groundwork" } as const;
 const dataDir = "/var/lib/groundwork";
 const none = () => false;
 
@@ -27,6 +27,6 @@ describe("generatedSecretsRefusal (D395)", () => {
     expect(generatedSecretsRefusal(parseEnv({ ...external, ...all }), dataDir, none)).toBeNull();
     expect(generatedSecretsRefusal(parseEnv({ ...external, GROUNDWORK_ALLOW_GENERATED_SECRETS: "on" }), dataDir, none)).toBeNull();
     expect(generatedSecretsRefusal(parseEnv({ NODE_ENV: "production" }), dataDir, none)).toBeNull();
-    expect(generatedSecretsRefusal(parseEnv({ ...external, NODE_ENV: "development" }), dataDir, none)).toBeNull();
+    expect(generatedSecretsRefusal(parseEnv({ ...external, NODE_ENV: "development" as const }), dataDir, none)).toBeNull();
   });
 });
