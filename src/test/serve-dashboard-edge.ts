@@ -3,21 +3,23 @@ import pino from "pino";
 import { env } from "@/env";
 import { handleCsvUpload } from "@/server/api/dashboard/csv-upload";
 import { handleRecordsExport } from "@/server/api/dashboard/records-export";
-import { authOptions } from "@/server/auth/auth-options";
+import { createPrismaClient } from "@/server/db/client";
+import { CLIENT_ADDRESS_HEADER } from "@/server/http/client-address";
 import { handleHealthRequest } from "@/server/http/health-route";
 import { sendFetchResponse, toFetchRequest } from "@/server/http/node-fetch-bridge";
 import { createNodeServer } from "@/server/http/node-server";
+import { verifySignIn } from "@/server/modules/users/sign-in";
 
 // The dashboard's edge without Next, for the reverse-proxy test (deploy/nginx): /api/v1/health,
-// the CSV upload (D161), the records export, and the sign-in check next-auth runs (the
-// Credentials provider's own authorize, given the request's headers as next-auth gives them),
-// all in the node:http server factory `npm start` uses, which sets the client address from the
+// the CSV upload (D161), the records export, and the sign-in check next-auth's Credentials
+// provider runs (src/server/auth/auth-options.ts: verifySignIn with the address the edge put in
+// CLIENT_ADDRESS_HEADER; next-auth itself does not load outside Next), all in the node:http server factory `npm start` uses, which sets the client address from the
 // socket or, behind GROUNDWORK_TRUSTED_PROXIES, from X-Forwarded-For (D174). Needs DATABASE_URL
 // and NEXTAUTH_SECRET; prints `listening <port> <pid>`. Started by deploy-artifacts tests.
 
-type Authorize = (credentials: Record<string, string>, req: { headers: Record<string, unknown> }) => Promise<{ id: string } | null>;
-const provider = authOptions().providers[0] as unknown as { options: { authorize: Authorize } };
-if (!env().DATABASE_URL) throw new Error("serve-dashboard-edge: DATABASE_URL is required");
+const { DATABASE_URL } = env();
+if (!DATABASE_URL) throw new Error("serve-dashboard-edge: DATABASE_URL is required");
+const prisma = createPrismaClient(DATABASE_URL);
 
 async function readJson(req: import("node:http").IncomingMessage): Promise<Record<string, string>> {
   const chunks: Buffer[] = [];
@@ -29,12 +31,10 @@ const server = createNodeServer(async (req, res) => {
   const path = req.url?.split("?")[0] ?? "";
   if (req.method === "GET" && path === "/api/v1/health") return sendFetchResponse(res, await handleHealthRequest());
   if (req.method === "POST" && path === "/test/sign-in") {
-    try {
-      const user = await provider.options.authorize(await readJson(req), { headers: req.headers });
-      return void res.writeHead(user ? 200 : 401, { "content-type": "application/json" }).end(JSON.stringify({ ok: Boolean(user) }));
-    } catch (error) {
-      return void res.writeHead(401, { "content-type": "application/json" }).end(JSON.stringify({ ok: false, message: (error as Error).message }));
-    }
+    const { email = "", password = "" } = await readJson(req);
+    const address = req.headers[CLIENT_ADDRESS_HEADER];
+    const result = await verifySignIn(prisma, { email, password, address: typeof address === "string" ? address : "unknown" });
+    return void res.writeHead(result.ok ? 200 : 401, { "content-type": "application/json" }).end(JSON.stringify(result));
   }
   const upload = /^\/api\/dashboard\/organizations\/([^/]+)\/sources\/([^/]+)\/csv$/.exec(path);
   if (req.method === "POST" && upload) {
