@@ -22,6 +22,8 @@ export async function prepareDatabase(options: {
   dataDir: string;
   log?: (message: string) => void;
   migrationsDir?: string;
+  /** false: the database as it is (a restore wants it empty; a backup must not upgrade what it saves). */
+  migrate?: boolean;
 }): Promise<PreparedDatabase> {
   const log = options.log ?? (() => undefined);
   const configured = databaseUrlFromEnv();
@@ -29,11 +31,13 @@ export async function prepareDatabase(options: {
     ? { url: configured, embedded: false, stop: async () => undefined }
     : await startEmbedded(options.dataDir, log);
   try {
-    await applyMigrations(database.url, {
-      migrationsDir: options.migrationsDir,
-      log,
-      lockPolicy: { lockTimeoutMs: env().GROUNDWORK_MIGRATION_LOCK_TIMEOUT_MS },
-    });
+    if (options.migrate !== false) {
+      await applyMigrations(database.url, {
+        migrationsDir: options.migrationsDir,
+        log,
+        lockPolicy: { lockTimeoutMs: env().GROUNDWORK_MIGRATION_LOCK_TIMEOUT_MS },
+      });
+    }
   } catch (error) {
     await database.stop();
     throw error;

@@ -48,7 +48,13 @@ export class MigrationError extends Error {
 
 export async function applyMigrations(
   databaseUrl: string,
-  options: { migrationsDir?: string; log?: (message: string) => void; lockPolicy?: Partial<LockPolicy> } = {},
+  options: {
+    migrationsDir?: string;
+    log?: (message: string) => void;
+    /** Applies only the migrations it accepts (a restore rebuilds the schema at its archive's version). */
+    only?: (name: string) => boolean;
+    lockPolicy?: Partial<LockPolicy>;
+  } = {},
 ): Promise<{ applied: string[] }> {
   const log = options.log ?? (() => undefined);
   const policy = { ...DEFAULT_LOCK_POLICY, ...options.lockPolicy };
@@ -67,7 +73,8 @@ export async function applyMigrations(
       assertNothingEdited(recorded, migrations);
       const done = new Set(recorded.filter(isApplied).map((row) => row.migration_name));
       const applied: string[] = [];
-      for (const migration of migrations.filter((candidate) => !done.has(candidate.name))) {
+      const wanted = options.only ?? (() => true);
+      for (const migration of migrations.filter((candidate) => !done.has(candidate.name) && wanted(candidate.name))) {
         const resumeId = resumable?.migration_name === migration.name ? resumable.id : undefined;
         log(`migrations: ${resumeId ? "resuming" : "applying"} ${migration.name}${migration.transactional ? "" : " (outside a transaction)"}`);
         try {
