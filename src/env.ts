@@ -63,6 +63,11 @@ const schema = z.object({
   GROUNDWORK_WORKER_HEALTH_PORT: z.coerce.number().int().min(1).max(65_535).optional(),
   /** Bearer token of GET /metrics; unset turns the endpoint off (404). */
   GROUNDWORK_METRICS_TOKEN: optionalString.pipe(z.string().min(16, "must be at least 16 characters").optional()),
+  /** Dashboard exports (records, audit) streaming at once per user and per instance (D372). */
+  GROUNDWORK_EXPORTS_PER_USER: z.coerce.number().int().min(1).max(100).default(2),
+  GROUNDWORK_EXPORTS_PER_INSTANCE: z.coerce.number().int().min(1).max(1000).default(8),
+  /** An export whose client reads nothing for this long is cut and its connection released (D373). */
+  GROUNDWORK_EXPORT_STALL_TIMEOUT_MS: z.coerce.number().int().min(100).max(3_600_000).default(30_000),
   /** The request log behind every request_id (D190); `off` records nothing. */
   GROUNDWORK_REQUEST_LOG: z.enum(["on", "off"]).default("on"),
   /** Days of raw request log kept; older daily partitions are dropped (D195). */
