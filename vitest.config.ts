@@ -31,6 +31,19 @@ export default defineConfig({
           hookTimeout: 120_000,
         },
       },
+      {
+        // packages/device-sync (D410): its own tests, run by `npm run test:device-sync` after the
+        // package is built; those against the real server use the integration project's databases.
+        resolve: { alias },
+        test: {
+          name: "device-sync",
+          include: ["packages/device-sync/test/**/*.test.ts"],
+          environment: "node",
+          globalSetup: ["src/test/global-setup.ts"],
+          testTimeout: 60_000,
+          hookTimeout: 120_000,
+        },
+      },
     ],
   },
 });

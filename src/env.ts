@@ -79,6 +79,12 @@ const schema = z.object({
   GROUNDWORK_EXPORTS_PER_INSTANCE: z.coerce.number().int().min(1).max(1000).default(8),
   /** An export whose client reads nothing for this long is cut and its connection released (D373). */
   GROUNDWORK_EXPORT_STALL_TIMEOUT_MS: z.coerce.number().int().min(100).max(3_600_000).default(30_000),
+  /** Unlocks the secrets in backup archives (`backup create|verify|restore`, scheduled backups; D383). */
+  GROUNDWORK_BACKUP_PASSPHRASE: optionalString,
+  /** Scheduled backups (D386): the worker writes a daily archive here when set. */
+  GROUNDWORK_BACKUP_DIR: optionalString,
+  /** Scheduled backups kept in GROUNDWORK_BACKUP_DIR, the oldest removed first (default 7). */
+  GROUNDWORK_BACKUP_KEEP: z.coerce.number().int().min(1).max(1000).default(7),
   /** The request log behind every request_id (D190); `off` records nothing. */
   GROUNDWORK_REQUEST_LOG: z.enum(["on", "off"]).default("on"),
   /** Days of raw request log kept; older daily partitions are dropped (D195). */

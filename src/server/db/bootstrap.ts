@@ -21,6 +21,8 @@ export async function prepareDatabase(options: {
   dataDir: string;
   log?: (message: string) => void;
   migrationsDir?: string;
+  /** false: the database as it is (a restore wants it empty; a backup must not upgrade what it saves). */
+  migrate?: boolean;
 }): Promise<PreparedDatabase> {
   const log = options.log ?? (() => undefined);
   const configured = databaseUrlFromEnv();
@@ -28,7 +30,7 @@ export async function prepareDatabase(options: {
     ? { url: configured, embedded: false, stop: async () => undefined }
     : await startEmbedded(options.dataDir, log);
   try {
-    await applyMigrations(database.url, { migrationsDir: options.migrationsDir, log });
+    if (options.migrate !== false) await applyMigrations(database.url, { migrationsDir: options.migrationsDir, log });
   } catch (error) {
     await database.stop();
     throw error;
