@@ -198,7 +198,7 @@ describe("backup create → restore on another PostgreSQL version", () => {
     } finally {
       await target.drop();
     }
-  });
+  }, 240_000); // two databases, three syncs and two CLI processes: minutes on a loaded 2-core machine
 });
 
 describe("an archive made by older code", () => {
@@ -228,5 +228,5 @@ describe("an archive made by older code", () => {
       await target.drop();
       await older.drop();
     }
-  });
+  }, 240_000);
 });
