@@ -26,6 +26,10 @@ const schema = z.object({
   GROUNDWORK_CURSOR_SECRET: optionalString.pipe(z.string().min(32, "must be at least 32 characters").optional()),
   /** Connections in the API's Prisma pool (D45). */
   DATABASE_POOL_SIZE: z.coerce.number().int().min(2).max(500).default(10),
+  /** How long a migration waits for a lock before it gives up its place and retries, in ms (D391). */
+  GROUNDWORK_MIGRATION_LOCK_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(5000),
+  /** Lets a production start with an external DATABASE_URL generate its secrets into the data dir (D395). */
+  GROUNDWORK_ALLOW_GENERATED_SECRETS: z.enum(["on", "off"]).default("off"),
   /** Upper bound on any one statement of an API request, in ms (D45). */
   DATABASE_STATEMENT_TIMEOUT_MS: z.coerce.number().int().min(100).max(3_600_000).default(10_000),
   GROUNDWORK_WORKER: z.enum(["on", "off"]).default("on"),

@@ -8,6 +8,7 @@ import { loadEncryptionKey } from "@/server/modules/data-sources/credentials/enc
 import { createSecretBox } from "@/server/modules/data-sources/credentials/secret-box";
 import { sendTestMessage } from "@/server/modules/alerts/deliveries";
 import { MAX_LIMIT } from "@/server/modules/pagination/page";
+import { backupAlertCommands } from "./backup-alert";
 import { CliUsageError, requireOption, requirePositional, requireSecretOption, wholeNumberOption, type CliArgs, type CommandGroup } from "../command";
 
 // NOTE: the shell operator has the instance owner's rights: any organization, instance channels.
@@ -152,4 +153,5 @@ export const alertCommands: CommandGroup = {
       ctx.print({ items, next_cursor: page.meta.next_cursor }, human.length ? human.join("\n") : "No deliveries.");
     },
   },
+  ...backupAlertCommands,
 };

@@ -131,6 +131,7 @@ export async function deleteChannel(db: PrismaClient, principal: ActingPrincipal
   return db.$transaction(async (tx) => {
     const channel = await requireChannel(tx, principal, channelId);
     await tx.alertRule.deleteMany({ where: { channelId } });
+    await tx.backupAlertRule.deleteMany({ where: { channelId } });
     const deleted = await tx.alertChannel.update({ where: { id: channelId }, data: { deletedAt: new Date(), urlEncrypted: null } });
     await recordAuditEvent(tx, {
       action: "alert_channel.deleted",
