@@ -10,9 +10,13 @@ export interface ExportStreamOptions {
   what: string;
 }
 
-/** Why a download ended early: its client stopped reading. */
+/**
+ * Why a download ended early: its client stopped reading. NOTE: named an AbortError (what it is: the
+ * download is aborted), so Next's response pipe destroys the socket without logging a "failed to
+ * pipe response" error for a cut that is already logged here at info.
+ */
 export class ExportStalled extends Error {
-  override name = "ExportStalled";
+  override name = "AbortError";
 }
 
 /**
