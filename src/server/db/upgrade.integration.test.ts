@@ -160,5 +160,5 @@ describe(`an upgrade from ${previous[0]} (${previous[1].commit}) to the current 
 
     expect((await snapshot(database.url, old.columns)).tables).toEqual(old.tables);
     expect(await pages(database.url, target, false)).toEqual(before);
-  });
+  }, 240_000); // two API processes and a fill: 25 s on the loaded 2-core machine
 });
