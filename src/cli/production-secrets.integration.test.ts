@@ -26,13 +26,13 @@ async function start(entry: string): Promise<{ code: number; stderr: string }> {
 
 describe("a production start on an external database without its secrets (D395)", () => {
   it.each([
-    ["npm start", "src/cli/start.ts", "Groundwork failed to start"],
-    ["npm run worker", "src/worker/main.ts", "The worker failed to start"],
-  ])("%s refuses, naming the variables, and generates nothing", async (_name, entry, prefix) => {
+    ["npm start", "src/cli/start.ts", "Groundwork failed to start", "GROUNDWORK_ENCRYPTION_KEY, GROUNDWORK_CURSOR_SECRET, NEXTAUTH_SECRET are not set"],
+    ["npm run worker", "src/worker/main.ts", "The worker failed to start", "GROUNDWORK_ENCRYPTION_KEY is not set"],
+  ])("%s refuses, naming the variables, and generates nothing", async (_name, entry, prefix, named) => {
     const { code, stderr } = await start(entry);
     expect(code).toBe(1);
     expect(stderr).toContain(`${prefix}: NODE_ENV=production with an external DATABASE_URL`);
-    expect(stderr).toContain("GROUNDWORK_ENCRYPTION_KEY, GROUNDWORK_CURSOR_SECRET, NEXTAUTH_SECRET are not set");
+    expect(stderr).toContain(`but ${named}`);
     expect(existsSync(dataDir) ? readdirSync(dataDir) : []).toEqual([]);
   });
 });

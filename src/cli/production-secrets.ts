@@ -12,16 +12,26 @@ export const INSTANCE_SECRETS = [
   { variable: "NEXTAUTH_SECRET", file: AUTH_SECRET_FILE, guards: "signs dashboard sessions" },
 ] as const;
 
+export type SecretVariable = (typeof INSTANCE_SECRETS)[number]["variable"];
+
 /**
  * Why a production start must not go on, or null (D395). With NODE_ENV=production and an external
  * DATABASE_URL, a secret that is neither in the environment nor already in the data dir would be
  * generated into this machine's data dir: a second box (or a new one after a disk loss) would
  * generate a different one, and every credential, cursor and session made under the first would
  * stop working. The embedded default is exempt: its database lives in that same data dir.
+ * `uses`: the secrets this process would generate (all three for `npm start`; the worker only
+ * decrypts credentials).
  */
-export function generatedSecretsRefusal(config: Env, dataDir: string, exists: (file: string) => boolean = existsSync): string | null {
+export function generatedSecretsRefusal(
+  config: Env,
+  dataDir: string,
+  options: { uses?: readonly SecretVariable[]; exists?: (file: string) => boolean } = {},
+): string | null {
   if (config.NODE_ENV !== "production" || config.DATABASE_URL === undefined || config.GROUNDWORK_ALLOW_GENERATED_SECRETS === "on") return null;
-  const missing = INSTANCE_SECRETS.filter(({ variable, file }) => config[variable] === undefined && !exists(path.join(dataDir, file)));
+  const exists = options.exists ?? existsSync;
+  const used = INSTANCE_SECRETS.filter(({ variable }) => !options.uses || options.uses.includes(variable));
+  const missing = used.filter(({ variable, file }) => config[variable] === undefined && !exists(path.join(dataDir, file)));
   if (missing.length === 0) return null;
   return (
     `NODE_ENV=production with an external DATABASE_URL, but ${missing.map(({ variable }) => variable).join(", ")} ` +

@@ -13,7 +13,8 @@ import { serveWorkerHealth } from "./worker-health";
 async function main(): Promise<void> {
   const say = (message: string) => process.stdout.write(`${message}\n`);
   const dataDir = path.resolve(env().GROUNDWORK_DATA_DIR ?? ".data");
-  const refusal = generatedSecretsRefusal(env(), dataDir);
+  // The worker decrypts connector credentials; it signs no cursor and no session.
+  const refusal = generatedSecretsRefusal(env(), dataDir, { uses: ["GROUNDWORK_ENCRYPTION_KEY"] });
   if (refusal) throw new Error(refusal);
   const database = await prepareDatabase({ dataDir: path.join(dataDir, "postgres"), log: say });
   let worker;
