@@ -1,4 +1,5 @@
 import os from "node:os";
+import { env } from "@/env";
 import { databaseUrlFromEnv } from "./client";
 import { startEmbeddedPostgres } from "./embedded";
 import { applyMigrations } from "./migrations";
@@ -30,7 +31,13 @@ export async function prepareDatabase(options: {
     ? { url: configured, embedded: false, stop: async () => undefined }
     : await startEmbedded(options.dataDir, log);
   try {
-    if (options.migrate !== false) await applyMigrations(database.url, { migrationsDir: options.migrationsDir, log });
+    if (options.migrate !== false) {
+      await applyMigrations(database.url, {
+        migrationsDir: options.migrationsDir,
+        log,
+        lockPolicy: { lockTimeoutMs: env().GROUNDWORK_MIGRATION_LOCK_TIMEOUT_MS },
+      });
+    }
   } catch (error) {
     await database.stop();
     throw error;
