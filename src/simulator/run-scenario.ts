@@ -7,13 +7,12 @@ import { SYSTEM } from "@/server/modules/access/acting-principal";
 import { createCsvSource } from "@/server/modules/data-sources/create-csv-source";
 import { createManagedSource } from "@/server/modules/data-sources/create-managed-source";
 import type { SecretBox } from "@/server/modules/data-sources/credentials/secret-box";
-import { getDataSourceVersions } from "@/server/modules/data-sources/get-data-source";
 import { createOrganization } from "@/server/modules/organizations/create-organization";
 import { compareDevice, describeDifference, serverLiveRows, type Difference } from "./compare";
 import { CsvWriter } from "./csv-writer";
-import { CrmWriter } from "./crm-writer";
 import type { FakeCrm } from "@/server/modules/data-sources/testing/fake-crm-server";
 import { Device, type DeviceKind, type DeviceSource } from "./device";
+import { crmSource, tombstoneOf, versionsOf } from "./scenario-sources";
 import { LibraryDevice, type LibraryKind, type LibraryTransport } from "./library-device";
 import { emptyFaultCounts, type FaultCounts, type FaultRates } from "./fault-fetch";
 import { createRng, type Rng } from "./prng";
@@ -237,34 +236,4 @@ async function runDevices(
   const incremental = passes.find((group) => !group.fullCompare)?._count ?? 0;
   const full = passes.find((group) => group.fullCompare)?._count ?? 0;
   return { seed: world.seed, devices: outcomes, traces, steps, passes: { incremental, full, streamed: table.streamedApplies }, faults: world.faults };
-}
-
-async function crmSource(deps: SimulationDeps, crm: FakeCrm, organizationId: string, rng: Rng, timeline: Timeline, seed: number) {
-  const writer = new CrmWriter({ db: deps.db, crm, secrets: deps.secrets, rng, timeline }, `Sim${seed}x${randomBytes(3).toString("hex")}`);
-  writer.create();
-  const source = await createManagedSource(deps.db, deps.secrets, SYSTEM, {
-    kind: "crm_object",
-    organizationId,
-    name: `CRM ${writer.object}`,
-    syncIntervalSeconds: null,
-    config: { instanceUrl: crm.url, object: writer.object, fields: null },
-    credentials: { clientId: crm.clientId, clientSecret: crm.clientSecret },
-  });
-  writer.setSource(source.id);
-  await writer.pass("crm first pass");
-  return { writer, sourceId: source.id };
-}
-
-/**
- * NOTE: no shown path of the spec returns data_version and schema_version (D93): the guide's
- * shortcut devices (documented, naive) read them as a back office would, through the same domain
- * read the CLI's `source show` prints. Key-only devices never do (D152).
- */
-async function versionsOf(db: PrismaClient, sourceId: string) {
-  return getDataSourceVersions(db, sourceId);
-}
-
-async function tombstoneOf(db: PrismaClient, sourceId: string, externalId: string): Promise<string | null> {
-  const row = await db.dataSourceRow.findUnique({ where: { dataSourceId_externalId: { dataSourceId: sourceId, externalId } } });
-  return row?.deletedAt ? `deleted_at=${row.deletedAt.toISOString()} updated_at=${row.updatedAt.toISOString()}` : null;
 }

@@ -2,6 +2,7 @@ import { randomUUID } from "node:crypto";
 import { describe, expect, it } from "vitest";
 import {
   BadRequestError,
+  ConflictError,
   createDeviceSync,
   ForbiddenError,
   memoryStore,
@@ -97,6 +98,17 @@ describe("typed errors, one per class", () => {
     expect(resumed).toMatchObject({ resumed: true, pages: 2, upserted: 7 });
   });
 
+  it("a network error that never clears (fetch throws, or a body cut mid-page) ends as UnavailableError with no status", async () => {
+    const source = await server.source("network", 3);
+    const refused = async () => {
+      throw new TypeError("fetch failed");
+    };
+    const error = await createDeviceSync(options(source, { fetch: refused })).pull().catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(UnavailableError);
+    expect(error).toMatchObject({ status: null, attempts: 3, message: expect.stringContaining("network error: TypeError: fetch failed") });
+    expect((error as Error).cause).toBeInstanceOf(TypeError);
+  });
+
   it("a cursor refused as stale restarts the walk: a first walk drops what it stored, a delta restarts from its mark", async () => {
     const source = await server.source("stale", 12);
     const store = memoryStore();
@@ -159,5 +171,10 @@ describe("submitRecord", () => {
     expect(other.replayed).toBe(false);
     expect(other.record.id).not.toBe(created.record.id);
     await expect(submitRecord({ ...connection, apiKey: server.keys.read! }, submission)).rejects.toMatchObject({ kind: "forbidden", missingScope: "records:write" });
+    // An idempotency key of the app's own, used again with another body: 409, a ConflictError.
+    await submitRecord(connection, { ...submission, idempotencyKey: "visit-1" });
+    const conflict = await submitRecord(connection, { ...submission, fieldValues: { site: "C" }, idempotencyKey: "visit-1" }).catch((e: unknown) => e);
+    expect(conflict).toBeInstanceOf(ConflictError);
+    expect(conflict).toMatchObject({ kind: "conflict", status: 409 });
   });
 });
