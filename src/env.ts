@@ -14,6 +14,18 @@ const schema = z.object({
   DATABASE_URL: optionalString.pipe(
     z.string().regex(/^postgres(ql)?:\/\//, "must be a postgres:// or postgresql:// URL").optional(),
   ),
+  /**
+   * Where what needs a session connects (D400): migrations, graphile-worker, session advisory
+   * locks, the CDC consumer. Unset: DATABASE_URL. Must reach PostgreSQL itself, never a pooler.
+   */
+  DIRECT_DATABASE_URL: optionalString.pipe(
+    z.string().regex(/^postgres(ql)?:\/\//, "must be a postgres:// or postgresql:// URL").optional(),
+  ),
+  /**
+   * `transaction`: DATABASE_URL is a transaction-mode pooler (PgBouncer), so the API keeps no
+   * session state. Unset: detected at start (D400).
+   */
+  DATABASE_POOL_MODE: z.enum(["session", "transaction"]).optional(),
   PORT: z.coerce.number().int().min(1).max(65_535).default(3000),
   HOST: z.string().default("0.0.0.0"),
   GROUNDWORK_DATA_DIR: optionalString,

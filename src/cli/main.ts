@@ -63,11 +63,12 @@ async function main(argv: string[]): Promise<number> {
   });
   const dataDir = path.resolve(env().GROUNDWORK_DATA_DIR ?? ".data");
   const database = await prepareDatabase({ dataDir: path.join(dataDir, "postgres"), log: () => {} });
-  const db = createPrismaClient(database.url);
+  // An admin tool runs passes and exports in-process: a session of its own, never a pooler's (D400).
+  const db = createPrismaClient(database.directUrl);
   const json = values.json === true;
   const ctx: CliContext = {
     db,
-    databaseUrl: database.url,
+    databaseUrl: database.directUrl,
     dataDir,
     json,
     print: (value, human) => process.stdout.write(`${json ? JSON.stringify(value, null, 2) : human}\n`),
