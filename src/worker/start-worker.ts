@@ -17,6 +17,7 @@ import { alertTasks, type AlertWorkerOptions } from "./alert-tasks";
 import { graphileLog, releaseJobsOf } from "./release-jobs";
 import { startCdcConsumers, type CdcConsumers } from "./cdc-consumers";
 import { openPresence, reclaimJobsOfDeadWorkers } from "./reclaim-jobs";
+import { installQueueSchema } from "./queue-schema";
 import { scheduledPassForCdc } from "@/server/modules/data-sources/capture/cdc/cdc-schedule";
 import { dropSourceSlot } from "@/server/modules/data-sources/capture/cdc/drop-source-slot";
 
@@ -143,6 +144,7 @@ export async function startWorker(options: StartWorkerOptions): Promise<RunningW
   });
   let runner;
   try {
+    await installQueueSchema(options.databaseUrl, new Logger(graphileLog(options.log)));
     runner = await run({
       events,
       connectionString: options.databaseUrl,
