@@ -16,6 +16,8 @@ export interface DataTier {
   redisUrl: string;
   /** recovery_min_apply_delay on the replica (0 for none), applied by a reload. */
   setReplicaDelay(ms: number): Promise<void>;
+  /** Stops the replica at once (an outage). */
+  stopReplica(): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -124,6 +126,7 @@ export async function startDataTier(root: string, logDir: string, database: stri
         await client.end();
       }
     },
+    stopReplica: () => pgCtl(replicaDir, "stop", ["-m", "immediate"]).then(() => undefined),
     async stop() {
       for (const child of children.reverse()) await child.stop(5_000);
       await pgCtl(replicaDir, "stop", ["-m", "immediate"]).catch(() => undefined);

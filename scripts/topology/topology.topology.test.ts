@@ -15,6 +15,8 @@ import { startApp, startBalancer, startWorkerProcess, sharedSecrets, type AppIns
 import { startDataTier, type DataTier } from "./cluster";
 import type { Child } from "./processes";
 import { rowsLoad } from "./rows-load";
+import { divergence, walkRows } from "./walks";
+import { sampleValue } from "@/server/metrics/testing";
 
 // `npm run test:topology` (issue 46): the topology an instance outgrowing one box runs, on
 // loopback: primary + streaming replica, PgBouncer (transaction mode), Redis, two app instances
@@ -42,8 +44,10 @@ beforeAll(async () => {
   ensureBuild(repoRoot, say);
   shared = { repoRoot, root, logDir, data, secrets: sharedSecrets() };
   // One at a time: the first applies the migrations (on the direct URL).
-  apps.push(await startApp(shared, "app-a"));
-  apps.push(await startApp(shared, "app-b"));
+  // Rows pages may read from the replica (D404).
+  const readFromReplica = { GROUNDWORK_READ_DATABASE_URL: data.replicaUrl };
+  apps.push(await startApp(shared, "app-a", readFromReplica));
+  apps.push(await startApp(shared, "app-b", readFromReplica));
   balancer = await startBalancer(shared, apps);
   workers.push(...(await Promise.all([startWorkerProcess(shared, "worker-1"), startWorkerProcess(shared, "worker-2")])));
   db = createPrismaClient(data.primaryUrl);
@@ -154,6 +158,87 @@ describe("the topology: two instances behind haproxy, PgBouncer, a replica, two 
     expect(created.filter((r) => r.replay !== "true")).toHaveLength(1);
     expect(new Set(created.map((r) => r.text)).size).toBe(1);
     expect(await db.record.count({ where: { createdBy: "topology-race" } })).toBe(1);
+  });
+});
+
+/** Pages served by each target, summed over both instances' /metrics; and the largest replica lag they report. */
+async function readsByTarget(): Promise<{ primary: number; replica: number; lagSeconds: number }> {
+  const totals = { primary: 0, replica: 0, lagSeconds: 0 };
+  for (const app of apps) {
+    const res = await fetch(`http://127.0.0.1:${app.port}/metrics`, { headers: { authorization: `Bearer ${shared.secrets.GROUNDWORK_METRICS_TOKEN}` } });
+    const text = await res.text();
+    totals.primary += sampleValue(text, "groundwork_rows_reads_total", { target: "primary" });
+    totals.replica += sampleValue(text, "groundwork_rows_reads_total", { target: "replica" });
+    totals.lagSeconds = Math.max(totals.lagSeconds, sampleValue(text, "groundwork_read_replica_lag_seconds"));
+  }
+  return totals;
+}
+
+describe("reads from the replica (D404)", () => {
+  it("serves walks from a fresh replica, the primary while it lags by 2 s during passes, and no walk diverges", { timeout: 180_000 }, async () => {
+    const rows = 300;
+    await customer.query(`CREATE TABLE public.generations (id int PRIMARY KEY, name text NOT NULL)`);
+    await customer.query(`INSERT INTO public.generations SELECT g, 'gen0 row ' || g FROM generate_series(1, ${rows}) g`);
+    const customerUrl = data!.primaryUrl.replace(/\/groundwork$/, "/customer");
+    const sourceId = await createTableSource(db, { url: customerUrl, table: "public.generations", key: "id" }, secrets());
+    const { organizationId } = await db.dataSource.findUniqueOrThrow({ where: { id: sourceId }, select: { organizationId: true } });
+    await requestSourceSync(db, CLI_OPERATOR, sourceId);
+    await expect.poll(() => passDone(sourceId), { timeout: 60_000, interval: 250 }).toBe(1);
+    const key = await mintTestKey(db, { organizationId: organizationId!, scopes: ["data_sources:read"], rateLimit: 1_000_000 });
+    const walk = () => walkRows(`${balancer!.url}/api/v1`, key.token, organizationId!, sourceId, 50);
+    const problems: string[] = [];
+    let walks = 0;
+
+    // A replica in step: walks read there (after its first poll).
+    await new Promise((resolve) => setTimeout(resolve, 1_000));
+    const start = await readsByTarget();
+    for (let i = 0; i < 10; i++) {
+      const problem = divergence(await walk(), rows);
+      walks += 1;
+      if (problem) problems.push(problem);
+    }
+    const fresh = await readsByTarget();
+    say(`replica in step: ${fresh.replica - start.replica} of ${fresh.replica + fresh.primary - start.replica - start.primary} pages read on the replica`);
+    expect(fresh.replica - start.replica).toBeGreaterThan(0);
+
+    // The replica 2 s behind while passes rewrite every row: walks go on, each one pass's rows.
+    await data!.setReplicaDelay(2_000);
+    let maxLag = 0;
+    for (let generation = 1; generation <= 4; generation++) {
+      await customer.query(`UPDATE public.generations SET name = 'gen${generation} row ' || id`);
+      await requestSourceSync(db, CLI_OPERATOR, sourceId);
+      while ((await passDone(sourceId)) < generation + 1) {
+        const problem = divergence(await walk(), rows);
+        walks += 1;
+        if (problem) problems.push(problem);
+        maxLag = Math.max(maxLag, (await readsByTarget()).lagSeconds);
+      }
+      for (let i = 0; i < 3; i++) {
+        const problem = divergence(await walk(), rows);
+        walks += 1;
+        if (problem) problems.push(problem);
+      }
+    }
+    await data!.setReplicaDelay(0);
+    const end = await readsByTarget();
+    say(`replica 2 s behind during 4 passes: ${walks} walks in all, ${problems.length} divergent, largest lag reported ${maxLag.toFixed(2)} s; pages: ${end.replica - start.replica} replica, ${end.primary - start.primary} primary`);
+    expect(problems).toEqual([]);
+    expect(walks).toBeGreaterThanOrEqual(20);
+    expect(maxLag).toBeGreaterThan(1);
+  });
+
+  it("a replica that goes down mid-load turns into no error: the primary answers", { timeout: 60_000 }, async () => {
+    const { sourceId, organizationId } = await tableSource("replica_down_rows", 500);
+    await expect.poll(() => passDone(sourceId), { timeout: 60_000, interval: 250 }).toBe(1);
+    const key = await mintTestKey(db, { organizationId, scopes: ["data_sources:read"], rateLimit: 1_000_000 });
+    const load = rowsLoad({ baseUrl: `${balancer!.url}/api/v1`, token: key.token, organizationId, sourceId, connections: 8 });
+    await new Promise((resolve) => setTimeout(resolve, 2_000));
+    await data!.stopReplica();
+    await new Promise((resolve) => setTimeout(resolve, 3_000));
+    const stats = await load.stop();
+    say(`replica stopped mid-load: ${stats.requests} requests, ${JSON.stringify(stats.statuses)}, ${stats.connectionErrors} connection errors ${[...stats.errorSamples, ...stats.connectionErrorSamples].join(" | ")}`);
+    expect(stats.connectionErrors).toBe(0);
+    expect(stats.statuses).toEqual({ 200: stats.requests });
   });
 });
 
