@@ -5,7 +5,7 @@ const config = [
   ...nextCoreWebVitals,
   ...nextTypescript,
   {
-    ignores: [".next/**", ".build/**", ".data/**", "node_modules/**", "src/server/db/generated/**", "next-env.d.ts", "test-results/**", "playwright-report/**"],
+    ignores: [".next/**", ".build/**", ".data/**", "node_modules/**", "src/server/db/generated/**", "next-env.d.ts", "test-results/**", "playwright-report/**", "packages/*/dist/**"],
   },
   {
     files: ["src/server/modules/**/*.ts"],
@@ -18,7 +18,7 @@ const config = [
   },
   {
     // `use*` test helpers (useTestDatabase) are not React hooks.
-    files: ["src/**/*.ts", "scripts/**/*.ts", "e2e/**/*.ts", "bench/**/*.ts"],
+    files: ["src/**/*.ts", "scripts/**/*.ts", "e2e/**/*.ts", "bench/**/*.ts", "packages/*/test/**/*.ts"],
     rules: { "react-hooks/rules-of-hooks": "off" },
   },
   {

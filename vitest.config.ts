@@ -3,9 +3,9 @@ import { defineConfig } from "vitest/config";
 
 const alias = { "@": fileURLToPath(new URL("./src", import.meta.url)) };
 
-// Three projects: `unit` (pure logic, *.test.ts), `integration` (*.integration.test.ts, real
-// Postgres; each test file gets its own database cloned from a migrated template) and `topology`
-// (npm run test:topology only: `vitest run --project unit --project integration` leaves it out).
+// Projects: `unit` (pure logic, *.test.ts), `integration` (*.integration.test.ts, real Postgres;
+// each test file gets its own database cloned from a migrated template), `topology` (npm run
+// test:topology only) and `device-sync` (the package's own tests).
 export default defineConfig({
   resolve: { alias },
   test: {
@@ -44,6 +44,19 @@ export default defineConfig({
           fileParallelism: false,
           testTimeout: 240_000,
           hookTimeout: 300_000,
+        },
+      },
+      {
+        // packages/device-sync (D410): its own tests, run by `npm run test:device-sync` after the
+        // package is built; those against the real server use the integration project's databases.
+        resolve: { alias },
+        test: {
+          name: "device-sync",
+          include: ["packages/device-sync/test/**/*.test.ts"],
+          environment: "node",
+          globalSetup: ["src/test/global-setup.ts"],
+          testTimeout: 60_000,
+          hookTimeout: 120_000,
         },
       },
     ],

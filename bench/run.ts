@@ -18,6 +18,7 @@ import { seed } from "./seed";
 import { runSyncBench } from "./sync-bench";
 import { runCrmSyncBench } from "./crm-sync-bench";
 import { Table } from "./table";
+import { runBackupBench } from "./backup-bench";
 
 /**
  * `npm run bench`: the rows endpoint against a bare node:http + pg baseline, and the sync engine
@@ -32,7 +33,8 @@ import { Table } from "./table";
  *                   before they are stopped and extrapolated (default 300); the rows part walks
  *                   twice so: before and after a 10 % pass
  *   BENCH_CRM_ROWS  records in the CRM object of the CRM sync part (default: BENCH_ROWS, at most 200 000)
- *   BENCH_ONLY      rows | sync | crm | delete | sharing | hostile | csv | export | requestlog: run one part (while working on it);
+ *   BENCH_ONLY      rows | sync | crm | delete | sharing | hostile | csv | export | requestlog | backup: run one part (while working on it);
+ *                   backup: `backup create` of the seeded app database and a restore into PostgreSQL 15 (issue 42);
  *                   sharing: API latency on `npm start` while its worker process runs a first pass (issue 27);
  *                   requestlog: the request log writer alone at BENCH_LOG_RATE (2000/s) for
  *                   BENCH_LOG_SECONDS (30), no seeding (the rows part also runs it, with the app)
@@ -88,6 +90,8 @@ async function main(): Promise<void> {
     await db.$disconnect();
     await checkpoint(appUrl, log);
     log(`seeded in ${((performance.now() - started) / 1000).toFixed(0)} s`);
+    // First: the archive then holds the seeded database as seeded (the rows part adds nothing to it).
+    if (!ONLY || ONLY === "backup") await runBackupBench({ appUrl, rows: ROWS, table, log });
     if (!ONLY || ONLY === "rows") await runRowsBench({ appUrl, fixture, rows: ROWS, stepSeconds: STEP_SECONDS, app: APP, walkMax: WALK_MAX, table, log });
     if (!ONLY || ONLY === "sync") await runSyncBench({ appUrl, customerUrl, fixture, rows: ROWS, table, log });
     if (!ONLY || ONLY === "sync" || ONLY === "crm") await runCrmSyncBench({ appUrl, fixture, rows: CRM_ROWS, table, log });

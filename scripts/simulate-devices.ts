@@ -42,7 +42,7 @@ const seed = values.seed === undefined ? Math.floor(Math.random() * 2 ** 31) : n
 const { DATABASE_URL, BASE_URL } = env();
 const environment = await openEnvironment({ repoRoot: fileURLToPath(new URL("..", import.meta.url)), databaseUrl: DATABASE_URL, baseUrl: BASE_URL, logical: modes.modes.some((mode) => SIMULATED_MODES[mode].logicalCustomer) });
 const print = (line: string) => process.stdout.write(`${line}\n`);
-print(`Simulating ${devices} key-only + ${devices} documented + ${devices} naive devices per source, ${runs} runs, seed ${seed}, mode ${modes.modes.join(" + ")}${values.crm ? " + a CRM object" : ""}; API: ${environment.transport}`);
+print(`Simulating ${devices} library (memory store) + ${devices} library (SQLite store) + ${devices} documented + ${devices} naive devices per source (faults injected into the library's requests), ${runs} runs, seed ${seed}, mode ${modes.modes.join(" + ")}${values.crm ? " + a CRM object" : ""}; API: ${environment.transport}`);
 const crm = values.crm ? await startFakeCrm() : undefined;
 let failed = false;
 try {

@@ -8,7 +8,7 @@ cd "$(dirname "$0")/.."
 bash scripts/ensure-chromium.sh || exit 1
 rm -rf reports test-results
 failed_steps=()
-for step in lint typecheck test:unit test:integration test:e2e; do
+for step in lint typecheck test:unit test:integration test:device-sync test:e2e; do
   echo "==> npm run ${step}"
   npm run -s "${step}" || failed_steps+=("${step}")
 done
@@ -19,5 +19,5 @@ static_failed=0
 for step in ${failed_steps[@]+"${failed_steps[@]}"}; do
   case "$step" in lint | typecheck) static_failed=$((static_failed + 1)) ;; esac
 done
-npx tsx scripts/test-summary.ts --steps-failed="$static_failed" reports/unit.json reports/integration.json reports/e2e.json
+npx tsx scripts/test-summary.ts --steps-failed="$static_failed" reports/unit.json reports/integration.json reports/device-sync.json reports/e2e.json
 [ ${#failed_steps[@]} -eq 0 ]

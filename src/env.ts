@@ -81,6 +81,12 @@ const schema = z.object({
   GROUNDWORK_WORKER_HEALTH_PORT: z.coerce.number().int().min(1).max(65_535).optional(),
   /** Bearer token of GET /metrics; unset turns the endpoint off (404). */
   GROUNDWORK_METRICS_TOKEN: optionalString.pipe(z.string().min(16, "must be at least 16 characters").optional()),
+  /** Unlocks the secrets in backup archives (`backup create|verify|restore`, scheduled backups; D383). */
+  GROUNDWORK_BACKUP_PASSPHRASE: optionalString,
+  /** Scheduled backups (D386): the worker writes a daily archive here when set. */
+  GROUNDWORK_BACKUP_DIR: optionalString,
+  /** Scheduled backups kept in GROUNDWORK_BACKUP_DIR, the oldest removed first (default 7). */
+  GROUNDWORK_BACKUP_KEEP: z.coerce.number().int().min(1).max(1000).default(7),
   /** The request log behind every request_id (D190); `off` records nothing. */
   GROUNDWORK_REQUEST_LOG: z.enum(["on", "off"]).default("on"),
   /** Days of raw request log kept; older daily partitions are dropped (D195). */

@@ -55,6 +55,22 @@ test("five wrong passwords in a row lock the account for 15 minutes, even for th
   expect(lockedForMinutes).toBeLessThanOrEqual(15);
 });
 
+test("16 sign-ins at once with wrong passwords: at most 5 passwords checked, the right one after them refused (D362)", async ({ request }) => {
+  const account = await createAccount({});
+  const { csrfToken } = (await (await request.get("/api/auth/csrf")).json()) as { csrfToken: string };
+  const attempt = (password: string) =>
+    request.post("/api/auth/callback/credentials", { form: { csrfToken, email: account.email, password, json: "true" }, maxRedirects: 0 });
+  const answers = await Promise.all(Array.from({ length: 16 }, (_, i) => attempt(`wrong-${i}`)));
+  expect(answers.every((answer) => answer.status() < 500)).toBe(true);
+  const failures = await withE2eDb((db) => db.auditEvent.findMany({ where: { action: "auth.sign_in_failed", targetId: account.id } }));
+  const checked = failures.filter((event) => (event.metadata as { reason: string }).reason === "wrong_password").length;
+  console.info(`16 concurrent wrong sign-ins over HTTP: ${checked} passwords checked`);
+  expect(checked).toBeLessThanOrEqual(5);
+  const right = await attempt(account.password);
+  expect(decodeURIComponent(right.headers()["location"] ?? JSON.stringify(await right.json()))).toMatch(/Try again in 1[45] minutes/);
+  expect((await request.storageState()).cookies.some((cookie) => cookie.name.includes("session-token"))).toBe(false);
+});
+
 test("sign-out ends the session; a disabled account is refused on its next request", async ({ page }) => {
   const account = await createAccount({});
   await signIn(page, account);

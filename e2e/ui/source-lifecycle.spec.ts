@@ -53,6 +53,13 @@ test("a rotated customer password fails the pass; the admin edits in the new one
   await expect(dialog.getByLabel("User")).toHaveValue(role);
   await expect(dialog.getByLabel("Password")).toHaveValue("");
   await screen(page, "source-edit-form");
+  // A changed destination needs the password again (D360): the field says so and is required.
+  const port = await dialog.getByLabel("Port").inputValue();
+  await dialog.getByLabel("Port").fill("6543");
+  await expect(dialog.getByLabel("Password")).toHaveAttribute("required", "");
+  await expect(dialog).toContainText("Required: the host, port, database or user changed");
+  await dialog.getByLabel("Port").fill(port);
+  await expect(dialog.getByLabel("Password")).not.toHaveAttribute("required", "");
   // A wrong password is refused by the connection test, and the form says why.
   await dialog.getByLabel("Password").fill("still-wrong");
   await dialog.getByRole("button", { name: "Save changes" }).click();

@@ -23,6 +23,11 @@ export interface CliCommand {
   usage: string;
   summary: string;
   options?: CliOptions;
+  /**
+   * migrated (the default): the database migrated to this code first. as-is: not migrated (a
+   * backup saves the schema it finds; a restore wants an empty database). none: no database at all.
+   */
+  database?: "migrated" | "as-is" | "none";
   run(ctx: CliContext, args: CliArgs): Promise<void>;
 }
 

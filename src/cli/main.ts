@@ -18,6 +18,7 @@ import { userCommands } from "./commands/user";
 import { auditCommands } from "./commands/audit";
 import { requestCommands } from "./commands/request";
 import { alertCommands } from "./commands/alert";
+import { backupCommands } from "./commands/backup";
 
 const groups: Record<string, CommandGroup> = {
   owner: ownerCommands,
@@ -31,6 +32,7 @@ const groups: Record<string, CommandGroup> = {
   audit: auditCommands,
   record: recordCommands,
   alert: alertCommands,
+  backup: backupCommands,
 };
 
 function usage(): string {
@@ -62,19 +64,22 @@ async function main(argv: string[]): Promise<number> {
     strict: true,
   });
   const dataDir = path.resolve(env().GROUNDWORK_DATA_DIR ?? ".data");
-  const database = await prepareDatabase({ dataDir: path.join(dataDir, "postgres"), log: () => {} });
-  // An admin tool runs passes and exports in-process: a session of its own, never a pooler's (D400).
-  const db = createPrismaClient(database.directUrl);
   const json = values.json === true;
-  const ctx: CliContext = {
-    db,
-    databaseUrl: database.directUrl,
-    dataDir,
-    json,
-    print: (value, human) => process.stdout.write(`${json ? JSON.stringify(value, null, 2) : human}\n`),
-  };
+  const print = (value: unknown, human: string) => process.stdout.write(`${json ? JSON.stringify(value, null, 2) : human}\n`);
+  const args = { values: values as Record<string, string | boolean | undefined>, positionals };
+  if (command.database === "none") {
+    const unavailable = () => {
+      throw new Error("this command runs without a database");
+    };
+    await command.run({ get db() { return unavailable(); }, get databaseUrl() { return unavailable(); }, dataDir, json, print }, args);
+    return 0;
+  }
+  const database = await prepareDatabase({ dataDir: path.join(dataDir, "postgres"), log: () => {}, migrate: command.database !== "as-is" });
+  // An admin tool runs passes, exports, backups in-process: a session of its own, never a pooler's (D400).
+  const db = createPrismaClient(database.directUrl);
+  const ctx: CliContext = { db, databaseUrl: database.directUrl, dataDir, json, print };
   try {
-    await command.run(ctx, { values: values as Record<string, string | boolean | undefined>, positionals });
+    await command.run(ctx, args);
     return 0;
   } finally {
     await db.$disconnect();

@@ -15,7 +15,9 @@ describe("device simulator, cdc", () => {
     const deps = { ...simulation.deps(), logicalCustomer: { customer: logical, url: logical.url } };
     const summary = await simulate(deps, { devices: 3, runs: 4, seed: 27, mode: "cdc", print: (line) => lines.push(line) });
     expect(summary.divergedRuns, `${lines.join("\n")}\n${formatSummary(summary)}`).toEqual([]);
-    expect(summary.kinds["key-only"].mirrors).toBe(4 * 2 * 3);
+    expect(summary.kinds["lib-memory"].mirrors).toBe(4 * 2 * 3);
+    expect(summary.kinds["lib-sqlite"].mirrors).toBe(4 * 2 * 3);
+    expect(summary.faults.kills).toBeGreaterThan(0);
     // Each run's first full compare is the consumer's; no run leaves its slot behind.
     expect(summary.passes.full).toBeGreaterThanOrEqual(4);
     expect(summary.passes.streamed).toBeGreaterThan(4);

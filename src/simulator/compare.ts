@@ -1,6 +1,13 @@
 import type { PrismaClient } from "@/server/db/types";
 import { canonicalJson } from "@/server/lib/canonical-json";
-import type { Device, LocalRow } from "./device";
+import type { LocalRow } from "./device";
+
+/** What the comparison reads of a device, of either kind (device.ts, library-device.ts). */
+export interface ComparedDevice {
+  name: string;
+  kind: string;
+  rows: Map<string, LocalRow>;
+}
 import type { Timeline, TimelineEvent } from "./timeline";
 
 export type DifferenceKind = "missing" | "extra" | "stale data" | "stale display order";
@@ -27,7 +34,7 @@ export async function serverLiveRows(db: PrismaClient, dataSourceId: string): Pr
   return new Map(rows.map((row) => [row.external_id, row]));
 }
 
-export function compareDevice(device: Device, server: Map<string, ServerRow>): Difference[] {
+export function compareDevice(device: ComparedDevice, server: Map<string, ServerRow>): Difference[] {
   const differences: Difference[] = [];
   const shown = (row: ServerRow) => ({ data: row.data, displayOrder: row.display_order, updatedAt: row.updated_at.toISOString() });
   for (const [externalId, row] of server) {
@@ -43,7 +50,7 @@ export function compareDevice(device: Device, server: Map<string, ServerRow>): D
 }
 
 /** The first difference with what led there: the writer's changes to the row and the device's requests that returned it. */
-export function describeDifference(device: Device, differences: Difference[], timeline: Timeline, tombstone: string | null): string {
+export function describeDifference(device: ComparedDevice, differences: Difference[], timeline: Timeline, tombstone: string | null): string {
   const first = differences[0];
   if (!first) return "";
   const show = (value: unknown) => JSON.stringify(value);

@@ -3,16 +3,16 @@ import type { ApiRow, RowsApi, RowsQuery } from "./rows-api";
 import type { Timeline } from "./timeline";
 
 /**
- * key-only: the protocol of docs/device-sync.md with nothing but an API key: it reads only the
- * rows endpoint (first walk in updated_at order with tombstones, then deltas with
- * updated_after + include_deleted=true).
- * documented: the same, plus the guide's shortcut for platforms that can read the source's
+ * The devices written here (the key-only one, the guide's protocol with nothing but an API key,
+ * is now @groundwork/device-sync itself: library-device.ts, D412).
+ * documented: the guide's protocol (first walk in updated_at order with tombstones, then deltas
+ * with updated_after + include_deleted=true), plus the guide's shortcut for platforms that can read the source's
  * data_version and schema_version: a change of either wipes the copy and walks again.
  * naive: what an integrator writes without reading the guide: first walk in the default order
  * (live rows only), mark = the largest updated_at seen, deltas with updated_after +
  * include_deleted=true, and it obeys data_version / schema_version.
  */
-export type DeviceKind = "key-only" | "documented" | "naive";
+export type DeviceKind = "documented" | "naive";
 
 export interface SourceVersions {
   dataVersion: number;
@@ -23,7 +23,7 @@ export interface DeviceSource {
   organizationId: string;
   dataSourceId: string;
   label: string;
-  /** The source's versions, read outside the API (the guide's shortcut; key-only devices never call it). */
+  /** The source's versions, read outside the API (the guide's shortcut; library devices never call it). */
   versions(): Promise<SourceVersions>;
 }
 
@@ -54,7 +54,7 @@ export class Device {
    * delta. Returns how many rows the delta returned (a full walk counts as "more to do").
    */
   async cycle(): Promise<number> {
-    if (this.kind !== "key-only") await this.checkVersions();
+    await this.checkVersions();
     if (this.highWaterMark === null) {
       await this.fullWalk();
       return Number.POSITIVE_INFINITY;

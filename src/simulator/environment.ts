@@ -74,6 +74,7 @@ export async function openEnvironment(options: { repoRoot: string; databaseUrl?:
       customerUrl,
       secrets: createSecretBox(randomBytes(32)),
       api: createRowsApi(send, options.baseUrl ?? "http://simulator.local", key.token),
+      library: { send, baseUrl: `${(options.baseUrl ?? "http://simulator.local").replace(/\/$/, "")}/api/v1`, token: key.token },
       ...(logical ? { logicalCustomer: { customer: logical.pool, url: logical.url } } : {}),
     },
     transport: options.baseUrl ? `HTTP to ${options.baseUrl}` : "the production /api/v1 handler in-process over a fresh database",

@@ -35,7 +35,7 @@ describe("the simulator catches a broken engine", () => {
     const { summary, output } = await simulateWith("pass-stamped-in-the-past", 6);
     expect(summary.divergedRuns, formatSummary(summary)).toHaveLength(1);
     expect(output).toMatch(/row \S+ \((missing|stale data|stale display order|extra)\)\n {4}device has: .*\n {4}server has: /);
-    expect(output).toMatch(/#\d+ (key-only|documented|naive)-\d\/(table|csv): (walk|delta) page \d+ .*→ 200/);
+    expect(output).toMatch(/#\d+ (lib-memory|lib-sqlite|documented|naive)-\d\/(table|csv): (walk|delta) page .*→ 200/);
     console.info(`stamp fault, as the simulator reports it:\n${output.split("\n").slice(0, 16).join("\n")}`);
   });
 });

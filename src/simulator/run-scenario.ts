@@ -1,4 +1,7 @@
 import { randomBytes } from "node:crypto";
+import { mkdtemp, rm } from "node:fs/promises";
+import os from "node:os";
+import path from "node:path";
 import type { PrismaClient } from "@/server/db/types";
 import { SYSTEM } from "@/server/modules/access/acting-principal";
 import { createCsvSource } from "@/server/modules/data-sources/create-csv-source";
@@ -11,6 +14,8 @@ import { CsvWriter } from "./csv-writer";
 import { CrmWriter } from "./crm-writer";
 import type { FakeCrm } from "@/server/modules/data-sources/testing/fake-crm-server";
 import { Device, type DeviceKind, type DeviceSource } from "./device";
+import { LibraryDevice, type LibraryKind, type LibraryTransport } from "./library-device";
+import { emptyFaultCounts, type FaultCounts, type FaultRates } from "./fault-fetch";
 import { createRng, type Rng } from "./prng";
 import type { RowsApi } from "./rows-api";
 import { TableWriter, type CustomerQueries } from "./table-writer";
@@ -19,7 +24,11 @@ import { SIMULATED_MODES, type SimulatedMode } from "./modes";
 import { startChangeStream, type ChangeStream } from "./change-stream";
 import { mirrorDifferences } from "./customer-check";
 
-export const DEVICE_KINDS: readonly DeviceKind[] = ["key-only", "documented", "naive"];
+export type SimulatedDeviceKind = LibraryKind | DeviceKind;
+export const DEVICE_KINDS: readonly SimulatedDeviceKind[] = ["lib-memory", "lib-sqlite", "documented", "naive"];
+
+/** The faults the library's devices meet per request (D412): cut bodies, 429s, 503s, kills. */
+export const SIMULATED_FAULTS: FaultRates = { cut: 0.04, rateLimited: 0.03, unavailable: 0.03, kill: 0.03 };
 
 export interface SimulationDeps {
   db: PrismaClient;
@@ -28,6 +37,10 @@ export interface SimulationDeps {
   customerUrl: string;
   secrets: SecretBox;
   api: RowsApi;
+  /** How the library's devices reach the same API. */
+  library: LibraryTransport;
+  /** Defaults to SIMULATED_FAULTS. */
+  faults?: FaultRates;
   /** When set, each run also mirrors a CRM object from this stand-in, in modified_since mode (crm-writer.ts). */
   crm?: FakeCrm;
   /** A customer database on a server with wal_level = logical: where mode cdc puts its tables. */
@@ -36,7 +49,7 @@ export interface SimulationDeps {
 
 export interface DeviceOutcome {
   name: string;
-  kind: DeviceKind;
+  kind: SimulatedDeviceKind;
   source: string;
   differences: Difference[];
   /** A request the device could not handle (an unexpected status): it stopped syncing. */
@@ -51,6 +64,8 @@ export interface RunResult {
   steps: number;
   /** The table source's passes: how many read only what changed, how many compared everything. */
   passes: { incremental: number; full: number; streamed: number };
+  /** The faults the library's devices met. */
+  faults: FaultCounts;
 }
 
 const QUIESCE_CYCLES = 20;
@@ -114,16 +129,47 @@ async function runWithSource(
   ];
   const crm = deps.crm ? await crmSource(deps, deps.crm, organizationId, derive(), timeline, options.seed) : null;
   if (crm) sources.push({ organizationId, dataSourceId: crm.sourceId, label: "crm", versions: () => versionsOf(deps.db, crm.sourceId) });
-  const devices: Device[] = [];
+  const faults = { rates: deps.faults ?? SIMULATED_FAULTS, counts: emptyFaultCounts(), directory: await mkdtemp(path.join(os.tmpdir(), "gw-sim-")) };
+  const devices: (Device | LibraryDevice)[] = [];
   for (const source of sources) {
     for (const kind of DEVICE_KINDS) {
       for (let i = 0; i < options.devicesPerKind; i++) {
-        devices.push(new Device(`${kind}-${i + 1}/${source.label}`, kind, source, deps.api, derive(), timeline));
+        const name = `${kind}-${i + 1}/${source.label}`;
+        devices.push(
+          kind === "lib-memory" || kind === "lib-sqlite"
+            ? new LibraryDevice(name, kind, source, deps.library, derive(), timeline, faults)
+            : new Device(name, kind, source, deps.api, derive(), timeline),
+        );
       }
     }
   }
+  try {
+    return await runDevices(deps, run, { seed: options.seed, sources, devices, crm, faults: faults.counts, derive, table, csv });
+  } finally {
+    for (const device of devices) if (device instanceof LibraryDevice) await device.close().catch(() => undefined);
+    await rm(faults.directory, { recursive: true, force: true });
+  }
+}
 
-  const errors = new Map<Device, string>();
+async function runDevices(
+  deps: SimulationDeps,
+  run: { timeline: Timeline; table: TableWriter; tableSourceId: string; customer: CustomerQueries },
+  world: {
+    seed: number;
+    sources: DeviceSource[];
+    devices: (Device | LibraryDevice)[];
+    crm: Awaited<ReturnType<typeof crmSource>> | null;
+    faults: FaultCounts;
+    derive: () => Rng;
+    table: TableWriter;
+    csv: CsvWriter;
+  },
+): Promise<RunResult> {
+  const { sources, devices, crm, derive, table, csv } = world;
+  const { timeline } = run;
+  const tableSource = { id: run.tableSourceId };
+
+  const errors = new Map<Device | LibraryDevice, string>();
   let writing = true;
   const loops = devices.map(async (device) => {
     const pace = derive();
@@ -190,7 +236,7 @@ async function runWithSource(
   const passes = await deps.db.syncRun.groupBy({ by: ["fullCompare"], where: { dataSourceId: tableSource.id, status: { not: "error" }, trigger: { not: "cdc" } }, _count: true });
   const incremental = passes.find((group) => !group.fullCompare)?._count ?? 0;
   const full = passes.find((group) => group.fullCompare)?._count ?? 0;
-  return { seed: options.seed, devices: outcomes, traces, steps, passes: { incremental, full, streamed: table.streamedApplies } };
+  return { seed: world.seed, devices: outcomes, traces, steps, passes: { incremental, full, streamed: table.streamedApplies }, faults: world.faults };
 }
 
 async function crmSource(deps: SimulationDeps, crm: FakeCrm, organizationId: string, rng: Rng, timeline: Timeline, seed: number) {

@@ -1,7 +1,7 @@
-import type { DeviceKind } from "./device";
 import type { SimulatedMode } from "./modes";
 import { runSeed } from "./prng";
-import { DEVICE_KINDS, runScenario, type SimulationDeps } from "./run-scenario";
+import { DEVICE_KINDS, runScenario, type SimulatedDeviceKind, type SimulationDeps } from "./run-scenario";
+import { emptyFaultCounts, type FaultCounts } from "./fault-fetch";
 
 export interface SimulationOptions {
   devices: number;
@@ -27,18 +27,21 @@ export interface SimulationSummary {
   runs: number;
   devicesPerKind: number;
   divergedRuns: number[];
-  kinds: Record<DeviceKind, KindSummary>;
+  kinds: Record<SimulatedDeviceKind, KindSummary>;
   /** The sources each run mirrored (table, csv, and crm when a CRM stand-in is given). */
   sources: string[];
   /** The table source's passes over all runs: incremental ones and full compares. */
   passes: { incremental: number; full: number; streamed: number };
+  /** The faults injected into the library devices' requests, over all runs. */
+  faults: FaultCounts;
 }
 
 export async function simulate(deps: SimulationDeps, options: SimulationOptions): Promise<SimulationSummary> {
-  const kinds = Object.fromEntries(DEVICE_KINDS.map((kind) => [kind, { mirrors: 0, diverged: 0, rows: 0 }])) as Record<DeviceKind, KindSummary>;
+  const kinds = Object.fromEntries(DEVICE_KINDS.map((kind) => [kind, { mirrors: 0, diverged: 0, rows: 0 }])) as Record<SimulatedDeviceKind, KindSummary>;
   const divergedRuns: number[] = [];
   const sources = new Set<string>();
   const passes = { incremental: 0, full: 0, streamed: 0 };
+  const faults = emptyFaultCounts();
   const started = Date.now();
   for (let index = 0; index < options.runs; index++) {
     const seed = runSeed(options.seed, index);
@@ -46,6 +49,7 @@ export async function simulate(deps: SimulationDeps, options: SimulationOptions)
     passes.incremental += result.passes.incremental;
     passes.full += result.passes.full;
     passes.streamed += result.passes.streamed;
+    for (const name of Object.keys(faults) as (keyof FaultCounts)[]) faults[name] += result.faults[name];
     for (const device of result.devices) {
       sources.add(device.source);
       const summary = kinds[device.kind];
@@ -64,7 +68,7 @@ export async function simulate(deps: SimulationDeps, options: SimulationOptions)
       options.print(`… ${options.mode}: ${index + 1}/${options.runs} runs, ${divergedRuns.length} diverged, ${Math.round((Date.now() - started) / 1000)} s`);
     }
   }
-  return { mode: options.mode, runs: options.runs, devicesPerKind: options.devices, divergedRuns, kinds, sources: [...sources], passes };
+  return { mode: options.mode, runs: options.runs, devicesPerKind: options.devices, divergedRuns, kinds, sources: [...sources], passes, faults };
 }
 
 export function formatSummary(summary: SimulationSummary): string {
@@ -76,5 +80,9 @@ export function formatSummary(summary: SimulationSummary): string {
     const k = summary.kinds[kind];
     lines.push(`  ${kind.padEnd(10)} ${k.diverged} of ${k.mirrors} device mirrors diverged (${k.rows} rows differ)`);
   }
+  const f = summary.faults;
+  lines.push(
+    `  faults injected into the library devices' ${f.requests} requests: ${f.cut} connections cut mid-page, ${f.rateLimited} 429s, ${f.unavailable} 503s, ${f.kills} process kills (store reopened)`,
+  );
   return lines.join("\n");
 }

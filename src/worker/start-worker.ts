@@ -14,6 +14,7 @@ import { IDEMPOTENCY_CLEANUP_TASK, SYNC_TICK_TASK } from "./jobs";
 import { DELETE_SOURCE_TASK, deleteSourcePayloadSchema, purgeDeletedSource } from "@/server/modules/data-sources/manage/purge-source";
 import { ALERT_TICK_TASK } from "@/server/modules/alerts/alert-queue";
 import { alertTasks, type AlertWorkerOptions } from "./alert-tasks";
+import { backupTasks } from "./backup-tasks";
 import { graphileLog, releaseJobsOf } from "./release-jobs";
 import { startCdcConsumers, type CdcConsumers } from "./cdc-consumers";
 import { openPresence, reclaimJobsOfDeadWorkers } from "./reclaim-jobs";
@@ -70,6 +71,7 @@ export async function startWorker(options: StartWorkerOptions): Promise<RunningW
   // briefly needs pool connections (the source read, the sync run it shows while running); the
   // margin keeps passes of other sources and the tick from waiting on each other.
   const db = createPrismaClient(options.databaseUrl, { poolSize: concurrency * 2 + 2 });
+  const backups = backupTasks(db, { databaseUrl: options.databaseUrl, dataDir, log: options.log });
 
   const taskList: TaskList = {
     [SYNC_SOURCE_TASK]: async (rawPayload, helpers) => {
@@ -119,6 +121,7 @@ export async function startWorker(options: StartWorkerOptions): Promise<RunningW
       options.log(`deleted data source ${payload.data.sourceId}: ${purged.rows} rows, ${purged.versions} row versions, ${purged.runs} sync runs removed`);
     },
     ...alertTasks(db, secrets, options.log, options.alerts),
+    ...backups.tasks,
     [IDEMPOTENCY_CLEANUP_TASK]: async () => {
       const removed = await deleteExpiredIdempotencyEntries(db);
       if (removed > 0) options.log(`removed ${removed} expired idempotency entries`);
@@ -161,6 +164,7 @@ export async function startWorker(options: StartWorkerOptions): Promise<RunningW
         { task: ALERT_TICK_TASK, match: "* * * * *", identifier: ALERT_TICK_TASK, options: { backfillPeriod: 0, maxAttempts: 1 } },
         // Hourly: entries live 24 h, so a key may replay up to ~25 h (spec 8 allows a few hours).
         { task: IDEMPOTENCY_CLEANUP_TASK, match: "17 * * * *", identifier: IDEMPOTENCY_CLEANUP_TASK, options: { backfillPeriod: 0, maxAttempts: 1 } },
+        ...backups.cron,
       ]),
     });
   } catch (error) {

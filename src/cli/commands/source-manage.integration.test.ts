@@ -53,6 +53,7 @@ describe("source edit, pause, resume, resync and delete", () => {
     expect(await cliJson(["source", "show", id])).toMatchObject({ name: "Things v2", sync_interval_seconds: null, config: { columns: ["id"] } });
     await cliFails(["source", "edit", id, "--key", "name"], /^error: The key column cannot change.*new source/);
     await cliFails(["source", "edit", id, "--password", "not-the-password"], /^error: Connection test failed, nothing was saved/);
+    await cliFails(["source", "edit", id, "--port", "6543"], /^error: Give the password again to change the port: the stored password is only ever sent to the destination it was saved for/);
     await cliFails(["source", "edit", id], /^error: nothing to change/);
 
     // pause / resume
@@ -78,7 +79,17 @@ describe("source edit, pause, resume, resync and delete", () => {
     const deleteJobs = await database.prisma.$queryRawUnsafe<{ n: number }[]>("SELECT count(*)::int AS n FROM graphile_worker.jobs WHERE task_identifier = 'delete_source'");
     expect(deleteJobs[0]!.n).toBe(1);
     const actions = await database.prisma.auditEvent.findMany({ where: { targetId: id }, orderBy: { createdAt: "asc" }, select: { action: true, actorType: true } });
-    expect(actions.map((a) => a.action)).toEqual(["data_source.created", "data_source.edited", "data_source.paused", "data_source.resumed", "data_source.resync_requested", "data_source.deleted"]);
+    expect(actions.map((a) => a.action)).toEqual([
+      "data_source.created",
+      "data_source.edited",
+      "data_source.edit_refused",
+      "data_source.edit_refused",
+      "data_source.edit_refused",
+      "data_source.paused",
+      "data_source.resumed",
+      "data_source.resync_requested",
+      "data_source.deleted",
+    ]);
     expect(actions.every((a) => a.actorType === "cli")).toBe(true);
   });
 });

@@ -20,6 +20,7 @@ export function addressLockedMessage(retryAfterSeconds: number): string {
 }
 
 export const INVALID_CREDENTIALS_MESSAGE = "Wrong email or password.";
+export const BUSY_MESSAGE = "Too many sign-ins for this account at once. Try again in a moment.";
 
 interface SignedInUser {
   id: string;
@@ -59,6 +60,7 @@ export function authOptions(): NextAuthOptions {
           if (result.ok) return { id: result.userId, sessionVersion: result.sessionVersion, address } satisfies SignedInUser;
           if (result.reason === "locked") throw new Error(lockedMessage(result.retryAfterSeconds));
           if (result.reason === "address_locked") throw new Error(addressLockedMessage(result.retryAfterSeconds));
+          if (result.reason === "busy") throw new Error(BUSY_MESSAGE);
           throw new Error(INVALID_CREDENTIALS_MESSAGE);
         },
       }),

@@ -28,6 +28,8 @@ export async function prepareDatabase(options: {
   dataDir: string;
   log?: (message: string) => void;
   migrationsDir?: string;
+  /** false: the database as it is (a restore wants it empty; a backup must not upgrade what it saves). */
+  migrate?: boolean;
 }): Promise<PreparedDatabase> {
   const log = options.log ?? (() => undefined);
   const configured = databaseUrlFromEnv();
@@ -39,7 +41,7 @@ export async function prepareDatabase(options: {
     ? { ...plan, embedded: false, stop: async () => undefined }
     : await startEmbedded(options.dataDir, log);
   try {
-    await applyMigrations(database.directUrl, { migrationsDir: options.migrationsDir, log });
+    if (options.migrate !== false) await applyMigrations(database.directUrl, { migrationsDir: options.migrationsDir, log });
   } catch (error) {
     await database.stop();
     throw error;

@@ -35,7 +35,12 @@ export class MigrationError extends Error {
 
 export async function applyMigrations(
   databaseUrl: string,
-  options: { migrationsDir?: string; log?: (message: string) => void } = {},
+  options: {
+    migrationsDir?: string;
+    log?: (message: string) => void;
+    /** Applies only the migrations it accepts (a restore rebuilds the schema at its archive's version). */
+    only?: (name: string) => boolean;
+  } = {},
 ): Promise<{ applied: string[] }> {
   const log = options.log ?? (() => undefined);
   const migrations = await readMigrations(options.migrationsDir ?? DEFAULT_MIGRATIONS_DIR);
@@ -57,7 +62,8 @@ export async function applyMigrations(
         }
       }
       const applied: string[] = [];
-      for (const migration of migrations.filter((candidate) => !done.has(candidate.name))) {
+      const wanted = options.only ?? (() => true);
+      for (const migration of migrations.filter((candidate) => !done.has(candidate.name) && wanted(candidate.name))) {
         log(`migrations: applying ${migration.name}`);
         await applyOne(client, migration);
         applied.push(migration.name);

@@ -9,6 +9,7 @@ import { newRequestId } from "@/server/web/request-id";
 import { logger } from "@/server/logger";
 import { countSourcesByState } from "@/server/modules/data-sources/count-sources";
 import { SOURCE_STATES } from "@/server/modules/data-sources/source-status";
+import { backupStatus } from "@/server/modules/backup/backup-status";
 import { metrics } from "./registry";
 import { observeCdcLag } from "./sync-metrics";
 
@@ -16,6 +17,8 @@ export interface MetricsDeps {
   db: () => PrismaClient;
   /** GROUNDWORK_METRICS_TOKEN; unset turns the endpoint off (404). */
   token: () => string | undefined;
+  /** Scheduled backups are on (GROUNDWORK_BACKUP_DIR set): the last-success gauge is read. */
+  backups?: () => boolean;
 }
 
 /**
@@ -36,6 +39,10 @@ export function createMetricsHandler(deps: MetricsDeps): (req: Request) => Promi
       for (const state of SOURCE_STATES) m.dataSources.set({ status: state }, counts[state]);
       m.staleDataSources.set(counts.stale);
       await observeCdcLag(deps.db());
+      if (deps.backups?.()) {
+        const { lastSuccessAt } = await backupStatus(deps.db());
+        m.backupLastSuccess.set(lastSuccessAt ? lastSuccessAt.getTime() / 1000 : 0);
+      }
       const relayed = await m.relayed?.();
       // prom-client's aggregation (made for cluster workers) sums the relayed series into ours.
       const registry = relayed?.length ? AggregatorRegistry.aggregate([await m.registry.getMetricsAsJSON(), relayed]) : m.registry;
@@ -58,4 +65,8 @@ function bearerMatches(header: string | null, expected: string): boolean {
   return timingSafeEqual(digest(match[1]), digest(expected));
 }
 
-export const handleMetricsRequest = createMetricsHandler({ db: getPrisma, token: () => env().GROUNDWORK_METRICS_TOKEN });
+export const handleMetricsRequest = createMetricsHandler({
+  db: getPrisma,
+  token: () => env().GROUNDWORK_METRICS_TOKEN,
+  backups: () => env().GROUNDWORK_BACKUP_DIR !== undefined,
+});

@@ -22,6 +22,7 @@ export interface Metrics {
   rowsReads: Counter<"target">;
   readReplicaLag: Gauge;
   cdcLastApplySeconds: Gauge<"source_id">;
+  backupLastSuccess: Gauge;
 }
 
 const GLOBAL_KEY = Symbol.for("groundwork.metrics");
@@ -123,6 +124,11 @@ function createMetrics(): Metrics {
       name: "groundwork_cdc_seconds_since_last_apply",
       help: "CDC sources: seconds since the consumer last applied a customer commit, read at scrape time.",
       labelNames: ["source_id"],
+      registers,
+    }),
+    backupLastSuccess: new Gauge({
+      name: "groundwork_backup_last_success_timestamp_seconds",
+      help: "Unix time of the last backup that succeeded (scheduled or `backup create`), from the audit log at scrape time; 0 when none. Only when GROUNDWORK_BACKUP_DIR is set (D387).",
       registers,
     }),
   };

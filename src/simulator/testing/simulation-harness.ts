@@ -17,12 +17,14 @@ export function simulationHarness(): { deps: () => SimulationDeps; db: ReturnTyp
   let deps: SimulationDeps | undefined;
   beforeAll(async () => {
     const key = await mintTestKey(db.prisma, { organizationId: null, scopes: ["data_sources:read"], rateLimit: 1_000_000 });
+    const handler = createTestHandler(() => db.prisma);
     deps = {
       db: db.prisma,
       customer,
       customerUrl: customer.url,
       secrets: createSecretBox(randomBytes(32)),
-      api: createRowsApi(createTestHandler(() => db.prisma), "http://localhost", key.token),
+      api: createRowsApi(handler, "http://localhost", key.token),
+      library: { send: handler, baseUrl: "http://localhost/api/v1", token: key.token },
     };
   });
   return {

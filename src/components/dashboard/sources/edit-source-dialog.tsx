@@ -23,6 +23,11 @@ const SCHEDULES: Array<[string, string]> = [
 ];
 const SSL_MODES = ["", "disable", "prefer", "require", "verify-ca", "verify-full", "no-verify"];
 
+const SECRET_NEEDED = {
+  password: "Required: the host, port, database or user changed, and the stored password is only ever sent to the server it was saved for.",
+  clientSecret: "Required: the instance URL or client id changed, and the stored secret is only ever sent to the CRM it was saved for.",
+};
+
 const text = (form: FormData, name: string) => String(form.get(name) ?? "").trim();
 const list = (value: string) => {
   const items = value.split(",").map((s) => s.trim()).filter(Boolean);
@@ -31,7 +36,8 @@ const list = (value: string) => {
 
 /**
  * Edit a source (D132): name and schedule; on a managed source its column selection and its
- * connection. Secrets are write-only (blank keeps the stored one). What is mirrored (table, key,
+ * connection. Secrets are write-only (blank keeps the stored one), and a changed destination
+ * (host, port, database, user; instance URL, client id) needs its secret again (D360). What is mirrored (table, key,
  * object) is shown but fixed: another one is a new source. A changed connection is tested by the
  * server before it is saved, and the refusal is shown here.
  */
@@ -43,6 +49,7 @@ export function EditSourceDialog({ source, connection }: { source: SourceDetail;
   const [modes, setModes] = useState<ModeSupportDto[] | null>(null);
   const [modesError, setModesError] = useState<string | null>(null);
   const [captureMode, setCaptureMode] = useState(source.captureMode ?? "");
+  const [secretNeeded, setSecretNeeded] = useState(false);
   const config = (source.config ?? {}) as Record<string, unknown>;
   const current = source.syncIntervalSeconds === null ? "" : String(source.syncIntervalSeconds);
   const schedules = SCHEDULES.some(([value]) => value === current) ? SCHEDULES : [[current, scheduleLabel(source.kind, source.syncIntervalSeconds)] as [string, string], ...SCHEDULES];
@@ -96,15 +103,21 @@ export function EditSourceDialog({ source, connection }: { source: SourceDetail;
 
   const pg = connection?.kind === "postgres_table" ? connection : null;
   const crm = connection?.kind === "crm_object" ? connection : null;
+  // D360: a changed destination needs its secret again (the server refuses the edit without it).
+  const onFormChange = (event: React.FormEvent<HTMLFormElement>) => {
+    const form = new FormData(event.currentTarget);
+    if (pg) setSecretNeeded(pg.hasPassword && (text(form, "host") !== pg.host || Number(text(form, "port")) !== pg.port || text(form, "database") !== pg.database || text(form, "user") !== pg.user));
+    else if (crm) setSecretNeeded(text(form, "instanceUrl") !== crm.instanceUrl || text(form, "clientId") !== crm.clientId);
+  };
   return (
-    <Dialog open={open} onOpenChange={(next) => { setOpen(next); setError(null); }}>
+    <Dialog open={open} onOpenChange={(next) => { setOpen(next); setError(null); setSecretNeeded(false); }}>
       <DialogTrigger asChild>
         <Button variant="outline">
           <Pencil aria-hidden /> Edit
         </Button>
       </DialogTrigger>
       <DialogContent title={`Edit “${source.name}”`} description="A changed connection is tested before it is saved. Secrets are never shown: leave them blank to keep them.">
-        <form onSubmit={(e) => void onSubmit(e)} className="space-y-3" aria-label="Edit data source" autoComplete="off">
+        <form onSubmit={(e) => void onSubmit(e)} onChange={onFormChange} className="space-y-3" aria-label="Edit data source" autoComplete="off">
           <Field id="edit-name" label="Name">
             <Input id="edit-name" name="name" required maxLength={200} defaultValue={source.name} />
           </Field>
@@ -147,8 +160,8 @@ export function EditSourceDialog({ source, connection }: { source: SourceDetail;
                 <Field id="edit-port" label="Port"><Input id="edit-port" name="port" required inputMode="numeric" pattern="[0-9]+" defaultValue={String(pg.port)} /></Field>
                 <Field id="edit-database" label="Database"><Input id="edit-database" name="database" required defaultValue={pg.database} spellCheck={false} /></Field>
                 <Field id="edit-user" label="User"><Input id="edit-user" name="user" required defaultValue={pg.user} spellCheck={false} /></Field>
-                <Field id="edit-password" label="Password" hint={pg.hasPassword ? "Stored. Leave blank to keep it." : "None stored."}>
-                  <Input id="edit-password" name="password" type="password" autoComplete="new-password" placeholder="unchanged" />
+                <Field id="edit-password" label="Password" hint={secretNeeded ? SECRET_NEEDED.password : pg.hasPassword ? "Stored. Leave blank to keep it." : "None stored."}>
+                  <Input id="edit-password" name="password" type="password" autoComplete="new-password" required={secretNeeded} placeholder={secretNeeded ? "required" : "unchanged"} />
                 </Field>
                 <Field id="edit-sslmode" label="sslmode">
                   <Select id="edit-sslmode" name="sslmode" defaultValue={pg.sslmode ?? ""}>
@@ -168,8 +181,8 @@ export function EditSourceDialog({ source, connection }: { source: SourceDetail;
               <div className="grid gap-3 sm:grid-cols-2">
                 <Field id="edit-instance" label="Instance URL"><Input id="edit-instance" name="instanceUrl" type="url" required defaultValue={crm.instanceUrl} /></Field>
                 <Field id="edit-client-id" label="Client id"><Input id="edit-client-id" name="clientId" required defaultValue={crm.clientId} /></Field>
-                <Field id="edit-client-secret" label="Client secret" hint="Stored. Leave blank to keep it.">
-                  <Input id="edit-client-secret" name="clientSecret" type="password" autoComplete="new-password" placeholder="unchanged" />
+                <Field id="edit-client-secret" label="Client secret" hint={secretNeeded ? SECRET_NEEDED.clientSecret : "Stored. Leave blank to keep it."}>
+                  <Input id="edit-client-secret" name="clientSecret" type="password" autoComplete="new-password" required={secretNeeded} placeholder={secretNeeded ? "required" : "unchanged"} />
                 </Field>
                 <Field id="edit-fields" label="Fields (optional)" hint="Comma-separated; empty mirrors all.">
                   <Input id="edit-fields" name="fields" defaultValue={Array.isArray(config.fields) ? config.fields.join(", ") : ""} />

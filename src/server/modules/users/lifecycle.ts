@@ -5,7 +5,7 @@ import type { ActorType } from "@/server/modules/audit/record-audit-event";
 import { recordAuditEvent } from "@/server/modules/audit/record-audit-event";
 import { generatePassword, hashPassword, MIN_PASSWORD_LENGTH, verifyPassword } from "./passwords";
 import { endAllSessions } from "./sessions";
-import { clearAccountBudgets } from "./sign-in-budgets";
+import { clearAccountBudgets, reserveAttempt } from "./sign-in-budgets";
 
 /**
  * The account lifecycle (D172): what instance owners do to an account (disable, enable, reset
@@ -66,7 +66,7 @@ export async function resetPassword(db: Db, actor: LifecycleActor, userId: strin
     const user = await requireUser(tx, userId);
     await tx.user.update({ where: { id: userId }, data: { passwordHash } });
     const sessionsEnded = await endAllSessions(tx, userId);
-    await clearAccountBudgets(tx, user.email);
+    await clearAccountBudgets(tx, user.email, userId);
     await audit(tx, "user.password_reset", actor, userId, { email: user.email, sessions_ended: sessionsEnded });
     return { email: user.email, password };
   });
@@ -76,26 +76,48 @@ export async function resetPassword(db: Db, actor: LifecycleActor, userId: strin
 export async function unlockUser(db: Db, actor: LifecycleActor, userId: string): Promise<{ locksCleared: number }> {
   return inTransaction(db, async (tx) => {
     const user = await requireUser(tx, userId);
-    const locksCleared = await clearAccountBudgets(tx, user.email);
+    const locksCleared = await clearAccountBudgets(tx, user.email, userId);
     await audit(tx, "user.unlocked", actor, userId, { email: user.email, budgets_cleared: locksCleared });
     return { locksCleared };
   });
 }
 
-/** Your own password: the current one is required; every session (this one too) ends. */
-export async function changeOwnPassword(db: Db, userId: string, input: { currentPassword: string; newPassword: string }): Promise<void> {
+/**
+ * Your own password: the current one is required; every session (this one too) ends. Wrong
+ * current passwords count against the user's own budget (D365): five in 15 minutes lock the
+ * change for 15 minutes, each reserved before its check (as sign-in, D362) and audited.
+ */
+export async function changeOwnPassword(db: Db, userId: string, input: { currentPassword: string; newPassword: string }, now = new Date()): Promise<void> {
   if (input.newPassword.length < MIN_PASSWORD_LENGTH) throw new AppError("bad_request", `The new password must be at least ${MIN_PASSWORD_LENGTH} characters.`);
   if (input.newPassword === input.currentPassword) throw new AppError("bad_request", "The new password must differ from the current one.");
-  const user = await db.user.findUnique({ where: { id: userId }, select: { passwordHash: true } });
+  const user = await db.user.findUnique({ where: { id: userId }, select: { passwordHash: true, email: true } });
   if (!user) throw new AppError("not_found", `No user ${userId}.`);
+  const attempt = await reserveAttempt(db, "password_change", userId, now);
+  if (!attempt.allowed) throw passwordChangeLocked(attempt.lockedUntil, now);
   if (!(await verifyPassword(user.passwordHash, input.currentPassword))) {
+    const self = { type: "user" as const, id: userId };
+    await audit(db, "user.password_change_failed", self, userId, { email: user.email, failures: attempt.failures });
+    if (attempt.newlyLocked && attempt.lockedUntil) {
+      await audit(db, "user.password_change_locked", self, userId, { email: user.email, failures: attempt.failures, locked_until: attempt.lockedUntil.toISOString() });
+      throw passwordChangeLocked(attempt.lockedUntil, now);
+    }
     throw new AppError("bad_request", "The current password is wrong.", { details: { parameter: "currentPassword" } });
   }
   const passwordHash = await hashPassword(input.newPassword);
   await inTransaction(db, async (tx) => {
     await tx.user.update({ where: { id: userId }, data: { passwordHash } });
     const sessionsEnded = await endAllSessions(tx, userId);
+    await tx.signInBudget.deleteMany({ where: { scope: "password_change", key: userId } });
     await audit(tx, "user.password_changed", { type: "user", id: userId }, userId, { sessions_ended: sessionsEnded });
+  });
+}
+
+function passwordChangeLocked(until: Date | null, now: Date): AppError {
+  const seconds = Math.max(1, Math.ceil(((until?.getTime() ?? now.getTime()) - now.getTime()) / 1000));
+  const minutes = Math.ceil(seconds / 60);
+  return new AppError("rate_limited", `Too many wrong current passwords: changing your password is locked for ${minutes} minute${minutes === 1 ? "" : "s"}.`, {
+    headers: { "Retry-After": String(seconds) },
+    details: { retry_after_seconds: seconds },
   });
 }
 

@@ -78,6 +78,36 @@ export function mergePostgresConnection(stored: PostgresTarget, edit: PostgresCo
   return { target, changed };
 }
 
+/**
+ * The parts of a connection that say where its secret goes (D360): a change of any of them
+ * needs the secret given again in the same edit, so a stored password or client secret is only
+ * ever sent to the destination it was stored for.
+ */
+export const POSTGRES_DESTINATION_PARTS = ["host", "port", "database", "user"] as const;
+export const CRM_DESTINATION_PARTS = ["instanceUrl", "clientId"] as const;
+
+/**
+ * Refuses (400, before any lookup or connection) an edit that moves the destination but leaves
+ * the stored secret to be sent there. `storedSecret` false: there is no secret to move.
+ */
+export function requireSecretForNewDestination(
+  kind: "postgres_table" | "crm_object",
+  changedParts: readonly string[],
+  givenSecret: string | undefined,
+  storedSecret: boolean,
+): void {
+  const destination: readonly string[] = kind === "postgres_table" ? POSTGRES_DESTINATION_PARTS : CRM_DESTINATION_PARTS;
+  const moved = changedParts.filter((part) => destination.includes(part));
+  if (moved.length === 0 || !storedSecret || (givenSecret ?? "") !== "") return;
+  const secret = kind === "postgres_table" ? "password" : "clientSecret";
+  const label = kind === "postgres_table" ? "password" : "client secret";
+  throw new AppError(
+    "bad_request",
+    `Give the ${label} again to change the ${moved.join(", ")}: the stored ${label} is only ever sent to the destination it was saved for. Nothing was saved and nothing was contacted.`,
+    { details: { parameter: `connection.${secret}`, reason: "secret_required_for_new_destination", changed: moved } },
+  );
+}
+
 /** Parses the merged target again through the tenant-URL rules, so an edit is judged like a create. */
 export function judgedPostgresUrl(target: PostgresTarget): Result<string> {
   const url = postgresUrl(target);

@@ -2,7 +2,7 @@ import { z } from "zod";
 import { Prisma } from "@/server/db/generated/client";
 import { inTransaction } from "@/server/db/transaction";
 import type { Db } from "@/server/db/types";
-import { AppError } from "@/server/errors/app-error";
+import { AppError, isAppError } from "@/server/errors/app-error";
 import type { ActingPrincipal } from "../../access/acting-principal";
 import { recordAuditEvent } from "../../audit/record-audit-event";
 import type { ConnectorDeps } from "../connectors/connector-for-source";
@@ -24,6 +24,7 @@ import {
   postgresConfigEditSchema,
   postgresConnectionEditSchema,
   refuseIdentityChange,
+  requireSecretForNewDestination,
 } from "./edit-connection";
 
 /** Every field optional: what is left out stays as it is. */
@@ -61,6 +62,34 @@ export async function editDataSource(
   if (!parsed.success) throw new AppError("bad_request", `Invalid edit: ${describeIssue(parsed.error)}`);
   const edit = parsed.data;
   const source = await requireSource(deps.db, principal, sourceId);
+  try {
+    return await applyEdit(deps, principal, source, edit);
+  } catch (error) {
+    // A refused or failed edit leaves a trace too (D361): who tried to change what, and why it
+    // was not saved. Field names only, never a value: a refused edit may carry a secret.
+    if (isAppError(error) && error.code !== "not_found") await auditRefusedEdit(deps.db, principal, source, input, error);
+    throw error;
+  }
+}
+
+async function auditRefusedEdit(db: Db, principal: ActingPrincipal, source: StoredSource, input: EditSourceInput, error: AppError): Promise<void> {
+  const attempted = [
+    ...(["name", "syncIntervalSeconds", "captureMode"] as const).filter((key) => input[key] !== undefined),
+    ...Object.keys(input.config ?? {}).map((key) => `config.${key}`),
+    ...Object.keys(input.connection ?? {}).map((key) => `connection.${key}`),
+  ];
+  const outcome = error.details?.outcome === "connection_failed" ? "connection_failed" : "refused";
+  await recordAuditEvent(db, {
+    action: "data_source.edit_refused",
+    actor: principal.actor,
+    organizationId: source.organizationId,
+    target: { type: "data_source", id: source.id },
+    metadata: { name: source.name, kind: source.kind, outcome, reason: error.message, attempted },
+  });
+}
+
+async function applyEdit(deps: ConnectorDeps & { db: Db }, principal: ActingPrincipal, source: StoredSource, edit: z.output<typeof editSourceInputSchema>): Promise<EditSourceResult> {
+  const sourceId = source.id;
   const data: Prisma.DataSourceUpdateInput = {};
   const changes: Record<string, unknown> = {};
   const changed: string[] = [];
@@ -137,6 +166,7 @@ async function managedChanges(
     const target = url.success ? parsePostgresUrl(url.data.url) : null;
     if (!target?.ok) throw new AppError("bad_request", "The stored connection URL cannot be read; give the full connection again.");
     const merged = mergePostgresConnection(target.value, connection);
+    requireSecretForNewDestination("postgres_table", merged.changed, connection.password, target.value.password !== null);
     if (merged.changed.length > 0) {
       const judged = judgedPostgresUrl(merged.target);
       if (!judged.ok) throw new AppError("bad_request", `Connection refused: ${judged.reason}`);
@@ -163,6 +193,7 @@ async function managedChanges(
     if (instanceUrl !== current.instanceUrl) parts.push("instanceUrl");
     if (next.clientId !== secret.data.clientId) parts.push("clientId");
     if (next.clientSecret !== secret.data.clientSecret) parts.push("clientSecret");
+    requireSecretForNewDestination("crm_object", parts, connection.clientSecret, true);
     if (parts.length > 0) {
       await refusedTarget("crm_object", { instanceUrl }, targets);
       credentials = next;
@@ -186,7 +217,7 @@ async function managedChanges(
     // NOTE: the same path a pass takes (connectorForSource on sealed credentials), so the
     // refusal reads like the sync_error the next pass would have stored.
     const check = await testConnection(deps, { kind: source.kind as "postgres_table", config: config as never, credentials: credentials as never });
-    if (!check.ok) throw new AppError("bad_request", `Connection test failed, nothing was saved: ${check.reason}`);
+    if (!check.ok) throw new AppError("bad_request", `Connection test failed, nothing was saved: ${check.reason}`, { details: { outcome: "connection_failed" } });
   }
   const data: Prisma.DataSourceUpdateInput = {};
   if (changed.some((name) => name.startsWith("config.") || name === "connection.instanceUrl")) data.config = config as Prisma.InputJsonObject;

@@ -82,7 +82,7 @@ describe("edit", () => {
     const own = new URL(db.url);
     await expect(
       editDataSource({ ...deps(), targets: { policy: { allowPrivate: true }, serviceDatabaseUrl: () => db.url } }, CLI_OPERATOR, sourceId, {
-        connection: { database: decodeURIComponent(own.pathname.slice(1)) },
+        connection: { database: decodeURIComponent(own.pathname.slice(1)), password: "a-new-destination-needs-its-password" },
       }),
     ).rejects.toThrow(/this service's own database/);
   });
