@@ -13,7 +13,7 @@ import { createTableSource } from "@/server/modules/data-sources/testing/source-
 import { mintTestKey } from "@/test/api-client";
 import { startApp, startBalancer, startWorkerProcess, sharedSecrets, type AppInstance, type Balancer, type Shared } from "./apps";
 import { startDataTier, type DataTier } from "./cluster";
-import type { Child } from "./processes";
+import { run, type Child } from "./processes";
 import { rowsLoad } from "./rows-load";
 import { divergence, walkRows } from "./walks";
 import { sampleValue } from "@/server/metrics/testing";
@@ -229,6 +229,23 @@ describe("reads from the replica (D404)", () => {
     expect(problems).toEqual([]);
     expect(walks).toBeGreaterThanOrEqual(20);
     expect(maxLag).toBeGreaterThan(1);
+  });
+
+  it("the device simulator through haproxy with the replica 2 s behind: 0 divergences over 20 runs, some pages on the replica", { timeout: 240_000 }, async () => {
+    await data!.setReplicaDelay(2_000);
+    const before = await readsByTarget();
+    const started = Date.now();
+    // `npm run simulate:devices` against the running topology: its passes commit on the primary, its devices read through haproxy.
+    const output = await run(process.execPath, ["--import", "tsx", "scripts/simulate-devices.ts", "--runs", "20", "--mode", "compare", "--seed", "46"], {
+      cwd: repoRoot,
+      env: { ...process.env, NODE_ENV: "production", GROUNDWORK_ALLOW_PRIVATE_TARGETS: "on", BASE_URL: balancer!.url, DATABASE_URL: data!.primaryUrl },
+    });
+    await data!.setReplicaDelay(0);
+    const after = await readsByTarget();
+    const summary = output.split("\n").filter((line) => line.startsWith("Summary") || line.startsWith("  "));
+    say(`device simulator (20 runs, compare mode, ${Date.now() - started} ms): ${summary.join(" / ")}; pages: ${after.replica - before.replica} replica, ${after.primary - before.primary} primary`);
+    expect(output).toMatch(/Summary \(compare\): 20 runs .*; 0 runs diverged/);
+    expect(after.replica - before.replica).toBeGreaterThan(0);
   });
 
   it("a replica that goes down mid-load turns into no error: the primary answers", { timeout: 60_000 }, async () => {
