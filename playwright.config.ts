@@ -59,6 +59,8 @@ export default defineConfig({
       GROUNDWORK_ALLOW_PRIVATE_TARGETS: "on",
       // The lifecycle tests pause a source with a 5 s schedule: the scheduler ticks that often too.
       GROUNDWORK_SYNC_TICK_SECONDS: "5",
+      // A download whose client reads nothing is cut after 5 s instead of 30 (e2e/ui/export-stall.spec.ts).
+      GROUNDWORK_EXPORT_STALL_TIMEOUT_MS: "5000",
     },
   },
 });

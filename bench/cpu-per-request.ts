@@ -30,6 +30,8 @@ export function probeAppEnv(appUrl: string, port: number): Record<string, string
   return {
     DATABASE_URL: appUrl, PORT: String(port), HOST: "127.0.0.1", GROUNDWORK_WORKER: "off", GROUNDWORK_SEED: "off",
     GROUNDWORK_DATA_DIR: ".data/bench", REDIS_URL: "", GROUNDWORK_METRICS_TOKEN: "m".repeat(32),
+    // A production start on an external database; its secrets are generated into .data/bench (D395).
+    GROUNDWORK_ALLOW_GENERATED_SECRETS: "on",
   };
 }
 

@@ -42,6 +42,7 @@ async function startApp(options: RowsBenchOptions, requestLog: "on" | "off" = "o
   }
   const child = startNode("scripts/start.mjs", [], {
     DATABASE_URL: options.appUrl,
+    GROUNDWORK_ALLOW_GENERATED_SECRETS: "on",
     GROUNDWORK_REQUEST_LOG: requestLog,
     PORT: String(requestLog === "on" ? APP_PORT : LOG_OFF_PORT),
     HOST: "127.0.0.1",

@@ -17,6 +17,7 @@ import { runSharingBench } from "./sharing-bench";
 import { seed } from "./seed";
 import { runSyncBench } from "./sync-bench";
 import { runCrmSyncBench } from "./crm-sync-bench";
+import { runMigrationLocksBench } from "./migration-locks";
 import { Table } from "./table";
 import { runBackupBench } from "./backup-bench";
 
@@ -33,14 +34,16 @@ import { runBackupBench } from "./backup-bench";
  *                   before they are stopped and extrapolated (default 300); the rows part walks
  *                   twice so: before and after a 10 % pass
  *   BENCH_CRM_ROWS  records in the CRM object of the CRM sync part (default: BENCH_ROWS, at most 200 000)
- *   BENCH_ONLY      rows | sync | crm | delete | sharing | hostile | csv | export | requestlog | backup: run one part (while working on it);
+ *   BENCH_ONLY      rows | sync | crm | delete | sharing | hostile | csv | export | requestlog | backup | migrations: run one part (while working on it);
  *                   backup: `backup create` of the seeded app database and a restore into PostgreSQL 15 (issue 42);
+ *                   migrations: a writer's longest stall while each of the last three migrations is
+ *                   applied over 1 M rows (bench/migration-locks.ts, issue 42);
  *                   sharing: API latency on `npm start` while its worker process runs a first pass (issue 27);
  *                   requestlog: the request log writer alone at BENCH_LOG_RATE (2000/s) for
  *                   BENCH_LOG_SECONDS (30), no seeding (the rows part also runs it, with the app)
  * Then, on their own databases, the hostile-bodies check of issue 10 (bench/hostile-bodies.ts),
- * /health during a 20 MB CSV upload (bench/csv-upload.ts) and the records export's peak memory
- * (bench/records-export.ts).
+ * /health during a 20 MB CSV upload (bench/csv-upload.ts), the records export's peak memory
+ * (bench/records-export.ts) and the migrations' lock figure (bench/migration-locks.ts).
  */
 const ROWS = Number(process.env.BENCH_ROWS ?? 1_000_000);
 const STEP_SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
@@ -63,6 +66,10 @@ async function main(): Promise<void> {
   }
   if (ONLY === "csv") {
     await runCsvUploadBench(log);
+    return;
+  }
+  if (ONLY === "migrations") {
+    await runMigrationLocksBench(log);
     return;
   }
   const server = await prepareDatabase({ dataDir: path.resolve(".data/bench-postgres"), log: () => undefined });
@@ -122,6 +129,7 @@ async function main(): Promise<void> {
   if (!ONLY) await runHostileBodiesBench(log);
   if (!ONLY) await runCsvUploadBench(log);
   if (!ONLY) await runRecordsExportBench(log);
+  if (!ONLY) await runMigrationLocksBench(log);
 }
 
 main().then(

@@ -62,6 +62,7 @@ export async function runSharingBench(options: SharingBenchOptions): Promise<voi
     );
     child = startNode("scripts/start.mjs", [], {
       DATABASE_URL: options.appUrl,
+      GROUNDWORK_ALLOW_GENERATED_SECRETS: "on",
       PORT: String(APP_PORT),
       HOST: "127.0.0.1",
       GROUNDWORK_WORKER: "on",

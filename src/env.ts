@@ -44,6 +44,10 @@ const schema = z.object({
   GROUNDWORK_CURSOR_SECRET: optionalString.pipe(z.string().min(32, "must be at least 32 characters").optional()),
   /** Connections in the API's Prisma pool (D45). */
   DATABASE_POOL_SIZE: z.coerce.number().int().min(2).max(500).default(10),
+  /** How long a migration waits for a lock before it gives up its place and retries, in ms (D391). */
+  GROUNDWORK_MIGRATION_LOCK_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(5000),
+  /** Lets a production start with an external DATABASE_URL generate its secrets into the data dir (D395). */
+  GROUNDWORK_ALLOW_GENERATED_SECRETS: z.enum(["on", "off"]).default("off"),
   /** Upper bound on any one statement of an API request, in ms (D45). */
   DATABASE_STATEMENT_TIMEOUT_MS: z.coerce.number().int().min(100).max(3_600_000).default(10_000),
   GROUNDWORK_WORKER: z.enum(["on", "off"]).default("on"),
@@ -81,6 +85,22 @@ const schema = z.object({
   GROUNDWORK_WORKER_HEALTH_PORT: z.coerce.number().int().min(1).max(65_535).optional(),
   /** Bearer token of GET /metrics; unset turns the endpoint off (404). */
   GROUNDWORK_METRICS_TOKEN: optionalString.pipe(z.string().min(16, "must be at least 16 characters").optional()),
+  /**
+   * Domains alert emails may go to besides the scope's own people (D374): comma-separated
+   * (`example.com, ops.example.org`). Unset: only the organization's members (an instance
+   * channel: the instance's users).
+   */
+  GROUNDWORK_ALERT_EMAIL_DOMAINS: optionalString.pipe(
+    z
+      .string()
+      .regex(/^\s*[a-z0-9.-]+\.[a-z]{2,}\s*(,\s*[a-z0-9.-]+\.[a-z]{2,}\s*)*$/i, "must be comma-separated domain names")
+      .optional(),
+  ),
+  /** Dashboard exports (records, audit) streaming at once per user and per instance (D372). */
+  GROUNDWORK_EXPORTS_PER_USER: z.coerce.number().int().min(1).max(100).default(2),
+  GROUNDWORK_EXPORTS_PER_INSTANCE: z.coerce.number().int().min(1).max(1000).default(8),
+  /** An export whose client reads nothing for this long is cut and its connection released (D373). */
+  GROUNDWORK_EXPORT_STALL_TIMEOUT_MS: z.coerce.number().int().min(100).max(3_600_000).default(30_000),
   /** Unlocks the secrets in backup archives (`backup create|verify|restore`, scheduled backups; D383). */
   GROUNDWORK_BACKUP_PASSPHRASE: optionalString,
   /** Scheduled backups (D386): the worker writes a daily archive here when set. */

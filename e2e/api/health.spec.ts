@@ -1,4 +1,7 @@
+import { readFileSync } from "node:fs";
 import { expect, test } from "@playwright/test";
+
+const packageVersion = (JSON.parse(readFileSync("package.json", "utf8")) as { version: string }).version;
 
 test("GET /api/v1/health answers 200 with the envelope and a matching X-Request-Id", async ({ request }) => {
   const res = await request.get("/api/v1/health");
@@ -6,7 +9,9 @@ test("GET /api/v1/health answers 200 with the envelope and a matching X-Request-
   const body = (await res.json()) as { data: Record<string, unknown>; request_id: string };
   expect(body.data.status).toBe("ok");
   expect(Number.isInteger(body.data.db_latency_ms)).toBe(true);
-  expect(typeof body.data.version).toBe("string");
+  // The release (package.json, semver; CHANGELOG.md lists each one).
+  expect(body.data.version).toBe(packageVersion);
+  expect(body.data.version).toMatch(/^\d+\.\d+\.\d+(-[0-9A-Za-z.-]+)?$/);
   expect(typeof body.data.commit).toBe("string");
   expect(body.request_id).toMatch(/^req_/);
   expect(res.headers()["x-request-id"]).toBe(body.request_id);

@@ -157,3 +157,24 @@ test("pages carry a nonce script policy that loads nothing from elsewhere", asyn
   expect(scripts.length).toBeGreaterThan(0);
   for (const attributes of scripts) expect(attributes).toContain(`nonce="${nonce}"`);
 });
+
+// Issue 41 item 3 (D370): against the real server, Next behind the custom node server.
+test("a stranger's 1 500-call tRPC batch is a small enveloped 400; a lone call without a session a small 401", async () => {
+  const batch = await request(`GET /api/trpc/${Array<string>(1500).fill("viewer.me").join(",")}?batch=1`);
+  expectEnvelope(batch, 400, "bad_request");
+  expect(batch.body.length).toBeLessThan(600);
+  const lone = await request("GET /api/trpc/viewer.me");
+  expect(lone.status).toBe(401);
+  expect(lone.body.length).toBeLessThan(600);
+  expect(lone.body).toContain('"request_id":"req_');
+});
+
+// Issue 41 item 8 (D378): 127.0.0.1 is no trusted proxy here, so its X-Forwarded-Host is dropped.
+test("a forged X-Forwarded-Host cannot make a cross-site POST look same-origin", async () => {
+  const body = "{}";
+  const answer = await raw(
+    `POST /api/trpc/viewer.signOutEverywhere HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nConnection: close\r\nOrigin: http://evil.example\r\nX-Forwarded-Host: evil.example\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\n\r\n${body}`,
+  );
+  expect(answer.status, answer.body.slice(0, 200)).toBe(403);
+  expect(answer.body).toContain("Cross-site request refused.");
+});

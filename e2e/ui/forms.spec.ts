@@ -212,7 +212,7 @@ test("forms: create in the dashboard, post with a key, browse, filter, export ex
   expect(await run("delta-rows")).toBe("200");
   expect(await apiWalk(request, token, org.id, formId, { submitted_by: "device-42" })).toHaveLength(1);
   for (const scope of ["records:read", "records:write", "data_sources:read"]) await expect(owner.getByText(`needs ${scope}`).first()).toBeVisible();
-  for (const href of ["/docs", "/api/v1/openapi.json", "/docs/device-sync"]) await expect(owner.locator(`a[href="${href}"]`)).toHaveCount(1);
+  for (const href of ["/docs", "/api/v1/openapi.json", "/docs/device-sync", "/docs/device-sync/library"]) await expect(owner.locator(`a[href="${href}"]`)).toHaveCount(1);
   await phoneOwner.goto(`/dashboard/organizations/${org.id}/connect`);
   await screen(phoneOwner, "connect-phone");
 

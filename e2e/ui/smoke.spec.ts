@@ -35,3 +35,14 @@ test("/docs links the device sync guide, which serves docs/device-sync.md", asyn
   await expect(page.getByText("# Keeping a device's copy of a data source in sync")).toBeVisible();
   await expect(page.getByText("updated_after=<mark>&include_deleted=true").first()).toBeVisible();
 });
+
+test("/docs links the device sync library, which serves packages/device-sync/README.md", async ({ page }) => {
+  await page.goto("/docs");
+  await page.getByRole("link", { name: "device sync library" }).click();
+  await expect(page).toHaveURL(/\/docs\/device-sync\/library$/);
+  await expect(page.getByText("# @groundwork/device-sync")).toBeVisible();
+  await expect(page.getByText("createDeviceSync({").first()).toBeVisible();
+  await page.getByRole("link", { name: "Device sync guide" }).click();
+  await expect(page).toHaveURL(/\/docs\/device-sync$/);
+  await expect(page.getByRole("link", { name: "The library that implements it" })).toHaveAttribute("href", "/docs/device-sync/library");
+});

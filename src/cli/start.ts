@@ -19,6 +19,7 @@ import { metrics } from "@/server/metrics/registry";
 import { releaseJobsOf } from "@/worker/release-jobs";
 import { serveWorkerHealth, type WorkerHealth } from "@/worker/worker-health";
 import { ensureBuild } from "./ensure-build";
+import { generatedSecretsRefusal } from "./production-secrets";
 import { onStopSignals } from "./stop-signals";
 import { superviseWorker, type SupervisedWorker, type WorkerStatus } from "./worker-supervisor";
 
@@ -43,6 +44,8 @@ async function main(): Promise<void> {
   const dataDir = path.resolve(root, config.GROUNDWORK_DATA_DIR ?? ".data");
   const say = (message: string) => process.stdout.write(`${message}\n`);
 
+  const refusal = generatedSecretsRefusal(config, dataDir);
+  if (refusal) throw new Error(refusal);
   if (!dev) ensureBuild(root, say);
 
   const database = await prepareDatabase({ dataDir: path.join(dataDir, "postgres"), log: say });

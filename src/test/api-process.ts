@@ -21,8 +21,8 @@ export interface ApiProcess {
  * Starts src/test/serve-api.ts as a separate OS process (its own module state, pools and
  * limiter), as a second app instance would be. Only this child is ever signalled, by its pid.
  */
-export async function startApiProcess(env: { DATABASE_URL: string; REDIS_URL?: string } & Record<string, string>): Promise<ApiProcess> {
-  const child = spawn(path.join(repoRoot, "node_modules", ".bin", "tsx"), ["src/test/serve-api.ts"], {
+export async function startApiProcess(env: { DATABASE_URL: string; REDIS_URL?: string } & Record<string, string>, args: string[] = []): Promise<ApiProcess> {
+  const child = spawn(path.join(repoRoot, "node_modules", ".bin", "tsx"), ["src/test/serve-api.ts", ...args], {
     cwd: repoRoot,
     env: { ...process.env, ...env, REDIS_URL: env.REDIS_URL ?? "", LOG_LEVEL: "silent", NODE_ENV: "test" },
     stdio: ["ignore", "pipe", "pipe"],

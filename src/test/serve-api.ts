@@ -5,7 +5,8 @@ import { appRouter } from "@/server/api/v1/root";
 import { apiPoolOptions, createPrismaClient } from "@/server/db/client";
 import { createNodeApiHandler } from "@/server/http/handle-api-request";
 import { handleHealthRequest } from "@/server/http/health-route";
-import { sendFetchResponse } from "@/server/http/node-fetch-bridge";
+import { fromFetchHandler, sendFetchResponse } from "@/server/http/node-fetch-bridge";
+import { handleDashboardRequest } from "@/server/api/dashboard/handler";
 import { onStopSignals } from "@/cli/stop-signals";
 import { stopServer } from "@/server/http/graceful-stop";
 import { createNodeServer } from "@/server/http/node-server";
@@ -36,10 +37,14 @@ const handler = createNodeApiHandler({
   maxInFlightPerKey: Math.max(1, Math.ceil(DATABASE_POOL_SIZE / 2)),
 });
 
+// `--dashboard`: the dashboard's tRPC endpoint (app/api/trpc's handler) too, without Next's router.
+const dashboard = process.argv.includes("--dashboard") ? fromFetchHandler(handleDashboardRequest) : null;
+
 const say = (message: string) => process.stdout.write(`${message}\n`);
 const server = createNodeServer(async (req, res) => {
   const isHealth = req.method === "GET" && req.url?.split("?")[0] === "/api/v1/health";
   if (isHealth) await sendFetchResponse(res, await handleHealthRequest());
+  else if (dashboard && req.url?.startsWith("/api/trpc/")) await dashboard(req, res);
   else await handler(req, res);
 }, log);
 

@@ -1,6 +1,7 @@
 import path from "node:path";
 import { env } from "@/env";
 import { prepareDatabase } from "@/server/db/bootstrap";
+import { generatedSecretsRefusal } from "@/cli/production-secrets";
 import { onStopSignals } from "@/cli/stop-signals";
 import { startWorker } from "./start-worker";
 import { serveWorkerHealth } from "./worker-health";
@@ -12,6 +13,9 @@ import { serveWorkerHealth } from "./worker-health";
 async function main(): Promise<void> {
   const say = (message: string) => process.stdout.write(`${message}\n`);
   const dataDir = path.resolve(env().GROUNDWORK_DATA_DIR ?? ".data");
+  // The worker decrypts connector credentials; it signs no cursor and no session.
+  const refusal = generatedSecretsRefusal(env(), dataDir, { uses: ["GROUNDWORK_ENCRYPTION_KEY"] });
+  if (refusal) throw new Error(refusal);
   const database = await prepareDatabase({ dataDir: path.join(dataDir, "postgres"), log: say });
   let worker;
   try {

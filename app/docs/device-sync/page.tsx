@@ -13,7 +13,7 @@ export default async function DeviceSyncPage() {
   return (
     <main style={{ maxWidth: "60rem", margin: "2rem auto", padding: "0 1rem" }}>
       <p>
-        <Link href="/docs">← API reference</Link>
+        <Link href="/docs">← API reference</Link> · <Link href="/docs/device-sync/library">The library that implements it</Link>
       </p>
       <pre style={{ whiteSpace: "pre-wrap", font: "inherit", lineHeight: 1.5 }}>{guide}</pre>
     </main>

@@ -60,6 +60,11 @@ export interface SyncStore {
   close(): Awaitable<void>;
 }
 
+/** A deep copy through JSON, as a persisted store keeps values (structuredClone is missing on some React Native engines). */
+function clone<T>(value: T): T {
+  return JSON.parse(JSON.stringify(value)) as T;
+}
+
 interface MemorySource {
   state: SyncState;
   rows: Map<string, StoredRow>;
@@ -76,19 +81,19 @@ export function memoryStore(): SyncStore & { readonly sources: ReadonlyMap<strin
     sources,
     load(sourceId) {
       const source = sources.get(sourceId);
-      return source ? structuredClone(source.state) : null;
+      return source ? clone(source.state) : null;
     },
     commit(sourceId, page) {
       const rows = page.clear ? new Map<string, StoredRow>() : new Map(sources.get(sourceId)?.rows ?? []);
       for (const change of page.changes) {
         if (change.row === null) rows.delete(change.externalId);
         // Through JSON, as a persisted store keeps it: what JSON cannot hold fails the whole page.
-        else rows.set(change.externalId, JSON.parse(JSON.stringify(change.row)) as StoredRow);
+        else rows.set(change.externalId, clone(change.row));
       }
-      sources.set(sourceId, { state: structuredClone(page.state), rows });
+      sources.set(sourceId, { state: clone(page.state), rows });
     },
     rows(sourceId) {
-      return [...(sources.get(sourceId)?.rows.values() ?? [])].map((row) => structuredClone(row));
+      return [...(sources.get(sourceId)?.rows.values() ?? [])].map((row) => clone(row));
     },
     close() {},
   };

@@ -8,6 +8,7 @@ import { loadEncryptionKey } from "@/server/modules/data-sources/credentials/enc
 import { createSecretBox } from "@/server/modules/data-sources/credentials/secret-box";
 import { sendTestMessage } from "@/server/modules/alerts/deliveries";
 import { MAX_LIMIT } from "@/server/modules/pagination/page";
+import { backupAlertCommands } from "./backup-alert";
 import { CliUsageError, requireOption, requirePositional, requireSecretOption, wholeNumberOption, type CliArgs, type CommandGroup } from "../command";
 
 // NOTE: the shell operator has the instance owner's rights: any organization, instance channels.
@@ -131,7 +132,7 @@ export const alertCommands: CommandGroup = {
     options: { ...scopeOptions, limit: { type: "string" }, cursor: { type: "string" } },
     async run(ctx, args) {
       const limit = wholeNumberOption(args, "limit", { min: 1, max: MAX_LIMIT });
-      const page = await listDeliveries(ctx.db, CLI_OPERATOR, scopeOf(args), { limit, cursor: typeof args.values.cursor === "string" ? args.values.cursor : undefined });
+      const page = await listDeliveries(ctx.db, CLI_OPERATOR, scopeOf(args), { limit, cursor: typeof args.values.cursor === "string" ? args.values.cursor : undefined }, { showDetail: true });
       const items = page.items.map((d) => ({
         id: d.id,
         channel_id: d.channelId,
@@ -143,12 +144,14 @@ export const alertCommands: CommandGroup = {
         status: d.status,
         attempts: d.attempts,
         last_error: d.lastError,
+        last_error_detail: d.lastErrorDetail,
         created_at: d.createdAt.toISOString(),
         sent_at: d.sentAt?.toISOString() ?? null,
       }));
-      const human = items.map((d) => `${d.created_at}  ${d.status.padEnd(9)} ${d.kind.padEnd(8)} ${d.channel_name}: ${d.subject}${d.last_error ? `\n    reason: ${d.last_error}` : ""}`);
+      const human = items.map((d) => `${d.created_at}  ${d.status.padEnd(9)} ${d.kind.padEnd(8)} ${d.channel_name}: ${d.subject}${d.last_error ? `\n    reason: ${d.last_error}${d.last_error_detail && d.last_error_detail !== d.last_error ? ` (${d.last_error_detail})` : ""}` : ""}`);
       if (page.meta.next_cursor) human.push(`more: --cursor ${page.meta.next_cursor}`);
       ctx.print({ items, next_cursor: page.meta.next_cursor }, human.length ? human.join("\n") : "No deliveries.");
     },
   },
+  ...backupAlertCommands,
 };

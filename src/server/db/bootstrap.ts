@@ -41,7 +41,14 @@ export async function prepareDatabase(options: {
     ? { ...plan, embedded: false, stop: async () => undefined }
     : await startEmbedded(options.dataDir, log);
   try {
-    if (options.migrate !== false) await applyMigrations(database.directUrl, { migrationsDir: options.migrationsDir, log });
+    if (options.migrate !== false) {
+      // On the direct URL: the runner holds a session advisory lock (D400).
+      await applyMigrations(database.directUrl, {
+        migrationsDir: options.migrationsDir,
+        log,
+        lockPolicy: { lockTimeoutMs: env().GROUNDWORK_MIGRATION_LOCK_TIMEOUT_MS },
+      });
+    }
   } catch (error) {
     await database.stop();
     throw error;

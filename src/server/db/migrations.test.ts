@@ -27,8 +27,8 @@ describe("readMigrations", () => {
       "20250101000000_a/migration.sql": "SELECT 1;",
     });
     expect(await readMigrations(root)).toEqual([
-      { name: "20250101000000_a", sql: "SELECT 1;", checksum: checksumOf("SELECT 1;") },
-      { name: "20250102000000_b", sql: "SELECT 2;", checksum: checksumOf("SELECT 2;") },
+      { name: "20250101000000_a", sql: "SELECT 1;", checksum: checksumOf("SELECT 1;"), transactional: true },
+      { name: "20250102000000_b", sql: "SELECT 2;", checksum: checksumOf("SELECT 2;"), transactional: true },
     ]);
   });
 

@@ -1,8 +1,10 @@
-import { createHash, randomUUID } from "node:crypto";
+import { createHash } from "node:crypto";
 import { existsSync } from "node:fs";
 import fs from "node:fs/promises";
 import path from "node:path";
 import pg from "pg";
+import { applyOne, DEFAULT_LOCK_POLICY, type LockPolicy } from "./migration-apply";
+import { isNoTransaction } from "./migration-sql";
 
 // Applies prisma/migrations/<timestamp>_<name>/migration.sql in order, with Prisma Migrate's own
 // bookkeeping (`_prisma_migrations`, its advisory lock, its checksums), so that `prisma migrate
@@ -20,13 +22,24 @@ export interface Migration {
   sql: string;
   /** SHA-256 of migration.sql, lowercase hex: what Prisma stores in `checksum`. */
   checksum: string;
+  /** False when the script starts with `-- groundwork:no-transaction` (D390). */
+  transactional: boolean;
 }
+
+/**
+ * Migrations rewritten after release to produce the same schema without locking (D392): the
+ * checksums of their earlier text, which databases that applied that text have recorded.
+ */
+export const REWRITTEN_MIGRATIONS: Record<string, string[]> = {
+  // D345's indexes, built and dropped CONCURRENTLY since 0.2.0 (D392).
+  "20261128130000_tombstone_indexes": ["a22c3397395c61388eebe0724eb875e7f42e3c7ca1a9533882769bbf965066df"],
+};
 
 export class MigrationError extends Error {
   override name = "MigrationError";
   constructor(
     /** P3009 / P3018 are Prisma's codes for the same situations; EDITED has no Prisma counterpart. */
-    readonly code: "P3009" | "P3018" | "EDITED" | "MISSING_FILE",
+    readonly code: "P3009" | "P3018" | "EDITED" | "MISSING_FILE" | "NEWER_DATABASE",
     message: string,
   ) {
     super(message);
@@ -40,9 +53,11 @@ export async function applyMigrations(
     log?: (message: string) => void;
     /** Applies only the migrations it accepts (a restore rebuilds the schema at its archive's version). */
     only?: (name: string) => boolean;
+    lockPolicy?: Partial<LockPolicy>;
   } = {},
 ): Promise<{ applied: string[] }> {
   const log = options.log ?? (() => undefined);
+  const policy = { ...DEFAULT_LOCK_POLICY, ...options.lockPolicy };
   const migrations = await readMigrations(options.migrationsDir ?? DEFAULT_MIGRATIONS_DIR);
   // One session throughout: the advisory lock belongs to it.
   const client = new pg.Client({ connectionString: databaseUrl });
@@ -53,19 +68,27 @@ export async function applyMigrations(
     try {
       await client.query(CREATE_MIGRATIONS_TABLE);
       const recorded = await readRecorded(client);
-      assertNothingFailed(recorded);
+      assertNotNewer(recorded, migrations);
+      const resumable = assertNothingFailed(recorded, migrations);
       assertNothingEdited(recorded, migrations);
       const done = new Set(recorded.filter(isApplied).map((row) => row.migration_name));
-      for (const name of done) {
-        if (!migrations.some((migration) => migration.name === name)) {
-          log(`migrations: ${name} is applied in the database but absent from the migrations directory`);
-        }
-      }
       const applied: string[] = [];
       const wanted = options.only ?? (() => true);
       for (const migration of migrations.filter((candidate) => !done.has(candidate.name) && wanted(candidate.name))) {
-        log(`migrations: applying ${migration.name}`);
-        await applyOne(client, migration);
+        const resumeId = resumable?.migration_name === migration.name ? resumable.id : undefined;
+        log(`migrations: ${resumeId ? "resuming" : "applying"} ${migration.name}${migration.transactional ? "" : " (outside a transaction)"}`);
+        try {
+          await applyOne(client, migration, { policy, log, resumeId });
+        } catch (error) {
+          throw new MigrationError(
+            "P3018",
+            migration.transactional
+              ? `Migration ${migration.name} failed and was rolled back: ${(error as Error).message}. Later runs refuse to migrate until ` +
+                  "the failed attempt is marked rolled back (see _prisma_migrations)."
+              : `Migration ${migration.name} (outside a transaction) failed: ${(error as Error).message}. Its statements are ` +
+                  "written to be re-run: the next start resumes it (see _prisma_migrations.logs).",
+          );
+        }
         applied.push(migration.name);
       }
       log(applied.length ? `migrations: applied ${applied.length}` : "migrations: database is up to date");
@@ -91,7 +114,7 @@ export async function readMigrations(migrationsDir: string): Promise<Migration[]
         throw new MigrationError("MISSING_FILE", `Migration directory ${name} has no migration.sql (${file}).`);
       }
       const sql = await fs.readFile(file, "utf8");
-      return { name, sql, checksum: checksumOf(sql) };
+      return { name, sql, checksum: checksumOf(sql), transactional: !isNoTransaction(sql) };
     }),
   );
 }
@@ -142,9 +165,15 @@ async function readRecorded(client: pg.Client): Promise<RecordedMigration[]> {
 const isApplied = (row: RecordedMigration) => row.finished_at !== null && row.rolled_back_at === null;
 const isFailed = (row: RecordedMigration) => row.finished_at === null && row.rolled_back_at === null;
 
-function assertNothingFailed(recorded: RecordedMigration[]): void {
+/**
+ * The failed attempt, if any, that blocks every later migration, as with Prisma (P3009), unless
+ * it is of a non-transactional migration whose file is unchanged: that one is returned, to resume.
+ */
+function assertNothingFailed(recorded: RecordedMigration[], migrations: Migration[]): RecordedMigration | undefined {
   const failed = recorded.find(isFailed);
-  if (!failed) return;
+  if (!failed) return undefined;
+  const file = migrations.find((migration) => migration.name === failed.migration_name);
+  if (file && !file.transactional && matchesChecksum(file.sql, failed.checksum) && recorded.filter(isFailed).length === 1) return failed;
   throw new MigrationError(
     "P3009",
     `Migration ${failed.migration_name} (started ${failed.started_at.toISOString()}) failed, so no new migration ` +
@@ -155,10 +184,27 @@ function assertNothingFailed(recorded: RecordedMigration[]): void {
   );
 }
 
+/**
+ * A database some newer Groundwork migrated (a migration applied there that this code does not
+ * have) is refused before anything runs: this code would run on a schema it does not know (D394).
+ */
+function assertNotNewer(recorded: RecordedMigration[], migrations: Migration[]): void {
+  const known = new Set(migrations.map((migration) => migration.name));
+  const unknown = recorded.filter((row) => row.rolled_back_at === null && !known.has(row.migration_name));
+  if (unknown.length === 0) return;
+  throw new MigrationError(
+    "NEWER_DATABASE",
+    `The database was migrated by a newer version of Groundwork: ${unknown.map((row) => row.migration_name).join(", ")} ` +
+      `${unknown.length === 1 ? "is" : "are"} recorded in _prisma_migrations but unknown to this version. Run the newer ` +
+      "version, or roll back by restoring the backup taken before the upgrade (docs/operations.md, Rollback).",
+  );
+}
+
 function assertNothingEdited(recorded: RecordedMigration[], migrations: Migration[]): void {
   for (const row of recorded.filter(isApplied)) {
     const file = migrations.find((migration) => migration.name === row.migration_name);
     if (!file || matchesChecksum(file.sql, row.checksum)) continue;
+    if (REWRITTEN_MIGRATIONS[row.migration_name]?.includes(row.checksum)) continue;
     throw new MigrationError(
       "EDITED",
       `Migration ${row.migration_name} was edited after it was applied: the checksum of its migration.sql ` +
@@ -172,37 +218,4 @@ function assertNothingEdited(recorded: RecordedMigration[], migrations: Migratio
 function matchesChecksum(sql: string, checksum: string): boolean {
   const variants = [sql, sql.replaceAll("\r\n", "\n"), sql.replaceAll("\r\n", "\n").replaceAll("\n", "\r\n")];
   return variants.some((variant) => checksumOf(variant) === checksum);
-}
-
-/**
- * NOTE: the row is written before the migration's transaction (as Prisma does) so that a failure, or a
- * crash mid-way, leaves a failed record that blocks later runs until someone looks; the statements and
- * the "finished" mark commit together, so a migration is never half applied.
- */
-async function applyOne(client: pg.Client, migration: Migration): Promise<void> {
-  const id = randomUUID();
-  await client.query("INSERT INTO _prisma_migrations (id, checksum, migration_name) VALUES ($1, $2, $3)", [
-    id,
-    migration.checksum,
-    migration.name,
-  ]);
-  try {
-    await client.query("BEGIN");
-    await client.query(migration.sql); // simple protocol: the whole script, $$ bodies included
-    await client.query(
-      "UPDATE _prisma_migrations SET finished_at = now(), applied_steps_count = applied_steps_count + 1 WHERE id = $1",
-      [id],
-    );
-    await client.query("COMMIT");
-  } catch (error) {
-    await client.query("ROLLBACK").catch(() => undefined);
-    const { message, code } = error as { message?: string; code?: string };
-    const logs = `Migration name: ${migration.name}\n\nDatabase error code: ${code ?? "unknown"}\n\nDatabase error:\n${message}`;
-    await client.query("UPDATE _prisma_migrations SET logs = $2 WHERE id = $1", [id, logs]).catch(() => undefined);
-    throw new MigrationError(
-      "P3018",
-      `Migration ${migration.name} failed and was rolled back: ${message}. Later runs refuse to migrate until ` +
-        "the failed attempt is marked rolled back (see _prisma_migrations).",
-    );
-  }
 }

@@ -10,6 +10,7 @@ import {
 import type { MigrationList, SchemaEngine } from "@prisma/schema-engine-wasm";
 import pg from "pg";
 import { createDatabase, databaseUrl, dropDatabase, randomDatabaseName } from "./admin";
+import { isNoTransaction, splitStatements } from "./migration-sql";
 import { DEFAULT_MIGRATIONS_DIR, readMigrations } from "./migrations";
 
 // The one door to Prisma's WebAssembly schema engine (an internal, undocumented API: versions pinned
@@ -123,7 +124,10 @@ function engineAdapterFactory(url: string, pools: Set<pg.Pool>): SqlMigrationAwa
       getConnectionInfo: () => inner.getConnectionInfo(),
       executeScript: async (script) => {
         // No parameters: node-postgres then uses the simple protocol, which runs several statements.
-        await inner.executeRaw({ sql: script, args: [], argTypes: [] });
+        // A no-transaction migration (D390) goes statement by statement: CONCURRENTLY refuses to
+        // run in a multi-statement string.
+        const pieces = isNoTransaction(script) ? splitStatements(script) : [script];
+        for (const sql of pieces) await inner.executeRaw({ sql, args: [], argTypes: [] });
       },
       dispose: async () => {
         await inner.dispose();

@@ -51,6 +51,20 @@ function trusted(list: BlockList, address: string): boolean {
 }
 
 /**
+ * Headers only a proxy in front of this server may set (D378): the host and scheme the client
+ * asked for. From any other peer they are dropped at the edge, so the CSRF check (which compares
+ * `Origin` with X-Forwarded-Host) and the pages that show this server's URL see the Host the
+ * client really connected with.
+ */
+export const FORWARDED_ORIGIN_HEADERS = ["x-forwarded-host", "x-forwarded-proto", "x-forwarded-port"] as const;
+
+/** Whether the socket's peer is one of GROUNDWORK_TRUSTED_PROXIES. */
+export function isTrustedPeer(peer: string | undefined, proxies: BlockList): boolean {
+  const address = normalizeAddress(peer ?? "");
+  return address !== "" && trusted(proxies, address);
+}
+
+/**
  * The client's address: the socket's peer, unless that peer is a trusted proxy, in which case
  * X-Forwarded-For is read from the right, skipping further trusted proxies; the first address a
  * trusted proxy vouches for is the client. Entries that are not addresses end the walk there.

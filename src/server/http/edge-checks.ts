@@ -33,7 +33,23 @@ export function edgeRefusal(method: string, url: string, rawHeaders: readonly st
   }
   // The API root has no operation; the dashboard's HTML 404 is no answer for an API client.
   if (path === "/api/v1" || path === "/api/v1/") return new AppError("not_found", `No route matches ${method} ${path}; see /api/v1/openapi.json.`);
+  if (path.startsWith("/api/trpc/") && isTrpcBatch(url, path)) return trpcBatchRefused();
   return null;
+}
+
+/**
+ * Whether a dashboard tRPC request names several procedures (`a,b`, `?batch=1`). Batching is
+ * off (D370): the dashboard's client sends one call per request, so a batch is only ever a
+ * stranger's, refused here before Next routes it (and by the endpoint itself, handler.ts).
+ */
+export function isTrpcBatch(url: string, path = url.split("?", 1)[0]!): boolean {
+  if (path.includes(",") || /%2c/i.test(path)) return true;
+  const query = url.slice(path.length + 1);
+  return query !== "" && new URLSearchParams(query).has("batch");
+}
+
+export function trpcBatchRefused(): AppError {
+  return new AppError("bad_request", "Batching is off: send one dashboard procedure per request.");
 }
 
 /** Node's parser error codes, as the status and message a client can act on. */

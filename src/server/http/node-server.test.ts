@@ -21,6 +21,7 @@ beforeAll(async () => {
         connection: req.headers.connection ?? null,
         url: req.url,
         address: req.headers["x-groundwork-client-address"] ?? null,
+        forwarded: [req.headers["x-forwarded-host"] ?? null, req.headers["x-forwarded-proto"] ?? null, req.headers["x-forwarded-port"] ?? null],
         policy: req.headers["content-security-policy"] ?? null,
       }),
     );
@@ -134,6 +135,26 @@ describe("the HTTP server in front of the framework", () => {
   it("resolves the client address from the socket and ignores a client's own headers", async () => {
     const answer = await get("/", "X-Forwarded-For: 203.0.113.1\r\nX-Groundwork-Client-Address: 203.0.113.2\r\n");
     expect((JSON.parse(answer.body) as { address: string }).address).toBe("127.0.0.1");
+  });
+
+  // Issue 41 item 8 (D378): the CSRF check compares Origin with X-Forwarded-Host.
+  it("drops X-Forwarded-Host, -Proto and -Port from a peer that is not a trusted proxy", async () => {
+    const forged = "X-Forwarded-Host: evil.example\r\nX-Forwarded-Proto: https\r\nX-Forwarded-Port: 443\r\n";
+    expect((JSON.parse((await get("/", forged)).body) as { forwarded: unknown }).forwarded).toEqual([null, null, null]);
+    const trusting = createNodeServer(
+      (req, res) => void res.end(JSON.stringify([req.headers["x-forwarded-host"], req.headers["x-forwarded-proto"], req.headers["x-forwarded-port"]])),
+      pino({ level: "silent" }),
+      { trustedProxies: parseTrustedProxies("127.0.0.0/8"), https: false },
+    );
+    await new Promise<void>((resolve) => trusting.listen(0, "127.0.0.1", resolve));
+    try {
+      const answer = await fetch(`http://127.0.0.1:${(trusting.address() as AddressInfo).port}/`, {
+        headers: { "x-forwarded-host": "dash.example.com", "x-forwarded-proto": "https", "x-forwarded-port": "443" },
+      });
+      expect(await answer.json()).toEqual(["dash.example.com", "https", "443"]);
+    } finally {
+      await new Promise<void>((resolve) => trusting.close(() => resolve()));
+    }
   });
 
   it("refuses an oversized or unmeasured body to the dashboard and auth endpoints before reading it", async () => {

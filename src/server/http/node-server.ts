@@ -4,7 +4,7 @@ import { env } from "@/env";
 import { AppError } from "@/server/errors/app-error";
 import { statusForCode } from "@/server/errors/http-status";
 import type { Logger } from "@/server/logger";
-import { CLIENT_ADDRESS_HEADER, parseTrustedProxies, resolveClientAddress } from "./client-address";
+import { CLIENT_ADDRESS_HEADER, FORWARDED_ORIGIN_HEADERS, isTrustedPeer, parseTrustedProxies, resolveClientAddress } from "./client-address";
 import { bodyRefusal, edgeRefusal, hostRefusal, normalizeUnreservedEscapes, parserRefusal } from "./edge-checks";
 import { errorBody, internalError, type ErrorBody } from "@/server/errors/envelope";
 import { newRequestId, REQUEST_ID_HEADER } from "../web/request-id";
@@ -50,7 +50,8 @@ const SECURITY_HEADER_ENTRIES = Object.entries(SECURITY_HEADERS);
  * malformed percent-encoding, two Authorization headers, the bare API root, oversized bodies of
  * the dashboard and auth endpoints, and what Node's own parser rejects. Every response carries
  * the security headers (a per-request nonce policy, HSTS over https); percent-encoded unreserved
- * characters in the path are decoded before routing; the client address is resolved once here;
+ * characters in the path are decoded before routing; the client address is resolved once here
+ * (and X-Forwarded-Host/-Proto/-Port are dropped unless a trusted proxy sent them, D378);
  * an `Upgrade:` header is dropped so the request is served as plain HTTP/1.1 (nothing here
  * speaks WebSocket or h2c), instead of vanishing. While stopping (graceful-stop.ts), health
  * answers 503 and each connection closes after its current response.
@@ -89,6 +90,7 @@ export function createNodeServer(handle: NodeHandler, log: Logger, options: Node
       // Next reads the nonce for its inline scripts from the request's policy header.
       if (nonce) req.headers["content-security-policy"] = contentSecurityPolicy(nonce, options.dev);
       req.headers[CLIENT_ADDRESS_HEADER] = resolveClientAddress(req.socket.remoteAddress, req.headers["x-forwarded-for"], proxies);
+      if (!isTrustedPeer(req.socket.remoteAddress, proxies)) for (const name of FORWARDED_ORIGIN_HEADERS) delete req.headers[name];
       Promise.resolve(handle(req, res)).catch((error: unknown) => {
         log.error({ err: error }, "unhandled error in the HTTP server");
         if (!res.headersSent) answer(res, 500, internalError(), log, req, options.onRefused);

@@ -92,6 +92,9 @@ export function DeliveriesTable({ organizationId, initial }: { organizationId: s
                     </span>
                   </p>
                   {delivery.lastError ? <p className="mt-1 text-xs break-words text-red-700">Reason: {delivery.lastError}</p> : null}
+                  {delivery.lastErrorDetail && delivery.lastErrorDetail !== delivery.lastError ? (
+                    <p className="mt-1 text-xs break-words text-slate-600">Detail (owners): {delivery.lastErrorDetail}</p>
+                  ) : null}
                 </TD>
                 <TD className="hidden align-top whitespace-nowrap sm:table-cell">{delivery.channelName}</TD>
                 <TD className="hidden align-top whitespace-nowrap sm:table-cell">

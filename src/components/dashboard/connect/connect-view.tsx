@@ -162,6 +162,11 @@ export function ConnectView({ base, organization, forms, sources, canAdmin }: { 
               Device sync protocol (walk, then delta with tombstones) <ExternalLink className="size-3.5" aria-hidden />
             </a>
           </li>
+          <li>
+            <a className="inline-flex items-center gap-1 text-blue-700 underline" href="/docs/device-sync/library">
+              Device sync library (@groundwork/device-sync: the protocol as code) <ExternalLink className="size-3.5" aria-hidden />
+            </a>
+          </li>
         </ul>
       </Card>
     </div>

@@ -37,7 +37,8 @@ export function KeyUsageView({
 }: {
   apiKey: KeyRow;
   usage: KeyUsage;
-  requests: KeyRequestsPage;
+  /** Null for a member: the request log is for admins, support and owners (D197). */
+  requests: KeyRequestsPage | null;
   filters: KeyRequestFilters;
   basePath: string;
   backHref: string;
@@ -79,6 +80,14 @@ export function KeyUsageView({
         </div>
         <UsageChart points={points} label={`Requests per hour, last ${filters.range}`} testId="key-usage-chart" />
       </Card>
+      {requests === null ? (
+        <Card aria-labelledby="recent-heading">
+          <h2 id="recent-heading" className="font-semibold text-slate-900">
+            Recent requests
+          </h2>
+          <p className="mt-2 text-sm text-slate-600">The request log of a key is shown to the organization&apos;s admins.</p>
+        </Card>
+      ) : (
       <Card aria-labelledby="recent-heading">
         <h2 id="recent-heading" className="font-semibold text-slate-900">
           Recent requests
@@ -171,6 +180,7 @@ export function KeyUsageView({
           </Link>
         ) : null}
       </Card>
+      )}
     </div>
   );
 }

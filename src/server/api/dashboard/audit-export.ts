@@ -3,6 +3,9 @@ import { logger } from "@/server/logger";
 import { auditCsvLine, AUDIT_CSV_HEADER } from "@/server/modules/audit/audit-csv";
 import { errorResponse } from "@/server/web/envelope";
 import { REQUEST_ID_HEADER } from "@/server/web/request-id";
+import { env } from "@/env";
+import { acquireExportSlot, type ExportSlot } from "@/server/modules/exports/export-slots";
+import { exportStream } from "@/server/modules/exports/export-stream";
 import { toAppError } from "../to-app-error";
 import type { DashboardContext } from "./context";
 import { createDashboardCaller } from "./root";
@@ -17,51 +20,43 @@ export type AuditExportFilters = Omit<Parameters<AuditList>[0], "limit" | "curso
  * GET /dashboard/audit/export: CSV of the filtered audit trail (D201), read page by page through
  * the same procedure as the page, so the same role check and filters apply. A refusal of the first
  * page (no session, a filter the procedure rejects) is the one error body with its request id,
- * with its own status: not a 401 "sign in" for every failure.
+ * with its own status: not a 401 "sign in" for every failure. The download holds one of the
+ * bounded export slots (D372) and is cut when its client stops reading (D373).
  */
 export async function handleAuditExport(context: DashboardContext, filters: AuditExportFilters, pageSize = 500): Promise<Response> {
   const caller = createDashboardCaller(context);
   let page: Awaited<ReturnType<AuditList>>;
+  let slot: ExportSlot | null = null;
   try {
+    // One of the bounded slots (D372); a request with no session at all is refused by the page.
+    if (context.sessionUserId) slot = acquireExportSlot(context.sessionUserId);
     page = await caller.audit.list({ ...filters, limit: pageSize });
   } catch (error) {
+    slot?.release();
     const appError = toAppError(error);
     if (!isAppError(error) && appError.code === "internal_error") logger.error({ err: error, request_id: context.requestId }, "audit export failed");
     return errorResponse(appError, context.requestId);
   }
-  const encoder = new TextEncoder();
-  let first: typeof page | null = page;
-  let written = 0;
-  let done = false;
+  const first = page;
   // NOTE: pulled page by page as the client reads; a later page that fails ends the download
   // with an error, which the browser shows as a failed download instead of a short file.
-  const stream = new ReadableStream<Uint8Array>({
-    start(controller) {
-      controller.enqueue(encoder.encode(`${AUDIT_CSV_HEADER.join(",")}\r\n`));
-    },
-    async pull(controller) {
-      if (done) return;
-      let current: typeof page;
-      try {
-        current = first ?? (await caller.audit.list({ ...filters, limit: pageSize, cursor: page.nextCursor! }));
-      } catch (error) {
-        logger.error({ err: error, request_id: context.requestId }, "audit export failed mid-stream");
-        done = true;
-        controller.error(error);
-        return;
-      }
-      first = null;
-      page = current;
-      for (const row of current.items) controller.enqueue(encoder.encode(`${auditCsvLine({ ...row, createdAt: new Date(row.createdAt), metadata: row.metadata as never })}\r\n`));
+  async function* lines(): AsyncGenerator<string, void, undefined> {
+    yield `${AUDIT_CSV_HEADER.join(",")}\r\n`;
+    let current = first;
+    let written = 0;
+    for (;;) {
+      if (current.items.length > 0) yield current.items.map((row) => `${auditCsvLine({ ...row, createdAt: new Date(row.createdAt), metadata: row.metadata as never })}\r\n`).join("");
       written += current.items.length;
-      if (!current.nextCursor || written >= AUDIT_EXPORT_MAX) {
-        done = true;
-        controller.close();
-      }
-    },
-    cancel() {
-      done = true;
-    },
+      if (!current.nextCursor || written >= AUDIT_EXPORT_MAX) return;
+      current = await caller.audit.list({ ...filters, limit: pageSize, cursor: current.nextCursor });
+    }
+  }
+  const stream = exportStream(lines(), {
+    // A signed-out request never gets here: its first page was refused.
+    slot: slot ?? { release: () => undefined },
+    stallTimeoutMs: env().GROUNDWORK_EXPORT_STALL_TIMEOUT_MS,
+    requestId: context.requestId,
+    what: "audit export",
   });
   const stamp = new Date().toISOString().slice(0, 19).replaceAll(":", "");
   return new Response(stream, {

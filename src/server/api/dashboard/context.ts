@@ -1,4 +1,5 @@
 import type { PrismaClient } from "@/server/db/types";
+import type { Viewer } from "@/server/modules/access/viewer";
 
 /** What every dashboard procedure starts from: who is asking is resolved by sessionProcedure. */
 export interface DashboardContext {
@@ -11,4 +12,6 @@ export interface DashboardContext {
    * Requests always carry it (dashboardContext); only tests building a caller by hand leave it out.
    */
   session?: { id: string; version: number };
+  /** The viewer the endpoint already loaded for this request (handler.ts), so it is read once. */
+  preloadedViewer?: Viewer;
 }

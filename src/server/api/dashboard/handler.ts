@@ -1,14 +1,22 @@
 import { fetchRequestHandler } from "@trpc/server/adapters/fetch";
 import { AppError } from "@/server/errors/app-error";
 import { statusForCode } from "@/server/errors/http-status";
+import { isTrpcBatch, trpcBatchRefused } from "@/server/http/edge-checks";
 import { cookieReader, sessionClaim } from "@/server/auth/session";
 import { getPrisma } from "@/server/db/client";
 import { newRequestId, REQUEST_ID_HEADER } from "@/server/web/request-id";
-import { loadViewer } from "@/server/modules/access/viewer";
+import { loadViewer, type Viewer } from "@/server/modules/access/viewer";
 import { dashboardContext } from "./caller";
 import { isSameOriginRequest } from "./csrf";
 import { dashboardRouter } from "./root";
 import { dashboardErrorShape, sessionEnded } from "./trpc";
+
+/**
+ * The dashboard procedures a request may call without a session (D370): none. Sign-in is
+ * next-auth's own route (/api/auth), never this endpoint; every procedure here is a
+ * sessionProcedure or ownerProcedure. A procedure added for signed-out use must be named here.
+ */
+export const SESSIONLESS_PROCEDURES: ReadonlySet<string> = new Set<string>();
 
 /** A refusal in the shape the tRPC error formatter gives (trpc.ts), so the client shows it alike. */
 function refuse(error: AppError, requestId: string): Response {
@@ -16,24 +24,44 @@ function refuse(error: AppError, requestId: string): Response {
   return Response.json({ error: dashboardErrorShape(error, requestId) }, { status, headers: { [REQUEST_ID_HEADER]: requestId, "Cache-Control": "no-store" } });
 }
 
+/** The procedure path of /api/trpc/<path>, or null when the request names several (a batch). */
+function singlePath(url: URL): string | null {
+  if (isTrpcBatch(`${url.pathname}${url.search}`, url.pathname)) return null;
+  return decodeURIComponent(url.pathname.replace(/^\/api\/trpc\/?/, ""));
+}
+
 /**
  * app/api/trpc/[trpc]: the dashboard's internal tRPC endpoint, authenticated by the session
- * cookie. A mutation (POST) is refused before its body is read (D177) when it is cross-site or
- * its session stands for no one; the edge has already capped the body's size.
+ * cookie. Everything that costs the server anything happens only for a signed-in viewer (D370):
+ * a batch (several procedures in one request) is refused before anything else, batching being
+ * off (the dashboard's client sends one call per request, `httpLink`); then a mutation (POST)
+ * must be same-origin (D177); then the session is checked against the database, for queries as
+ * for mutations, and a request without a live session is refused before tRPC reads its input.
+ * The refusals are small bodies from the one builder with a request id. The edge has already
+ * capped the body's size.
  */
 export async function handleDashboardRequest(req: Request): Promise<Response> {
   const requestId = newRequestId();
+  let path: string | null;
+  try {
+    path = singlePath(new URL(req.url));
+  } catch {
+    return refuse(new AppError("bad_request", "The procedure path is not valid."), requestId);
+  }
+  if (path === null) return refuse(trpcBatchRefused(), requestId);
   if (req.method !== "GET" && !isSameOriginRequest(req.headers)) return refuse(new AppError("forbidden", "Cross-site request refused."), requestId);
   const claim = await sessionClaim(cookieReader(req.headers.get("cookie")));
-  if (req.method === "POST") {
-    const viewer = claim ? await loadViewer(getPrisma(), claim.userId, { id: claim.sessionId, version: claim.version }) : null;
+  let viewer: Viewer | undefined;
+  if (!SESSIONLESS_PROCEDURES.has(path)) {
+    viewer = (claim ? await loadViewer(getPrisma(), claim.userId, { id: claim.sessionId, version: claim.version }) : null) ?? undefined;
     if (!viewer) return refuse(sessionEnded(), requestId);
   }
   return fetchRequestHandler({
     endpoint: "/api/trpc",
     req,
     router: dashboardRouter,
-    createContext: () => dashboardContext(claim, requestId),
+    createContext: () => ({ ...dashboardContext(claim, requestId), ...(viewer ? { preloadedViewer: viewer } : {}) }),
+    allowBatching: false,
     // Queries are GETs (no state change); mutations must be POSTs and pass the CSRF guard above.
     allowMethodOverride: false,
     responseMeta: () => ({ headers: new Headers({ [REQUEST_ID_HEADER]: requestId, "Cache-Control": "no-store" }) }),

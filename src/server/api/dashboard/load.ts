@@ -35,3 +35,13 @@ export async function load<T>(fn: (caller: Caller) => Promise<T>): Promise<Loade
   if (unauthorized) redirect("/sign-in");
   throw new Error("unreachable");
 }
+
+/** A part of a page some roles may not see (a member and a key's request log): null for them. */
+export async function unlessForbidden<T>(promise: Promise<T>): Promise<T | null> {
+  try {
+    return await promise;
+  } catch (error) {
+    if (error instanceof TRPCError && error.code === "FORBIDDEN") return null;
+    throw error;
+  }
+}

@@ -10,6 +10,9 @@ import { logger } from "@/server/logger";
 import { requireOrganizationRead } from "@/server/modules/access/viewer";
 import { openRecordsExport } from "@/server/modules/records/export-records";
 import { assertNoNulInQuery, assertStorableParams } from "@/server/web/unstorable-input";
+import { acquireExportSlot, type ExportSlot } from "@/server/modules/exports/export-slots";
+import { exportStream } from "@/server/modules/exports/export-stream";
+import { env } from "@/env";
 import { toAppError } from "../to-app-error";
 import { requestViewer } from "./request-viewer";
 import { sessionEnded } from "./trpc";
@@ -25,9 +28,17 @@ const filtersSchema = z.object({
  * A session-authenticated download (a link, so a GET: it changes nothing). The role is checked on
  * the server (anyone who may read the organization may export), then the CSV streams from a
  * server-side cursor: the body is pulled batch by batch as the client reads, never held whole.
+ * It holds one of the bounded export slots (D372) and is cut when its client stops reading (D373).
  */
-export async function handleRecordsExport(req: Request, organizationId: string, formId: string, db: PrismaClient = getPrisma()): Promise<Response> {
+export async function handleRecordsExport(
+  req: Request,
+  organizationId: string,
+  formId: string,
+  db: PrismaClient = getPrisma(),
+  connect: () => pg.Client = () => new pg.Client({ connectionString: databaseUrlFromEnv() }),
+): Promise<Response> {
   const requestId = newRequestId();
+  let slot: ExportSlot | null = null;
   try {
     const viewer = await requestViewer(db, req);
     if (!viewer) throw sessionEnded();
@@ -40,24 +51,10 @@ export async function handleRecordsExport(req: Request, organizationId: string, 
     if (!parsed.success) throw new AppError("bad_request", parsed.error.issues[0]?.message ?? "Invalid filter.");
     const form = await db.form.findFirst({ where: { id: formId, organizationId }, select: { name: true } });
     const filters = { formId, createdAfter: parsed.data.created_after, createdBefore: parsed.data.created_before, submittedBy: parsed.data.submitted_by };
-    const opened = await openRecordsExport(db, organizationId, filters, { connect: () => new pg.Client({ connectionString: databaseUrlFromEnv() }) });
-    const encoder = new TextEncoder();
-    const chunks = opened.chunks;
-    const body = new ReadableStream<Uint8Array>({
-      async pull(controller) {
-        try {
-          const next = await chunks.next();
-          if (next.done) controller.close();
-          else controller.enqueue(encoder.encode(next.value));
-        } catch (error) {
-          logger.error({ err: error, request_id: requestId }, "records export failed mid-stream");
-          controller.error(error);
-        }
-      },
-      async cancel() {
-        await chunks.return(undefined);
-      },
-    });
+    // One of the bounded slots (D372) before a connection of its own is opened.
+    slot = acquireExportSlot(viewer.userId);
+    const opened = await openRecordsExport(db, organizationId, filters, { connect });
+    const body = exportStream(opened.chunks, { slot, stallTimeoutMs: env().GROUNDWORK_EXPORT_STALL_TIMEOUT_MS, requestId, what: "records export" });
     const filename = `${(form?.name ?? "form").replace(/[^A-Za-z0-9._-]+/g, "-").replace(/^-+|-+$/g, "") || "form"}-records.csv`;
     return new Response(body, {
       status: 200,
@@ -69,6 +66,7 @@ export async function handleRecordsExport(req: Request, organizationId: string, 
       },
     });
   } catch (error) {
+    slot?.release();
     if (!isAppError(error)) logger.error({ err: error, request_id: requestId }, "records export failed");
     return errorResponse(toAppError(error), requestId);
   }

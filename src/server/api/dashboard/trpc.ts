@@ -95,7 +95,7 @@ const publicProcedure = t.procedure.use(appErrorStatus).use(refuseUnstorable);
  * (load the row, compare the organization, refuse before acting).
  */
 export const sessionProcedure = publicProcedure.use(async ({ ctx, next }) => {
-  const viewer = ctx.sessionUserId ? await loadViewer(ctx.db, ctx.sessionUserId, ctx.session) : null;
+  const viewer = ctx.preloadedViewer ?? (ctx.sessionUserId ? await loadViewer(ctx.db, ctx.sessionUserId, ctx.session) : null);
   if (!viewer) throw sessionEnded();
   return next({ ctx: { ...ctx, viewer } });
 });

@@ -86,9 +86,10 @@ export function buildDigestMessage(items: { subject: string; sourceLine: string 
   };
 }
 
+/** NOTE: the channel's name is the tenant's text: in the body, never in the Subject (D375). */
 export function buildTestMessage(channelName: string, baseUrl: string): AlertMessage {
   return {
-    subject: `[Groundwork] Test message for "${channelName}"`,
+    subject: "[Groundwork] Test message",
     body: [`This is a test of the alert channel "${channelName}". If you read this, alerts will reach you here.`, `Dashboard: ${baseUrl.replace(/\/+$/, "")}/dashboard`].join("\n"),
   };
 }

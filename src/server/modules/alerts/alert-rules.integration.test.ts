@@ -81,7 +81,9 @@ describe("rules, digests and staleness (the alert tick)", () => {
     await expect(createChannel(db.prisma, deps, admin, { kind: "email", organizationId: theirs, name: "x", to: ["a@example.com"] })).rejects.toMatchObject({ code: "not_found" });
     await expect(createChannel(db.prisma, deps, admin, { kind: "email", organizationId: mine, name: "x", to: ["not-an-email"] })).rejects.toMatchObject({ code: "bad_request" });
 
-    const channel = await createChannel(db.prisma, deps, admin, { kind: "email", organizationId: mine, name: "Mine", to: ["a@example.com"] });
+    // An admin's recipients are the organization's members (D374).
+    const a = await db.prisma.user.create({ data: { email: `a-${Math.random()}@example.com`, passwordHash: "x", memberships: { create: { organizationId: mine, role: "member" } } } });
+    const channel = await createChannel(db.prisma, deps, admin, { kind: "email", organizationId: mine, name: "Mine", to: [a.email] });
     const instance = await createChannel(db.prisma, deps, CLI_OPERATOR, { kind: "email", organizationId: null, name: "Instance", to: ["o@example.com"] });
     const other = await createChannel(db.prisma, deps, CLI_OPERATOR, { kind: "email", organizationId: theirs, name: "Theirs", to: ["t@example.com"] });
     expect(await auditCount(channel.id)).toBe(1);

@@ -1,6 +1,7 @@
 import type { PrismaClient } from "@/server/db/types";
 import { buildDigestMessage } from "./alert-message";
 import { enqueueDeliveries } from "./alert-queue";
+import { evaluateBackupAlerts } from "./backup-alert";
 import { STALE_AFTER_INTERVALS } from "../data-sources/source-status";
 import { DIGEST_WINDOW_MINUTES, evaluateSourceAlerts } from "./evaluate-source";
 
@@ -27,6 +28,7 @@ export async function runAlertTick(db: PrismaClient, options: { baseUrl: string;
                 AND coalesce(s.last_synced_at, s.created_at) + make_interval(secs => ${STALE_AFTER_INTERVALS} * s.sync_interval_seconds) < ${now}::timestamptz))`;
   const toQueue: string[] = [];
   for (const { id } of candidates) toQueue.push(...(await evaluateSourceAlerts(db, id, { baseUrl: options.baseUrl, now })));
+  toQueue.push(...(await evaluateBackupAlerts(db, now)));
   const digests = await flushDigests(db, now);
   toQueue.push(...digests);
   const stranded = await db.alertDelivery.findMany({

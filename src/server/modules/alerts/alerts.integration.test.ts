@@ -161,7 +161,7 @@ describe("alerts end to end: a real SMTP server and a local chat receiver", () =
     expect(queued).toBe(true);
     await settled({ channelId: hook.id });
     expect(await db.prisma.alertDelivery.findUniqueOrThrow({ where: { id: deliveryId } })).toMatchObject({ kind: "test", status: "sent", attempts: 1, lastError: null });
-    expect(chat.messages.slice(before).map((m) => m.text)).toEqual([expect.stringContaining('Test message for "Test me"')]);
+    expect(chat.messages.slice(before).map((m) => m.text)).toEqual([expect.stringContaining('a test of the alert channel "Test me"')]);
   });
 });
 
@@ -176,9 +176,9 @@ describe("delivery failures", () => {
       const { deliveryId } = await sendTestMessage(db.prisma, CLI_OPERATOR, email.id, BASE);
       // The first try fails and is recorded while the job waits out its backoff.
       await expect.poll(() => db.prisma.alertDelivery.findUniqueOrThrow({ where: { id: deliveryId } }), { timeout: 15_000, interval: 100 })
-        .toMatchObject({ status: "pending", attempts: 1, lastError: expect.stringMatching(/ECONNREFUSED/) });
+        .toMatchObject({ status: "pending", attempts: 1, lastError: "the mail relay refused the connection", lastErrorDetail: expect.stringMatching(/ECONNREFUSED/) });
       await expect.poll(() => db.prisma.alertDelivery.findUniqueOrThrow({ where: { id: deliveryId } }), { timeout: 30_000, interval: 200 })
-        .toMatchObject({ status: "failed", attempts: 2, sentAt: null, lastError: expect.stringMatching(/SMTP relay refused or could not be reached: .*ECONNREFUSED/) });
+        .toMatchObject({ status: "failed", attempts: 2, sentAt: null, lastError: "the mail relay refused the connection", lastErrorDetail: expect.stringMatching(/SMTP relay refused or could not be reached: .*ECONNREFUSED/) });
     } finally {
       await worker.stop();
     }
@@ -190,7 +190,7 @@ describe("delivery failures", () => {
     try {
       const senders = createAlertSenders({ smtpUrl: undefined, from: "a@example.com", policy: allowPrivate });
       await expect(senders.chat(chat.url, "hi")).rejects.toThrow("the chat URL answered HTTP 404");
-      await expect(senders.email(["a@example.com"], "s", "t")).rejects.toThrow(/no SMTP relay is configured \(set GROUNDWORK_SMTP_URL\)/);
+      await expect(senders.email(["a@example.com"], "s", "t")).rejects.toMatchObject({ message: "no mail relay is configured", detail: "no SMTP relay is configured (set GROUNDWORK_SMTP_URL)" });
     } finally {
       await chat.close();
     }

@@ -6,6 +6,7 @@ import { requireReach, type ActingPrincipal } from "../access/acting-principal";
 import { recordAuditEvent } from "../audit/record-audit-event";
 import type { TargetPolicy } from "../data-sources/connectors/targets/target-policy";
 import type { SecretBox } from "../data-sources/credentials/secret-box";
+import { requireAllowedRecipients } from "./alert-recipients";
 import { chatUrlHint, checkChatUrl } from "./chat-url";
 
 /** Whose channels: one organization's, or the instance's (organizationId null, owners only). */
@@ -74,6 +75,7 @@ export async function createChannel(db: PrismaClient, deps: ChannelDeps, princip
   if (input.organizationId !== null && !(await db.organization.findUnique({ where: { id: input.organizationId }, select: { id: true } }))) {
     throw new AppError("not_found", `No organization ${input.organizationId}.`);
   }
+  if (input.kind === "email") await requireAllowedRecipients(db, principal, input.organizationId, input.to);
   let url: URL | null = null;
   if (input.kind === "chat_url") {
     const checked = await checkChatUrl(input.url, deps.policy);
@@ -129,6 +131,7 @@ export async function deleteChannel(db: PrismaClient, principal: ActingPrincipal
   return db.$transaction(async (tx) => {
     const channel = await requireChannel(tx, principal, channelId);
     await tx.alertRule.deleteMany({ where: { channelId } });
+    await tx.backupAlertRule.deleteMany({ where: { channelId } });
     const deleted = await tx.alertChannel.update({ where: { id: channelId }, data: { deletedAt: new Date(), urlEncrypted: null } });
     await recordAuditEvent(tx, {
       action: "alert_channel.deleted",

@@ -2,7 +2,7 @@ import type { PrismaClient } from "@/server/db/types";
 import { redactSecrets } from "../data-sources/redact";
 import type { SecretBox } from "../data-sources/credentials/secret-box";
 import { chatUrlContext } from "./channels";
-import type { AlertSenders } from "./senders";
+import { DeliveryError, type AlertSenders } from "./senders";
 
 export interface DeliverDeps {
   db: PrismaClient;
@@ -25,23 +25,27 @@ export async function deliverAlert(deps: DeliverDeps, deliveryId: string, attemp
   if (!delivery || delivery.status !== "pending") return "skipped";
   const { channel } = delivery;
   let reason: string | null = null;
+  let detail: string | null = null;
   try {
     if (channel.deletedAt !== null) reason = "the channel was deleted before the message went out";
     else if (channel.kind === "email") await deps.senders.email(channel.emailTo, delivery.subject, delivery.body);
     else if (!channel.urlEncrypted) reason = "the channel has no chat URL";
     else await deps.senders.chat(deps.secrets.open(channel.urlEncrypted, chatUrlContext(channel.id)), `*${delivery.subject}*\n${delivery.body}`);
   } catch (error) {
-    reason = error instanceof Error ? error.message : String(error);
+    // A DeliveryError's message is its class (what a tenant sees); anything else is ours.
+    reason = error instanceof DeliveryError ? error.message : "the message could not be sent";
+    detail = error instanceof DeliveryError ? error.detail : error instanceof Error ? error.message : String(error);
   }
   if (reason === null) {
-    await db.alertDelivery.update({ where: { id: deliveryId }, data: { status: "sent", sentAt: new Date(), attempts: attempt.number, lastError: null } });
+    await db.alertDelivery.update({ where: { id: deliveryId }, data: { status: "sent", sentAt: new Date(), attempts: attempt.number, lastError: null, lastErrorDetail: null } });
     return "sent";
   }
   const recorded = redactSecrets(reason, deps.redact ?? []).slice(0, 1000);
+  const recordedDetail = redactSecrets(detail ?? reason, deps.redact ?? []).slice(0, 1000);
   const final = attempt.number >= attempt.max || channel.deletedAt !== null;
   await db.alertDelivery.update({
     where: { id: deliveryId },
-    data: { status: final ? "failed" : "pending", attempts: attempt.number, lastError: recorded },
+    data: { status: final ? "failed" : "pending", attempts: attempt.number, lastError: recorded, lastErrorDetail: recordedDetail },
   });
   return final ? "failed" : "retry";
 }

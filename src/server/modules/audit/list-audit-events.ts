@@ -107,8 +107,15 @@ async function describe(db: Db, rows: { actorType: string; actorId: string | nul
   };
 }
 
-/** The actions recorded so far, for the filter's choices. */
-export async function listAuditActions(db: Db): Promise<string[]> {
-  const rows = await db.auditEvent.findMany({ distinct: ["action"], select: { action: true }, orderBy: { action: "asc" }, take: 200 });
+/** The actions of the events this reach may see (D371), for the filter's choices. */
+export async function listAuditActions(db: Db, reach: LogReach): Promise<string[]> {
+  if (reach.kind === "organizations" && reach.organizationIds.length === 0) return [];
+  const rows = await db.auditEvent.findMany({
+    where: reach.kind === "organizations" ? { organizationId: { in: reach.organizationIds } } : {},
+    distinct: ["action"],
+    select: { action: true },
+    orderBy: { action: "asc" },
+    take: 200,
+  });
   return rows.map((r) => r.action);
 }

@@ -81,10 +81,7 @@ export async function walkArchive(file: string, visitor: ArchiveVisitor): Promis
     }
   } catch (error) {
     gunzip.destroy();
-    if (error instanceof Error && "code" in error && typeof error.code === "string" && error.code.startsWith("Z_")) {
-      throw new ArchiveError(`the archive is not a readable gzip stream (${error.message})`);
-    }
-    throw error;
+    throw gzipError(error);
   }
   if (!header) throw new ArchiveError("the archive is empty");
   if (!trailer) throw new ArchiveError("the archive is cut short (no trailer): the backup did not finish or the file was truncated");
@@ -135,11 +132,15 @@ export async function readArchiveHeader(file: string): Promise<ArchiveHeader> {
     }
     throw new ArchiveError("the archive is empty");
   } catch (error) {
-    if (error instanceof Error && "code" in error && typeof error.code === "string" && error.code.startsWith("Z_")) {
-      throw new ArchiveError(`the archive is not a readable gzip stream (${error.message})`);
-    }
-    throw error;
+    throw gzipError(error);
   } finally {
     gunzip.destroy();
   }
+}
+
+/** zlib's errors, in the operator's terms: a truncated file, or not an archive at all. */
+function gzipError(error: unknown): unknown {
+  if (!(error instanceof Error && "code" in error && typeof error.code === "string" && error.code.startsWith("Z_"))) return error;
+  if (error.code === "Z_BUF_ERROR") return new ArchiveError("the archive is cut short (its gzip stream ends early): the backup did not finish or the file was truncated");
+  return new ArchiveError(`the archive is not a readable gzip stream (${error.message})`);
 }

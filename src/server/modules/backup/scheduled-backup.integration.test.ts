@@ -1,4 +1,4 @@
-import { mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
@@ -41,7 +41,11 @@ describe("scheduled backups", () => {
     for (const now of days) await runScheduledBackup(db.prisma, { databaseUrl: db.url, dataDir: dir, settings, now });
     const kept = readdirSync(settings.GROUNDWORK_BACKUP_DIR ?? "").sort();
     expect(kept).toEqual(["groundwork-backup-20261129T033000Z.gwbackup", "groundwork-backup-20261130T033000Z.gwbackup"]);
-    const verified = await verifyArchive(path.join(settings.GROUNDWORK_BACKUP_DIR ?? "", kept[1] ?? ""), "scheduled passphrase");
+    const newest = path.join(settings.GROUNDWORK_BACKUP_DIR ?? "", kept[1] ?? "");
+    const verified = await verifyArchive(newest, "scheduled passphrase");
+    const truncated = path.join(dir, "truncated.gwbackup");
+    writeFileSync(truncated, readFileSync(newest).subarray(0, Math.floor(statSync(newest).size / 2)));
+    await expect(verifyArchive(truncated, "scheduled passphrase")).rejects.toThrow(/cut short/);
     expect(Buffer.from(verified.openedSecrets.encryption_key?.base64 ?? "", "base64").toString("hex")).toBe("ab".repeat(32));
     const events = await db.prisma.auditEvent.findMany({ where: { action: "backup.created" }, orderBy: { createdAt: "asc" } });
     expect(events).toHaveLength(3);

@@ -6,6 +6,8 @@ import { recordFilterSql, type RecordFilters } from "./record-filters";
 import { requireFormInOrganization } from "./require-form";
 
 export const EXPORT_BATCH_SIZE = 1000;
+/** The application_name of every export's own connection. */
+export const EXPORT_APPLICATION_NAME = "groundwork-export";
 /** The columns every export starts with; the form's fields follow, by name. */
 export const EXPORT_FIXED_COLUMNS = ["id", "created_by", "created_at"] as const;
 
@@ -22,7 +24,8 @@ export interface RecordsExport {
  * reads twice inside one REPEATABLE READ, READ ONLY transaction (one snapshot, so the header
  * matches the rows exactly): first the distinct keys (jsonb_object_keys), then the rows through
  * a server-side cursor, EXPORT_BATCH_SIZE at a time. A reader that stops reading leaves the
- * transaction idle; Postgres ends it after 5 minutes.
+ * transaction idle: the download is cut after GROUNDWORK_EXPORT_STALL_TIMEOUT_MS (D373), and
+ * Postgres ends it after 5 minutes in any case.
  *
  * The form is checked first (not_found before any byte is sent). The caller must consume or
  * `return()` the chunks, which closes the connection. `connect` gives that connection where the
@@ -41,6 +44,8 @@ export async function openRecordsExport(
   connection.on("error", () => undefined);
   await connection.connect();
   try {
+    // Named, so an operator (and the test of D372) can count the exports in pg_stat_activity.
+    await connection.query(`SET application_name = '${EXPORT_APPLICATION_NAME}'`);
     await connection.query("BEGIN ISOLATION LEVEL REPEATABLE READ, READ ONLY");
     await connection.query("SET LOCAL idle_in_transaction_session_timeout = '300s'");
     const where = recordFilterSql(filters);

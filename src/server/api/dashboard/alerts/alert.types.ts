@@ -44,6 +44,8 @@ export const deliverySchema = z.object({
   status: z.string(),
   attempts: z.number(),
   lastError: z.string().nullable(),
+  /** Owners only (D376); null for everyone else. */
+  lastErrorDetail: z.string().nullable(),
   createdAt: isoString,
   sentAt: isoString.nullable(),
 });

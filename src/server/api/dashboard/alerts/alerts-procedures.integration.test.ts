@@ -15,15 +15,16 @@ async function setup() {
   const member = await make({ email: `member-${Math.random()}@x.test`, membership: { organizationId: a.id, role: "member" } });
   const support = await make({ email: `support-${Math.random()}@x.test`, instanceRole: "support" });
   const as = (userId: string) => createDashboardCaller({ db: database.prisma, requestId: "req_test", sessionUserId: userId });
-  return { a, b, owner: as(ownerRow.id), admin: as(admin.id), member: as(member.id), support: as(support.id) };
+  return { a, b, owner: as(ownerRow.id), admin: as(admin.id), member: as(member.id), support: as(support.id), memberEmail: member.email };
 }
 
-const email = (organizationId: string | null) => ({ kind: "email" as const, organizationId, name: "Ops", to: ["ops@example.com"] });
+const email = (organizationId: string | null, to = ["ops@example.com"]) => ({ kind: "email" as const, organizationId, name: "Ops", to });
 
 describe("alert procedures", () => {
   it("check roles on the server: admins manage their organization, support and members read, nobody reaches another tenant", async () => {
     const s = await setup();
-    const channel = await s.admin.alerts.createChannel(email(s.a.id));
+    // An admin mails the organization's members (D374); the owner chooses freely.
+    const channel = await s.admin.alerts.createChannel(email(s.a.id, [s.memberEmail]));
     const instance = await s.owner.alerts.createChannel(email(null));
     const other = await s.owner.alerts.createChannel(email(s.b.id));
     expect(await outcomeOf(s.admin.alerts.createChannel(email(null)))).toBe("FORBIDDEN");

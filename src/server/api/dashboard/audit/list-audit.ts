@@ -9,6 +9,7 @@ export const listAuditProcedure = sessionProcedure
   .output(listAuditOutput)
   .query(async ({ ctx, input }) => {
     const { limit, cursor, ...filters } = input;
-    const page = await listAuditEvents(ctx.db, logReachFor(ctx.viewer), filters, { limit, cursor });
-    return { items: page.items.map(toAuditEventDto), nextCursor: page.nextCursor, actions: await listAuditActions(ctx.db) };
+    const reach = logReachFor(ctx.viewer);
+    const page = await listAuditEvents(ctx.db, reach, filters, { limit, cursor });
+    return { items: page.items.map(toAuditEventDto), nextCursor: page.nextCursor, actions: await listAuditActions(ctx.db, reach) };
   });

@@ -1,7 +1,7 @@
 import { LoadError } from "@/components/dashboard/load-error";
 import { keyPageParams, keyRequestsQuery } from "@/components/dashboard/usage/key-page-params";
 import { KeyUsageView } from "@/components/dashboard/usage/key-usage-view";
-import { load } from "@/server/api/dashboard/load";
+import { load, unlessForbidden } from "@/server/api/dashboard/load";
 
 export const dynamic = "force-dynamic";
 
@@ -17,7 +17,7 @@ export default async function OrganizationKeyPage({
   const loaded = await load(async (caller) => ({
     key: await caller.keys.get({ organizationId, keyId }),
     usage: await caller.usage.key({ organizationId, keyIds: [keyId], range: filters.range }),
-    requests: await caller.usage.keyRequests(keyRequestsQuery(organizationId, keyId, filters, cursor)),
+    requests: await unlessForbidden(caller.usage.keyRequests(keyRequestsQuery(organizationId, keyId, filters, cursor))),
   }));
   if (!loaded.ok) return <LoadError {...loaded} />;
   const base = `/dashboard/organizations/${organizationId}/keys`;

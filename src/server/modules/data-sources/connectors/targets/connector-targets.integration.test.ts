@@ -51,6 +51,8 @@ describe("creating a source refuses every bypass of the target rules, naming the
       ["postgres://u:p@localhost/shop", "credentials.url: the host localhost (127.0.0.1) is a loopback address"],
       ["postgres://u:p@[::1]/shop", "credentials.url: the host ::1 is a loopback address"],
       ["postgres://u:p@[::ffff:7f00:1]/shop", "credentials.url: the host ::ffff:7f00:1 is a loopback address"],
+      ["postgres://u:p@[::ffff:0:127.0.0.1]/shop", "credentials.url: the host ::ffff:0:7f00:1 is a loopback address"],
+      ["postgres://u:p@[2001:0:4136:e378:8000:63bf:3fff:fdd2]/shop", "credentials.url: the host 2001:0:4136:e378:8000:63bf:3fff:fdd2 is a tunnelled or translated IPv4 address"],
       ["postgres://u:p@0.0.0.0/shop", "credentials.url: the host 0.0.0.0 is an unspecified address"],
       ["postgres://u:p@[::]/shop", "credentials.url: the host :: is an unspecified address"],
       ["postgres://u:p@169.254.169.254/shop", "credentials.url: the host 169.254.169.254 is a link-local address"],
