@@ -231,7 +231,7 @@ describe("reads from the replica (D404)", () => {
     expect(maxLag).toBeGreaterThan(1);
   });
 
-  it("the device simulator through haproxy with the replica 2 s behind: 0 divergences over 20 runs, some pages on the replica", { timeout: 240_000 }, async () => {
+  it("the device simulator through haproxy with the replica 2 s behind: 0 divergences over 20 runs", { timeout: 240_000 }, async () => {
     await data!.setReplicaDelay(2_000);
     const before = await readsByTarget();
     const started = Date.now();
@@ -245,7 +245,9 @@ describe("reads from the replica (D404)", () => {
     const summary = output.split("\n").filter((line) => line.startsWith("Summary") || line.startsWith("  "));
     say(`device simulator (20 runs, compare mode, ${Date.now() - started} ms): ${summary.join(" / ")}; pages: ${after.replica - before.replica} replica, ${after.primary - before.primary} primary`);
     expect(output).toMatch(/Summary \(compare\): 20 runs .*; 0 runs diverged/);
-    expect(after.replica - before.replica).toBeGreaterThan(0);
+    // NOTE: no bound on the replica's share here: the simulator's passes follow each other closely, so
+    // a replica 2 s behind is past the 1 s bound most of the time (one run saw 199 of ~20 000 pages on
+    // it, another 0). That the replica serves reads is asserted by the test above.
   });
 
   it("a replica that goes down mid-load turns into no error: the primary answers", { timeout: 60_000 }, async () => {
