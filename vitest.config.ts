@@ -3,8 +3,9 @@ import { defineConfig } from "vitest/config";
 
 const alias = { "@": fileURLToPath(new URL("./src", import.meta.url)) };
 
-// Two projects: `unit` (pure logic, *.test.ts) and `integration` (*.integration.test.ts,
-// real Postgres; each test file gets its own database cloned from a migrated template).
+// Projects: `unit` (pure logic, *.test.ts), `integration` (*.integration.test.ts, real Postgres;
+// each test file gets its own database cloned from a migrated template), `topology` (npm run
+// test:topology only) and `device-sync` (the package's own tests).
 export default defineConfig({
   resolve: { alias },
   test: {
@@ -14,7 +15,7 @@ export default defineConfig({
         test: {
           name: "unit",
           include: ["src/**/*.test.ts", "scripts/**/*.test.ts"],
-          exclude: ["**/*.integration.test.ts", "node_modules/**"],
+          exclude: ["**/*.integration.test.ts", "**/*.topology.test.ts", "node_modules/**"],
           environment: "node",
         },
       },
@@ -29,6 +30,20 @@ export default defineConfig({
           env: { GROUNDWORK_ALLOW_PRIVATE_TARGETS: "on" },
           testTimeout: 60_000,
           hookTimeout: 120_000,
+        },
+      },
+      {
+        resolve: { alias },
+        test: {
+          // `npm run test:topology` (issue 46): its own PostgreSQL, PgBouncer, Redis, haproxy,
+          // app instances and workers on loopback; one file, in order.
+          name: "topology",
+          include: ["scripts/topology/**/*.topology.test.ts"],
+          environment: "node",
+          env: { GROUNDWORK_ALLOW_PRIVATE_TARGETS: "on" },
+          fileParallelism: false,
+          testTimeout: 240_000,
+          hookTimeout: 300_000,
         },
       },
       {

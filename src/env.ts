@@ -14,6 +14,24 @@ const schema = z.object({
   DATABASE_URL: optionalString.pipe(
     z.string().regex(/^postgres(ql)?:\/\//, "must be a postgres:// or postgresql:// URL").optional(),
   ),
+  /**
+   * Where what needs a session connects (D400): migrations, graphile-worker, session advisory
+   * locks, the CDC consumer. Unset: DATABASE_URL. Must reach PostgreSQL itself, never a pooler.
+   */
+  DIRECT_DATABASE_URL: optionalString.pipe(
+    z.string().regex(/^postgres(ql)?:\/\//, "must be a postgres:// or postgresql:// URL").optional(),
+  ),
+  /**
+   * `transaction`: DATABASE_URL is a transaction-mode pooler (PgBouncer), so the API keeps no
+   * session state. Unset: detected at start (D400).
+   */
+  DATABASE_POOL_MODE: z.enum(["session", "transaction"]).optional(),
+  /** A streaming replica the rows endpoint reads from when it is fresh enough (D404). Unset: the primary. */
+  GROUNDWORK_READ_DATABASE_URL: optionalString.pipe(
+    z.string().regex(/^postgres(ql)?:\/\//, "must be a postgres:// or postgresql:// URL").optional(),
+  ),
+  /** A first page or a delta reads on the replica only while its lag is under this, in ms (D404). */
+  GROUNDWORK_READ_MAX_LAG_MS: z.coerce.number().int().min(0).max(3_600_000).default(1_000),
   PORT: z.coerce.number().int().min(1).max(65_535).default(3000),
   HOST: z.string().default("0.0.0.0"),
   GROUNDWORK_DATA_DIR: optionalString,

@@ -75,8 +75,9 @@ async function main(argv: string[]): Promise<number> {
     return 0;
   }
   const database = await prepareDatabase({ dataDir: path.join(dataDir, "postgres"), log: () => {}, migrate: command.database !== "as-is" });
-  const db = createPrismaClient(database.url);
-  const ctx: CliContext = { db, databaseUrl: database.url, dataDir, json, print };
+  // An admin tool runs passes, exports, backups in-process: a session of its own, never a pooler's (D400).
+  const db = createPrismaClient(database.directUrl);
+  const ctx: CliContext = { db, databaseUrl: database.directUrl, dataDir, json, print };
   try {
     await command.run(ctx, args);
     return 0;

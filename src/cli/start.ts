@@ -72,6 +72,9 @@ async function main(): Promise<void> {
   }, say);
 
   process.env.DATABASE_URL = database.url;
+  // What start found (D400): the forked worker connects direct, the API's pool keeps no session state behind a pooler.
+  process.env.DIRECT_DATABASE_URL = database.directUrl;
+  process.env.DATABASE_POOL_MODE = database.poolMode;
   // Dashboard sessions: a secret generated once into the data dir (or NEXTAUTH_SECRET), and the
   // origin next-auth builds redirects from (or they point at the wrong port).
   process.env.NEXTAUTH_SECRET = await loadAuthSecret(dataDir, config.NEXTAUTH_SECRET);
@@ -96,7 +99,7 @@ async function main(): Promise<void> {
       entry: WORKER_ENTRY,
       log: say,
       onChange: countWorker,
-      releaseJobs: (workerIds) => releaseJobsOf(database.url, workerIds, (message) => say(`worker: ${message}`)),
+      releaseJobs: (workerIds) => releaseJobsOf(database.directUrl, workerIds, (message) => say(`worker: ${message}`)),
     });
     running.worker = worker;
     metrics().relayed = () => worker.collectMetrics();

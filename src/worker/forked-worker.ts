@@ -28,7 +28,8 @@ function refuse(reason: string): never {
 }
 
 if (!process.send) refuse("this entry is forked by `npm start`; run `npm run worker` for a worker on its own");
-const databaseUrl = env().DATABASE_URL;
+// Sessions (LISTEN, advisory locks, CDC) need PostgreSQL itself, not a pooler (D400).
+const databaseUrl = env().DIRECT_DATABASE_URL ?? env().DATABASE_URL;
 // NOTE: no fallback to prepareDatabase(): a second embedded Postgres on the parent's data
 // directory is exactly what must never happen.
 if (!databaseUrl) refuse("DATABASE_URL is not set (the parent passes the database it started)");

@@ -19,7 +19,8 @@ async function main(): Promise<void> {
   const database = await prepareDatabase({ dataDir: path.join(dataDir, "postgres"), log: say });
   let worker;
   try {
-    worker = await startWorker({ databaseUrl: database.url, log: say, dataDir, concurrency: workerConcurrency() });
+    // The worker needs sessions (LISTEN, advisory locks, CDC): the direct URL, never a pooler (D400).
+    worker = await startWorker({ databaseUrl: database.directUrl, log: say, dataDir, concurrency: workerConcurrency() });
   } catch (error) {
     await database.stop();
     throw error;

@@ -17,8 +17,13 @@ import { alertTasks, type AlertWorkerOptions } from "./alert-tasks";
 import { backupTasks } from "./backup-tasks";
 import { graphileLog, releaseJobsOf } from "./release-jobs";
 import { startCdcConsumers, type CdcConsumers } from "./cdc-consumers";
+import { openPresence, reclaimJobsOfDeadWorkers } from "./reclaim-jobs";
+import { installQueueSchema } from "./queue-schema";
 import { scheduledPassForCdc } from "@/server/modules/data-sources/capture/cdc/cdc-schedule";
 import { dropSourceSlot } from "@/server/modules/data-sources/capture/cdc/drop-source-slot";
+
+/** How often a worker process looks for jobs orphaned by a dead one (D401). */
+const RECLAIM_EVERY_MS = 5_000;
 
 export interface StartWorkerOptions {
   databaseUrl: string;
@@ -135,8 +140,14 @@ export async function startWorker(options: StartWorkerOptions): Promise<RunningW
     busyWorkers.delete(worker.workerId);
     busyChanged();
   });
+  // Each graphile worker's presence, so that another process can tell its jobs are orphaned (D401).
+  const presence = await openPresence(options.databaseUrl, options.log);
+  events.on("worker:create", ({ worker }) => {
+    presence.hold(worker.workerId).catch((error: unknown) => options.log(`could not record worker ${worker.workerId}'s presence: ${String(error)}`));
+  });
   let runner;
   try {
+    await installQueueSchema(options.databaseUrl, new Logger(graphileLog(options.log)));
     runner = await run({
       events,
       connectionString: options.databaseUrl,
@@ -157,6 +168,7 @@ export async function startWorker(options: StartWorkerOptions): Promise<RunningW
       ]),
     });
   } catch (error) {
+    await presence.close();
     await db.$disconnect();
     throw error;
   }
@@ -169,9 +181,16 @@ export async function startWorker(options: StartWorkerOptions): Promise<RunningW
     );
   } catch (error) {
     await started.stop();
+    await presence.close();
     await db.$disconnect();
     throw error;
   }
+  const reclaimTimer = setInterval(() => {
+    reclaimJobsOfDeadWorkers(db)
+      .then((dead) => dead.length > 0 && options.log(`took back the jobs of ${dead.length} worker(s) that died: ${dead.join(", ")}`))
+      .catch(() => undefined); // the next sweep tries again
+  }, RECLAIM_EVERY_MS);
+  reclaimTimer.unref();
   // GROUNDWORK_SYNC_TICK_SECONDS below a minute (tests, demos): cron ticks once a minute at best,
   // so the same tick job is also queued from a timer (its job key keeps one waiting at a time).
   const tickSeconds = env().GROUNDWORK_SYNC_TICK_SECONDS;
@@ -186,6 +205,7 @@ export async function startWorker(options: StartWorkerOptions): Promise<RunningW
     stop({ deadlineMs }: { deadlineMs?: number } = {}) {
       stopping ??= (async () => {
         clearInterval(tickTimer);
+        clearInterval(reclaimTimer);
         options.log("stopping: taking no new jobs, letting running passes finish");
         // Change-capture consumers drain alongside: what they fully received is applied and acknowledged.
         const graceful = Promise.all([started.stop(), cdc.stop()]).then(() => "finished" as const);
@@ -206,6 +226,7 @@ export async function startWorker(options: StartWorkerOptions): Promise<RunningW
         } else {
           options.log("running passes finished");
         }
+        await presence.close();
         await db.$disconnect();
       })();
       return stopping;

@@ -1,12 +1,18 @@
 import os from "node:os";
 import { env } from "@/env";
 import { databaseUrlFromEnv } from "./client";
+import { planConnections } from "./connection-topology";
 import { startEmbeddedPostgres } from "./embedded";
 import { applyMigrations } from "./migrations";
 import { registerServiceDatabase } from "./service-database";
 
 export interface PreparedDatabase {
+  /** Where the API's pools connect (DATABASE_URL: PostgreSQL, or a transaction pooler). */
   url: string;
+  /** Where sessions are needed (DIRECT_DATABASE_URL, else `url`): migrations, the worker, CDC (D400). */
+  directUrl: string;
+  /** `transaction` when `url` is a transaction pooler: the API keeps no session state. */
+  poolMode: "session" | "transaction";
   /** True when the database is the embedded server under `dataDir`. */
   embedded: boolean;
   /** Embedded: leaves the server, which stops when no other process uses it. Otherwise nothing. Idempotent. */
@@ -27,12 +33,17 @@ export async function prepareDatabase(options: {
 }): Promise<PreparedDatabase> {
   const log = options.log ?? (() => undefined);
   const configured = databaseUrlFromEnv();
-  const database: PreparedDatabase = configured
-    ? { url: configured, embedded: false, stop: async () => undefined }
+  // A misconfigured topology is refused before anything connects for real (D400).
+  const plan = configured
+    ? await planConnections({ url: configured, directUrl: env().DIRECT_DATABASE_URL, declaredPoolMode: env().DATABASE_POOL_MODE })
+    : undefined;
+  const database: PreparedDatabase = plan
+    ? { ...plan, embedded: false, stop: async () => undefined }
     : await startEmbedded(options.dataDir, log);
   try {
     if (options.migrate !== false) {
-      await applyMigrations(database.url, {
+      // On the direct URL: the runner holds a session advisory lock (D400).
+      await applyMigrations(database.directUrl, {
         migrationsDir: options.migrationsDir,
         log,
         lockPolicy: { lockTimeoutMs: env().GROUNDWORK_MIGRATION_LOCK_TIMEOUT_MS },
@@ -68,5 +79,5 @@ async function startEmbedded(dataDir: string, log: (message: string) => void): P
       if (!message.startsWith("postgres: ") || /\b(FATAL|PANIC)\b/.test(message)) log(message);
     },
   });
-  return { url: server.url, embedded: true, stop: server.stop };
+  return { url: server.url, directUrl: server.url, poolMode: "session", embedded: true, stop: server.stop };
 }

@@ -12,6 +12,11 @@ export interface PoolOptions {
   statementTimeoutMs?: number;
   /** How long a query may wait to get a connection before it fails (ms; none by default). */
   connectionTimeoutMs?: number;
+  /**
+   * The URL is a transaction-mode pooler (D400): no session state. The statement timeout is then
+   * set per transaction (`SET LOCAL`, sent with each BEGIN) instead of per connection.
+   */
+  transactionPooling?: boolean;
 }
 
 // The database URL of each client, for work that needs a raw `pg` connection of its own (a sync
@@ -27,12 +32,16 @@ export function newRawConnection(db: PrismaClient, config: Omit<pg.ClientConfig,
 
 export function createPrismaClient(databaseUrl: string, options: PoolOptions = {}): PrismaClient {
   // The pool is ours, handed to the adapter, so hot reads can use it without the ORM (raw-read.ts).
+  const perSession = options.statementTimeoutMs && !options.transactionPooling;
   const pool = new pg.Pool({
     connectionString: databaseUrl,
     ...(options.poolSize ? { max: options.poolSize } : {}),
-    ...(options.statementTimeoutMs ? { statement_timeout: options.statementTimeoutMs } : {}),
+    // NOTE: sent in the startup packet, which PgBouncer refuses ("unsupported startup parameter")
+    // and which would bind only one of the server connections it hands out anyway.
+    ...(perSession ? { statement_timeout: options.statementTimeoutMs } : {}),
     ...(options.connectionTimeoutMs ? { connectionTimeoutMillis: options.connectionTimeoutMs } : {}),
   });
+  if (options.transactionPooling && options.statementTimeoutMs) boundEachTransaction(pool, options.statementTimeoutMs);
   // An idle connection that breaks (the server restarted) is dropped by the pool; without a
   // listener its 'error' event would crash the process before Prisma adds its own.
   pool.on("error", () => undefined);
@@ -40,6 +49,31 @@ export function createPrismaClient(databaseUrl: string, options: PoolOptions = {
   connectionConfigs.set(client, { connectionString: databaseUrl });
   registerPool(client, pool);
   return client;
+}
+
+/**
+ * Behind a transaction pooler a session setting would land on whichever server connection the
+ * pooler picked, and stay there for the next client: the timeout rides on each BEGIN instead,
+ * in the same simple-protocol message (no extra round trip). Statements outside a transaction
+ * are bounded by the server's own statement_timeout, which start checks (connection-topology.ts).
+ */
+function boundEachTransaction(pool: pg.Pool, statementTimeoutMs: number): void {
+  const setLocal = `; SET LOCAL statement_timeout = ${Math.round(statementTimeoutMs)}`;
+  pool.on("connect", (client) => {
+    const query = client.query.bind(client) as (...args: unknown[]) => unknown;
+    (client as { query: unknown }).query = (config: unknown, ...rest: unknown[]) => query(withLocalTimeout(config, setLocal), ...rest);
+  });
+}
+
+/** `BEGIN…` without parameters gets the transaction's statement timeout appended. */
+export function withLocalTimeout(config: unknown, setLocal: string): unknown {
+  const isBegin = (text: string) => /^\s*(BEGIN|START TRANSACTION)\b[^;]*$/i.test(text);
+  if (typeof config === "string") return isBegin(config) ? config + setLocal : config;
+  if (config && typeof config === "object" && "text" in config) {
+    const { text, values, name } = config as { text: unknown; values?: unknown[]; name?: unknown };
+    if (typeof text === "string" && isBegin(text) && !name && (!values || values.length === 0)) return { ...config, text: text + setLocal };
+  }
+  return config;
 }
 
 /** How long an API query waits for a free connection before the request is answered 503. */
@@ -51,13 +85,23 @@ export const API_CONNECTION_TIMEOUT_MS = 5_000;
  * nor a database that stopped answering can hold a request (and its connection) for long.
  */
 export function apiPoolOptions(): PoolOptions {
-  const { DATABASE_POOL_SIZE, DATABASE_STATEMENT_TIMEOUT_MS } = env();
-  return { poolSize: DATABASE_POOL_SIZE, statementTimeoutMs: DATABASE_STATEMENT_TIMEOUT_MS, connectionTimeoutMs: API_CONNECTION_TIMEOUT_MS };
+  const { DATABASE_POOL_SIZE, DATABASE_STATEMENT_TIMEOUT_MS, DATABASE_POOL_MODE } = env();
+  return {
+    poolSize: DATABASE_POOL_SIZE,
+    statementTimeoutMs: DATABASE_STATEMENT_TIMEOUT_MS,
+    connectionTimeoutMs: API_CONNECTION_TIMEOUT_MS,
+    transactionPooling: DATABASE_POOL_MODE === "transaction",
+  };
 }
 
 /** The one place the database URL is read from the environment. */
 export function databaseUrlFromEnv(): string | undefined {
   return env().DATABASE_URL;
+}
+
+/** Where what needs a session connects (D400): DIRECT_DATABASE_URL, else DATABASE_URL. */
+export function directDatabaseUrlFromEnv(): string | undefined {
+  return env().DIRECT_DATABASE_URL ?? env().DATABASE_URL;
 }
 
 function requireDatabaseUrl(): string {

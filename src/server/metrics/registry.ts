@@ -18,6 +18,9 @@ export interface Metrics {
    */
   relayed?: () => Promise<MetricObjectWithValues<MetricValue<string>>[]>;
   cdcSlotLagBytes: Gauge<"source_id">;
+  /** Rows pages by where they were read, with GROUNDWORK_READ_DATABASE_URL set (D404). */
+  rowsReads: Counter<"target">;
+  readReplicaLag: Gauge;
   cdcLastApplySeconds: Gauge<"source_id">;
   backupLastSuccess: Gauge;
 }
@@ -98,6 +101,17 @@ function createMetrics(): Metrics {
     workerRestarts: new Counter({
       name: "groundwork_worker_process_restarts_total",
       help: "Restarts of npm start's sync worker process after it ended unexpectedly (D311).",
+      registers,
+    }),
+    rowsReads: new Counter({
+      name: "groundwork_rows_reads_total",
+      help: "Rows pages by the database that served them (primary or replica), counted when GROUNDWORK_READ_DATABASE_URL is set.",
+      labelNames: ["target"],
+      registers,
+    }),
+    readReplicaLag: new Gauge({
+      name: "groundwork_read_replica_lag_seconds",
+      help: "How far the read replica's replay is behind the primary, as last polled (every 200 ms); -1 while it does not answer.",
       registers,
     }),
     cdcSlotLagBytes: new Gauge({

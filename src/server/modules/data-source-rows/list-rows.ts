@@ -1,6 +1,7 @@
 import { Prisma } from "@/server/db/generated/client";
 import { rawRead } from "@/server/db/raw-read";
 import type { Db } from "@/server/db/types";
+import type { ReadReplica } from "@/server/db/read-replica";
 import { AppError } from "@/server/errors/app-error";
 import { cursorValues, decodeCursorState } from "@/server/modules/pagination/cursor";
 import { parseSort, toPage, type Page } from "@/server/modules/pagination/page";
@@ -70,7 +71,14 @@ export function defaultRowSort(updatedAfter: Date | undefined): RowSort {
  * (migrations rows_page_indexes and tombstone_indexes, D80, D345), so a page reads at most
  * limit + 1 entries of each whatever its position; rows_page_plans.integration.test.ts keeps it so.
  */
-export async function listRows(db: Db, query: ListRowsQuery): Promise<Page<RowRecord>> {
+export interface ListRowsOptions {
+  /** A streaming replica the page may read from when it is fresh enough (D404); none: the primary. */
+  replica?: ReadReplica;
+}
+
+type PageRow = RowRecord & { orderKey: string; prunedThrough?: Date | null; snapshot?: Date | null; lsn?: string | null };
+
+export async function listRows(db: Db, query: ListRowsQuery, options: ListRowsOptions = {}): Promise<Page<RowRecord>> {
   const sort = query.sort ?? defaultRowSort(query.updatedAfter);
   const { field, direction } = parseSort<"display_order" | "updated_at">(sort);
   const byUpdatedAt = field === "updated_at";
@@ -88,10 +96,13 @@ export async function listRows(db: Db, query: ListRowsQuery): Promise<Page<RowRe
   // A walk reads the snapshot of its first page; a rows cursor without one predates snapshots.
   if (state && state.snapshot === undefined) throw new AppError("bad_request", "Invalid cursor: start again without a cursor.", { details: { parameter: "cursor" } });
   const snapshotOfCursor = state?.snapshot !== undefined ? new Date(state.snapshot) : undefined;
-  const rows = await rawRead<RowRecord & { orderKey: string; prunedThrough?: Date | null; snapshot?: Date | null }>(
-    db,
-    rowsPageSql(query, byUpdatedAt, direction, state?.position, snapshotOfCursor),
-  );
+  const { replica } = options;
+  const sqlFor = (lsnFrom?: "primary" | "replica") => rowsPageSql(query, byUpdatedAt, direction, state?.position, snapshotOfCursor, state ? undefined : lsnFrom);
+  const rows = replica
+    ? await readOnReplicaOrPrimary(db, replica, state ? replica.forContinuation(state.lsn) : replica.forFreshRead(), sqlFor)
+    : await rawRead<PageRow>(db, sqlFor());
+  // A walk carries the WAL position of its first page, so a later page knows which replica can serve it.
+  const lsn = state ? state.lsn : (rows[0]?.lsn ?? undefined);
   if (rows.length === 0) {
     const source = await requireSource(db, query);
     if (snapshotOfCursor) assertSnapshotKept(snapshotOfCursor, source.rowVersionsPrunedThrough);
@@ -107,9 +118,35 @@ export async function listRows(db: Db, query: ListRowsQuery): Promise<Page<RowRe
     binding,
     (row) => [byUpdatedAt ? row.updatedAt : row.orderKey, row.id],
     snapshot.toISOString(),
+    lsn,
   );
   const asText = query.dataAs === "json_text";
   return { items: page.items.map((row) => toRowRecord(row, asText)), meta: page.meta };
+}
+
+/**
+ * The page on the replica when it may serve it, else (or when the replica fails: down, cut by a
+ * timeout, a query cancelled by replay) on the primary: a replica never turns into an error or a
+ * page from before the walk's snapshot (D404).
+ */
+async function readOnReplicaOrPrimary(
+  primary: Db,
+  replica: ReadReplica,
+  replicaDb: Db | undefined,
+  sqlFor: (lsnFrom: "primary" | "replica") => Prisma.Sql,
+): Promise<PageRow[]> {
+  if (replicaDb) {
+    try {
+      const rows = await rawRead<PageRow>(replicaDb, sqlFor("replica"));
+      replica.served("replica");
+      return rows;
+    } catch {
+      replica.failed();
+    }
+  }
+  const rows = await rawRead<PageRow>(primary, sqlFor("primary"));
+  replica.served("primary");
+  return rows;
 }
 
 /**
@@ -141,6 +178,7 @@ export function rowsPageSql(
   direction: "asc" | "desc",
   after: readonly [string | number, string] | undefined,
   snapshot?: Date,
+  lsnFrom?: "primary" | "replica",
 ): Prisma.Sql {
   const key = byUpdatedAt ? Prisma.sql`updated_at` : DISPLAY_ORDER_KEY;
   const conditions = [Prisma.sql`data_source_id = ${query.dataSourceId}`];
@@ -178,7 +216,7 @@ export function rowsPageSql(
   const columns = Prisma.sql`
     SELECT id, external_id AS "externalId", ${data} AS data, display_order AS "displayOrder", ${DISPLAY_ORDER_KEY}::text AS "orderKey",
            ${isoText("created_at")} AS "createdAt", ${isoText("updated_at")} AS "updatedAt", ${isoText("deleted_at")} AS "deletedAt",
-           ${newestStamp(query.dataSourceId)} AS "snapshot"`;
+           ${newestStamp(query.dataSourceId)} AS "snapshot"${lsnColumn(lsnFrom)}`;
   // Live rows only (the default, and the hot path): read straight from their index.
   if (!query.includeDeleted) {
     return Prisma.sql`${columns}
@@ -190,6 +228,16 @@ export function rowsPageSql(
     FROM (${currentRows(conditions, orderBy, query.limit + 1, true)}) AS r
     ORDER BY ${mergedOrderBy}
     LIMIT ${query.limit + 1}`;
+}
+
+/**
+ * With a replica configured, a first page also says where in the WAL it was read: the primary's
+ * insert position (at least every commit it saw), or the replica's replay position.
+ */
+function lsnColumn(lsnFrom: "primary" | "replica" | undefined): Prisma.Sql {
+  if (lsnFrom === "primary") return Prisma.sql`, pg_current_wal_insert_lsn()::text AS "lsn"`;
+  if (lsnFrom === "replica") return Prisma.sql`, pg_last_wal_replay_lsn()::text AS "lsn"`;
+  return Prisma.empty;
 }
 
 /**

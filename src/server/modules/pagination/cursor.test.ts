@@ -10,6 +10,12 @@ const anyValue = (value: unknown): value is string | number | null => value === 
 const binding = { endpoint: "rows.list", sort: "display_order", filters: { source: "s1" } };
 
 describe("cursors", () => {
+  it("carry a walk's WAL position opaquely, and only when given one (D404)", () => {
+    const cursor = encodeCursor(binding, [1, ID], "2026-12-01T10:00:00.000Z", "1A/2B3C4D");
+    expect(decodeCursorState(cursor, binding, anyValue)).toEqual({ position: [1, ID], snapshot: "2026-12-01T10:00:00.000Z", lsn: "1A/2B3C4D" });
+    expect(decodeCursorState(encodeCursor(binding, [1, ID], "2026-12-01T10:00:00.000Z"), binding, anyValue)).toEqual({ position: [1, ID], snapshot: "2026-12-01T10:00:00.000Z" });
+  });
+
   it("round-trip their keyset position", () => {
     fc.assert(
       fc.property(fc.oneof(fc.string(), fc.double({ noNaN: true, noDefaultInfinity: true }), fc.constant(null)), fc.uuid(), (value, id) => {
@@ -78,7 +84,7 @@ describe("cursors", () => {
       null, [1, b], "x", { v: 2, b, k: [1, ID] }, { v: "1", b, k: [1, ID] }, { v: 1, b: b.slice(1), k: [1, ID] }, { v: 1, k: [1, ID] },
       { v: 1, b, k: [1] }, { v: 1, b, k: [1, ID, 2] }, { v: 1, b, k: { 0: 1, 1: ID } }, { v: 1, b, k: [true, ID] }, { v: 1, b, k: [{}, ID] },
       { v: 1, b, k: [1, ""] }, { v: 1, b, k: [1, 7] }, { v: 1, b, k: [1, "a\u0000"] }, { v: 1, b, k: [1, ID], s: "yesterday" }, { v: 1, b, k: [1, ID], s: null },
-      { v: 1, b, k: [1, ID], x: 1 }, JSON.parse(`{"v":1,"b":"${b}","k":[1,"${ID}"],"__proto__":{}}`),
+      { v: 1, b, k: [1, ID], x: 1 }, { v: 1, b, k: [1, ID], l: "0/zz" }, { v: 1, b, k: [1, ID], l: 5 }, JSON.parse(`{"v":1,"b":"${b}","k":[1,"${ID}"],"__proto__":{}}`),
     ]) {
       expect(() => decodeCursor(signed(payload), binding, anyValue), JSON.stringify(payload)).toThrow(/Invalid cursor/);
     }

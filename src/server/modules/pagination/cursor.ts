@@ -58,20 +58,24 @@ interface CursorPayload {
   k: [CursorValue, string];
   /** The snapshot a walk reads, set on its first page (rows endpoint: D90). */
   s?: string;
+  /** The primary's WAL position its first page was read at: a replica past it may serve the walk (D404). */
+  l?: string;
 }
 
-const PAYLOAD_KEYS = new Set(["v", "b", "k", "s"]);
+const PAYLOAD_KEYS = new Set(["v", "b", "k", "s", "l"]);
+const LSN_TEXT = /^[0-9A-F]{1,8}\/[0-9A-F]{1,8}$/;
 
 /** The signed payload's exact shape: no other key, each field of its type; anything else is not a cursor. */
 function isCursorPayload(value: unknown): value is CursorPayload {
   if (typeof value !== "object" || value === null || Array.isArray(value)) return false;
   for (const key in value) if (!PAYLOAD_KEYS.has(key)) return false;
-  const { v, b, k, s } = value as Record<string, unknown>;
+  const { v, b, k, s, l } = value as Record<string, unknown>;
   if (v !== 1 || typeof b !== "string" || b.length !== 16) return false;
   if (!Array.isArray(k) || k.length !== 2) return false;
   const [sortValue, id] = k as unknown[];
   if (sortValue !== null && typeof sortValue !== "string" && typeof sortValue !== "number") return false;
   if (!isStorableText(id) || id.length === 0) return false;
+  if (l !== undefined && (typeof l !== "string" || !LSN_TEXT.test(l))) return false;
   return s === undefined || isInstantText(s);
 }
 
@@ -111,8 +115,14 @@ function checksumMatches(body: string, given: string): boolean {
  * Opaque to callers (spec 4.2.4): base64url of a small JSON payload plus its HMAC, so a
  * tampered, truncated or forged cursor is a clean 400 rather than a silently different position.
  */
-export function encodeCursor(binding: CursorBinding, position: CursorPosition, snapshot?: string): string {
-  const body = JSON.stringify({ v: 1, b: bindingDigest(binding), k: position, ...(snapshot === undefined ? {} : { s: snapshot }) });
+export function encodeCursor(binding: CursorBinding, position: CursorPosition, snapshot?: string, lsn?: string): string {
+  const body = JSON.stringify({
+    v: 1,
+    b: bindingDigest(binding),
+    k: position,
+    ...(snapshot === undefined ? {} : { s: snapshot }),
+    ...(lsn === undefined ? {} : { l: lsn }),
+  });
   return Buffer.from(`${checksum(body)}${body}`, "utf8").toString("base64url");
 }
 
@@ -129,7 +139,7 @@ export function decodeCursorState<V extends CursorValue>(
   cursor: string,
   binding: CursorBinding,
   value: CursorValueCheck<V>,
-): { position: CursorPosition<V>; snapshot: string | undefined } {
+): { position: CursorPosition<V>; snapshot: string | undefined; lsn?: string } {
   const decoded = Buffer.from(cursor, "base64url");
   // NOTE: base64url decoding ignores junk and unused trailing bits; re-encoding catches both.
   if (decoded.toString("base64url") !== cursor) throw invalidCursor();
@@ -152,7 +162,7 @@ export function decodeCursorState<V extends CursorValue>(
   }
   const sortValue = parsed.k[0];
   if (!value(sortValue)) throw invalidCursor();
-  return { position: [sortValue, parsed.k[1]], snapshot: parsed.s };
+  return { position: [sortValue, parsed.k[1]], snapshot: parsed.s, ...(parsed.l === undefined ? {} : { lsn: parsed.l }) };
 }
 
 function invalidCursor(): AppError {

@@ -32,11 +32,12 @@ export function toPage<T>(
   binding: CursorBinding,
   positionOf: (row: T) => CursorPosition,
   snapshot?: string,
+  lsn?: string,
 ): Page<T> {
   const items = rows.slice(0, limit);
   const last = items[items.length - 1];
   const hasMore = rows.length > limit && last !== undefined;
-  return { items, meta: { next_cursor: hasMore ? encodeCursor(binding, positionOf(last), snapshot) : null, limit } };
+  return { items, meta: { next_cursor: hasMore ? encodeCursor(binding, positionOf(last), snapshot, lsn) : null, limit } };
 }
 
 /** Prisma keyset condition: strictly after (value, id) in the given direction. */

@@ -72,6 +72,22 @@ describe("rate budget across app instances on one Redis", () => {
     await Promise.all(processes.map((p) => p.stop()));
   });
 
+  // Issue 46: each instance's first requests after a start went to the in-process insurance
+  // limiter (Redis not ready yet), so over two fresh instances a budget of 20 let 22 through.
+  it("a fresh store counts its very first request in Redis, not only in-process", async (ctx) => {
+    requireRedis(ctx);
+    const store = createRedisRateLimitStore(REDIS_URL);
+    const redis = new Redis(REDIS_URL);
+    try {
+      const subject = `first-request-${process.pid}-${Date.now()}`;
+      expect(await store.consume(subject, { points: 5, windowSeconds: 60 })).toEqual({ allowed: true, remaining: 4 });
+      expect(await redis.get(`gw:rl:5/60:${subject}`)).toBe("1");
+    } finally {
+      redis.disconnect();
+      await store.close();
+    }
+  });
+
   it("two app processes share one budget", async (ctx) => {
     requireRedis(ctx);
     processes.push(...(await Promise.all([0, 1].map(() => startApiProcess({ DATABASE_URL: database.url, REDIS_URL })))));

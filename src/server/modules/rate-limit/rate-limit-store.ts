@@ -61,6 +61,8 @@ export function createMemoryRateLimitStore(): RateLimitStore {
   };
 }
 
+const REDIS_CONNECT_TIMEOUT_MS = 2000;
+
 /** A Redis command unanswered for this long counts as Redis being down (see below). */
 export const REDIS_COMMAND_TIMEOUT_MS = 500;
 
@@ -75,11 +77,23 @@ export function createRedisRateLimitStore(url: string, onError: (error: Error) =
   const client = new Redis(url, {
     enableOfflineQueue: false,
     maxRetriesPerRequest: 1,
-    connectTimeout: 2000,
+    connectTimeout: REDIS_CONNECT_TIMEOUT_MS,
     commandTimeout: REDIS_COMMAND_TIMEOUT_MS,
     lazyConnect: false,
   });
   client.on("error", onError);
+  // NOTE: until the first connection is up, rejectIfRedisNotReady sends every request to the
+  // insurance limiter: each instance's first requests after a start were counted in-process only,
+  // one budget per instance (the topology test saw 22 allowed of a 20 budget over two). So the
+  // first requests wait for the first connection (or its failure, or connectTimeout); later
+  // outages fall back at once, as before.
+  let firstConnection: Promise<void> | undefined = new Promise<void>((resolve) => {
+    client.once("ready", resolve);
+    client.once("error", resolve);
+    setTimeout(resolve, REDIS_CONNECT_TIMEOUT_MS).unref();
+  }).then(() => {
+    firstConnection = undefined;
+  });
   const limiterFor = limiterCache(
     (budget) =>
       new RateLimiterRedis({
@@ -93,7 +107,8 @@ export function createRedisRateLimitStore(url: string, onError: (error: Error) =
   );
   return {
     kind: "redis",
-    consume: (subject, budget) => consumeWith(limiterFor(budget), subject),
+    consume: (subject, budget) =>
+      firstConnection ? firstConnection.then(() => consumeWith(limiterFor(budget), subject)) : consumeWith(limiterFor(budget), subject),
     close: async () => {
       client.disconnect();
     },

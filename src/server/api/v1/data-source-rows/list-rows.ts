@@ -1,6 +1,7 @@
 import { page } from "@/server/api/v1/envelope";
 import { outputContract } from "@/server/api/v1/output-contract";
 import { apiProcedure } from "@/server/api/v1/procedures";
+import { getReadReplica } from "@/server/db/read-replica-env";
 import { listRows } from "@/server/modules/data-source-rows/list-rows";
 import { listRowsInput, listRowsMeta, listRowsOutput } from "./list-rows.types";
 import { toRowDto } from "./row.types";
@@ -21,6 +22,6 @@ export const listRowsProcedure = apiProcedure
       includeDeleted: input.include_deleted === "true",
       // Written out as Postgres wrote it, never parsed here (D341).
       dataAs: "json_text",
-    });
+    }, { replica: getReadReplica() });
     return page(ctx, result.items.map(toRowDto), result.meta);
   });
