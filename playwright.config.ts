@@ -57,6 +57,8 @@ export default defineConfig({
       GROUNDWORK_METRICS_TOKEN: E2E_METRICS_TOKEN,
       // The sources tests' customer tables are on a second embedded server on loopback (D113).
       GROUNDWORK_ALLOW_PRIVATE_TARGETS: "on",
+      // e2e/api/nginx-proxy.spec.ts: nginx reaches the app from 127.0.0.5 and only it is believed.
+      GROUNDWORK_TRUSTED_PROXIES: "127.0.0.5",
       // The lifecycle tests pause a source with a 5 s schedule: the scheduler ticks that often too.
       GROUNDWORK_SYNC_TICK_SECONDS: "5",
       // A download whose client reads nothing is cut after 5 s instead of 30 (e2e/ui/export-stall.spec.ts).

@@ -1,40 +1,23 @@
-import { execFileSync, spawn, type ChildProcess } from "node:child_process";
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import https from "node:https";
-import http from "node:http";
-import { createServer } from "node:net";
-import os from "node:os";
+import { spawn, type ChildProcess } from "node:child_process";
+import { readFileSync } from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { hashPassword } from "@/server/modules/users/passwords";
 import { sessionCookie, useSessionSecret } from "@/test/csv-upload-request";
 import { useTestDatabase } from "@/test/db";
+import { PROXY_HOSTNAME as HOSTNAME, type NginxProxy, type ProxyRequest, reserveProxyPorts, startNginxProxy } from "@/test/nginx-proxy";
 
-// deploy/nginx/groundwork.conf as shipped, in Debian's nginx on loopback with a self-signed
-// certificate, in front of the app's own edge (src/test/serve-dashboard-edge.ts: the node:http
-// server `npm start` uses, GROUNDWORK_TRUSTED_PROXIES=127.0.0.1). Only the listen addresses, the
-// certificate paths and the upstream port are rewritten.
+// deploy/nginx/groundwork.conf as shipped (src/test/nginx-proxy.ts), in front of the app's own
+// edge (src/test/serve-dashboard-edge.ts: the node:http server `npm start` uses,
+// GROUNDWORK_TRUSTED_PROXIES=127.0.0.1), with a sign-in route that calls what next-auth's
+// Credentials provider calls. e2e/api/nginx-proxy.spec.ts puts the same site in front of the
+// real `npm start`, next-auth included.
 const root = path.resolve(import.meta.dirname, "../..");
 const database = useTestDatabase();
-const work = mkdtempSync(path.join(os.tmpdir(), "gw-nginx-"));
 const processes: ChildProcess[] = [];
+let proxy: NginxProxy;
 let httpsPort = 0;
 let httpPort = 0;
-let cert = "";
-const HOSTNAME = "groundwork.test";
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
-
-function replaceOnce(text: string, from: string, to: string): string {
-  expect(text.split(from).length - 1, `deploy/nginx/groundwork.conf has "${from}" once`).toBe(1);
-  return text.replace(from, to);
-}
 
 async function startApp(env: Record<string, string>): Promise<number> {
   const child = spawn(path.join(root, "node_modules", ".bin", "tsx"), ["src/test/serve-dashboard-edge.ts"], {
@@ -58,97 +41,25 @@ async function startApp(env: Record<string, string>): Promise<number> {
   });
 }
 
-async function startNginx(appPort: number): Promise<void> {
-  let site = readFileSync(path.join(root, "deploy/nginx/groundwork.conf"), "utf8");
-  site = replaceOnce(site, "listen 80;", `listen 127.0.0.1:${httpPort};`);
-  site = replaceOnce(site, "listen 443 ssl http2;", `listen 127.0.0.1:${httpsPort} ssl http2;`);
-  site = replaceOnce(site, "/etc/letsencrypt/live/groundwork.example.org/fullchain.pem", path.join(work, "cert.pem"));
-  site = replaceOnce(site, "/etc/letsencrypt/live/groundwork.example.org/privkey.pem", path.join(work, "key.pem"));
-  site = replaceOnce(site, "server 127.0.0.1:3000;", `server 127.0.0.1:${appPort};`);
-  writeFileSync(path.join(work, "groundwork.conf"), site);
-  for (const dir of ["client_body", "proxy", "fastcgi", "uwsgi", "scgi"]) mkdirSync(path.join(work, dir), { recursive: true });
-  const temp = ["client_body", "proxy", "fastcgi", "uwsgi", "scgi"].map((dir) => `  ${dir === "client_body" ? "client_body" : dir}_temp_path ${path.join(work, dir)};`).join("\n");
-  writeFileSync(
-    path.join(work, "nginx.conf"),
-    [
-      process.getuid?.() === 0 ? "user root;" : "",
-      "worker_processes 1;",
-      `pid ${path.join(work, "nginx.pid")};`,
-      `error_log ${path.join(work, "error.log")} warn;`,
-      "events { worker_connections 128; }",
-      "http {",
-      `  access_log ${path.join(work, "access.log")};`,
-      temp,
-      `  include ${path.join(work, "groundwork.conf")};`,
-      "}",
-    ].join("\n"),
-  );
-  const nginx = spawn("nginx", ["-p", work, "-c", path.join(work, "nginx.conf"), "-g", "daemon off;"], { stdio: ["ignore", "pipe", "pipe"] });
-  processes.push(nginx);
-  let output = "";
-  nginx.stderr!.on("data", (chunk: Buffer) => (output += chunk.toString()));
-  const deadline = Date.now() + 20_000;
-  for (;;) {
-    if (nginx.exitCode !== null) throw new Error(`nginx exited: ${output}`);
-    const up = await request({ port: httpsPort, path: "/api/v1/health" }).then(() => true, () => false);
-    if (up) return;
-    if (Date.now() > deadline) throw new Error(`nginx did not answer: ${output}`);
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
-}
-
-interface Answer {
-  status: number;
-  headers: http.IncomingHttpHeaders;
-  rawHeaders: string[];
-  body: Buffer;
-}
-
-/** One request to the proxy over TLS (the test's CA is the self-signed certificate), from `localAddress`. */
-function request(options: { port: number; path: string; method?: string; headers?: Record<string, string>; body?: Iterable<Buffer>; localAddress?: string; tls?: boolean }): Promise<Answer> {
-  return new Promise((resolve, reject) => {
-    const common = {
-      host: "127.0.0.1",
-      port: options.port,
-      path: options.path,
-      method: options.method ?? "GET",
-      localAddress: options.localAddress,
-      headers: { host: `${HOSTNAME}:${options.port}`, ...options.headers },
-    };
-    const onResponse = (res: http.IncomingMessage) => {
-      const chunks: Buffer[] = [];
-      res.on("data", (chunk: Buffer) => chunks.push(chunk));
-      res.on("end", () => resolve({ status: res.statusCode ?? 0, headers: res.headers, rawHeaders: res.rawHeaders, body: Buffer.concat(chunks) }));
-      res.on("error", reject);
-    };
-    const req = options.tls === false ? http.request(common, onResponse) : https.request({ ...common, ca: cert, servername: HOSTNAME, agent: false }, onResponse);
-    req.on("error", reject);
-    for (const chunk of options.body ?? []) req.write(chunk);
-    req.end();
-  });
-}
-
-const origin = () => `https://${HOSTNAME}:${httpsPort}`;
+/** One request to the proxy (TLS unless `tls: false`); `port` says which of its two ports. */
+const request = (options: ProxyRequest & { port: number }) => proxy.request({ ...options, tls: options.port === httpPort ? false : options.tls });
+const origin = () => proxy.origin;
 
 beforeAll(async () => {
-  execFileSync("bash", [path.join(root, "scripts/ensure-debian-packages.sh"), "nginx=nginx"], { stdio: "inherit" });
   useSessionSecret();
-  execFileSync("openssl", [
-    "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "1", "-subj", `/CN=${HOSTNAME}`,
-    "-addext", `subjectAltName=DNS:${HOSTNAME}`, "-keyout", path.join(work, "key.pem"), "-out", path.join(work, "cert.pem"),
-  ], { stdio: "ignore" });
-  cert = readFileSync(path.join(work, "cert.pem"), "utf8");
-  [httpsPort, httpPort] = [await freePort(), await freePort()];
+  const ports = await reserveProxyPorts();
+  [httpsPort, httpPort] = [ports.httpsPort, ports.httpPort];
   const appPort = await startApp({
     DATABASE_URL: database.url,
     NEXTAUTH_SECRET: process.env.NEXTAUTH_SECRET!,
     GROUNDWORK_TRUSTED_PROXIES: "127.0.0.1",
-    PUBLIC_URL: origin(),
+    PUBLIC_URL: ports.origin,
   });
-  await startNginx(appPort);
+  proxy = await startNginxProxy({ appPort, ports });
 }, 120_000);
 
 afterAll(async () => {
+  await proxy?.stop();
   await Promise.all(
     processes.map(
       (child) =>
@@ -160,7 +71,6 @@ afterAll(async () => {
         }),
     ),
   );
-  rmSync(work, { recursive: true, force: true });
 });
 
 describe("deploy/nginx/groundwork.conf in front of the app", () => {
