@@ -1,7 +1,6 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { mkdtemp, rm } from "node:fs/promises";
-import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -13,6 +12,7 @@ import { createSecretBox } from "@/server/modules/data-sources/credentials/secre
 import { requestSourceSync } from "@/server/modules/data-sources/sync-queue";
 import { useCustomerDatabase } from "@/server/modules/data-sources/testing/customer-database";
 import { createTableSource } from "@/server/modules/data-sources/testing/source-fixtures";
+import { freePort } from "@/test/free-port";
 
 // `npm start` (src/cli/start.ts, the real one: Next, the API, the supervised worker) with its
 // sync worker in a process of its own (D310–D312).
@@ -37,13 +37,6 @@ afterEach(() => {
 });
 afterAll(() => rm(dataDir, { recursive: true, force: true }));
 
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
 
 interface App {
   pid: number;

@@ -2,9 +2,9 @@ import { execFileSync, spawn, type ChildProcess } from "node:child_process";
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import http from "node:http";
 import https from "node:https";
-import { createServer } from "node:net";
 import os from "node:os";
 import path from "node:path";
+import { freePort } from "./free-port";
 
 // deploy/nginx/groundwork.conf as shipped, in Debian's nginx on loopback with a self-signed
 // certificate, in front of an app on `appPort`. Only the listen addresses, the certificate paths
@@ -41,13 +41,6 @@ export interface NginxProxy {
   stop(): Promise<void>;
 }
 
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
 
 function replaceOnce(text: string, from: string, to: string): string {
   if (text.split(from).length - 1 !== 1) throw new Error(`deploy/nginx/groundwork.conf must have "${from}" exactly once`);

@@ -1,11 +1,11 @@
 import { execFile } from "node:child_process";
 import { chownSync, existsSync, mkdtempSync, rmSync } from "node:fs";
-import { createServer } from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { promisify } from "node:util";
 import pg from "pg";
 import { createDatabase, databaseUrl, dropDatabase, randomDatabaseName } from "@/server/db/admin";
+import { freePort } from "./free-port";
 
 const run = promisify(execFile);
 const BIN = "/usr/lib/postgresql/15/bin";
@@ -60,10 +60,3 @@ async function majorVersion(url: string): Promise<number | null> {
   }
 }
 
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
-}
