@@ -90,7 +90,10 @@ export function createNodeServer(handle: NodeHandler, log: Logger, options: Node
       // Next reads the nonce for its inline scripts from the request's policy header.
       if (nonce) req.headers["content-security-policy"] = contentSecurityPolicy(nonce, options.dev);
       req.headers[CLIENT_ADDRESS_HEADER] = resolveClientAddress(req.socket.remoteAddress, req.headers["x-forwarded-for"], proxies);
-      if (!isTrustedPeer(req.socket.remoteAddress, proxies)) for (const name of FORWARDED_ORIGIN_HEADERS) delete req.headers[name];
+      // Only a request that carries one of them pays for the peer check (most carry none).
+      if (FORWARDED_ORIGIN_HEADERS.some((name) => req.headers[name] !== undefined) && !isTrustedPeer(req.socket.remoteAddress, proxies)) {
+        for (const name of FORWARDED_ORIGIN_HEADERS) delete req.headers[name];
+      }
       Promise.resolve(handle(req, res)).catch((error: unknown) => {
         log.error({ err: error }, "unhandled error in the HTTP server");
         if (!res.headersSent) answer(res, 500, internalError(), log, req, options.onRefused);
