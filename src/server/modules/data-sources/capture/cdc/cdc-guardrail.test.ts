@@ -25,4 +25,17 @@ describe("the delete guardrail over a stream", () => {
     expect(guardDeletions(null, { liveBefore: 100, toRemove: 1, declinedSoFar: 60, intervalSeconds: 900, now }).apply).toBe(false);
     expect(guardDeletions(null, { liveBefore: 100, toRemove: 0, declinedSoFar: 60, intervalSeconds: 900, now }).apply).toBe(true);
   });
+
+  it("opens no window on a commit without deletions, so a later deletion counts against the live rows then", () => {
+    // apply-changes counts live rows only for a commit that removes some: it passes 0 otherwise.
+    const update = guardDeletions(null, { liveBefore: 0, toRemove: 0, declinedSoFar: 0, intervalSeconds: 900, now });
+    expect(update).toEqual({ apply: true, window: null });
+    const deletion = guardDeletions(update.window, { liveBefore: 1000, toRemove: 1, declinedSoFar: 0, intervalSeconds: 900, now: later(1) });
+    expect(deletion).toMatchObject({ apply: true, window: { liveAtStart: 1000, removed: 1 } });
+  });
+
+  it("keeps an open window across commits without deletions", () => {
+    const first = guardDeletions(null, { liveBefore: 100, toRemove: 30, declinedSoFar: 0, intervalSeconds: 900, now });
+    expect(guardDeletions(first.window, { liveBefore: 0, toRemove: 0, declinedSoFar: 0, intervalSeconds: 900, now: later(10) }).window).toEqual(first.window);
+  });
 });

@@ -20,13 +20,14 @@ const DEFAULT_WINDOW_SECONDS = 15 * 60;
 export function guardDeletions(
   window: CdcState["guard"],
   input: { liveBefore: number; toRemove: number; declinedSoFar: number; intervalSeconds: number | null; now: Date },
-): { apply: boolean; window: GuardWindow } {
+): { apply: boolean; window: GuardWindow | null } {
   const length = (input.intervalSeconds ?? DEFAULT_WINDOW_SECONDS) * 1000;
-  const open =
-    window && new Date(window.windowStart).getTime() + length > input.now.getTime()
-      ? window
-      : { windowStart: input.now.toISOString(), liveAtStart: input.liveBefore, removed: 0 };
-  if (input.toRemove === 0) return { apply: true, window: open };
+  const current = window && new Date(window.windowStart).getTime() + length > input.now.getTime() ? window : null;
+  // NOTE: only a deletion opens a window: liveBefore is counted only when something is to be removed
+  // (apply-changes.ts), so a window opened by an insert or update would start at 0 live rows and hold
+  // every later deletion in it as a mass deletion (seen in the topology test's CDC failover).
+  if (input.toRemove === 0) return { apply: true, window: current };
+  const open = current ?? { windowStart: input.now.toISOString(), liveAtStart: input.liveBefore, removed: 0 };
   if (input.declinedSoFar > 0) return { apply: false, window: open };
   const removed = open.removed + input.toRemove;
   if (exceedsGuardrail(open.liveAtStart, removed)) return { apply: false, window: open };
