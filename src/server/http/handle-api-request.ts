@@ -12,6 +12,7 @@ import type { RequestLogWriter } from "@/server/modules/request-log/writer";
 import { withoutRedaction, type Logger } from "@/server/logger";
 import type { RateLimitStore } from "@/server/modules/rate-limit/rate-limit-store";
 import type { ApiKeyPrincipal } from "@/server/modules/api-keys/principal";
+import type { RefusedKey } from "@/server/modules/api-keys/authenticate";
 import { fromFetchRequest, fromNodeRequest, sendNodeAnswer, toFetchResponse, type ApiAnswer, type ApiRequest } from "./api-request";
 import { answerBody } from "./answer-body";
 import { createProcedureCaller, type ProcedureCaller } from "./call-procedure";
@@ -142,13 +143,21 @@ function relativePath(pathname: string): string {
   return pathname.startsWith(API_PREFIX) ? pathname.slice(API_PREFIX.length) : pathname;
 }
 
+/** Where the key check tells the trace whose request this is: a usable key, or a known key it refused (D190, D423). */
+function identify(trace: RequestTrace) {
+  return {
+    onIdentified: (identified: ApiKeyPrincipal) => (trace.principal = identified),
+    onRefusedKey: (key: RefusedKey) => (trace.refusedKey = key),
+  };
+}
+
 async function dispatch(exchange: Exchange, match: RouteMatch, pipeline: Pipeline): Promise<ApiAnswer> {
   const { req, url, trace } = exchange;
   const { deps, keySlot } = pipeline;
   if (match.kind === "not_found") {
     const path = relativePath(url.pathname);
     if (isInstanceSurface(path)) {
-      const principal = await authenticateRequest({ db: deps.db(), rateLimiter: deps.rateLimiter, headers: req.headers });
+      const principal = await authenticateRequest({ db: deps.db(), rateLimiter: deps.rateLimiter, headers: req.headers, ...identify(trace) });
       refuseInstanceSurface(principal, req.method, `${API_PREFIX}${path}`);
     }
     throw refusal("not_found", `No route matches ${req.method} ${API_PREFIX}${path}.`);
@@ -168,7 +177,7 @@ async function dispatch(exchange: Exchange, match: RouteMatch, pipeline: Pipelin
   const principal =
     match.route.meta.access === "public"
       ? undefined
-      : await authenticateRequest({ db, rateLimiter: deps.rateLimiter, headers: req.headers, onIdentified: (identified) => (trace.principal = identified) });
+      : await authenticateRequest({ db, rateLimiter: deps.rateLimiter, headers: req.headers, ...identify(trace) });
   // After the key (401, 429): a caller without one learns nothing of the operation's parameters.
   assertKnownQueryParameters(url, match.route.queryParameters);
   const call = { exchange, match, db, pipeline };

@@ -1,3 +1,4 @@
+import type { RefusedKey } from "@/server/modules/api-keys/authenticate";
 import type { ApiKeyPrincipal } from "@/server/modules/api-keys/principal";
 import { ERROR_MESSAGE_MAX, keptQuery, truncate, USER_AGENT_MAX } from "@/server/modules/request-log/entry";
 import type { RequestLogWriter } from "@/server/modules/request-log/writer";
@@ -6,6 +7,8 @@ import type { ApiRequest } from "./api-request";
 /** What the pipeline learns about a request on its way through, for the request log. */
 export interface RequestTrace {
   principal?: ApiKeyPrincipal;
+  /** A key that exists but was refused (revoked, expired): the answer is still filed under it (D423). */
+  refusedKey?: RefusedKey;
   error?: { code: string; message: string };
   responseBytes?: number;
 }
@@ -20,17 +23,22 @@ export function recordRequest(
 ): void {
   const { req, url, trace } = answered;
   const error = trace.error;
+  const key = trace.principal ?? trace.refusedKey;
+  // The log's error detail names why a known key was refused: `revoked: This API key has been revoked.`
+  const message = error && trace.refusedKey && !trace.principal ? `${trace.refusedKey.reason}: ${error.message}` : error?.message;
   writer.record({
     requestId: answered.requestId,
     occurredAt: new Date(),
-    organizationId: trace.principal?.organizationId ?? null,
-    apiKeyId: trace.principal?.keyId ?? null,
-    apiKeyPrefix: trace.principal?.prefix ?? null,
+    surface: "api",
+    userId: null,
+    organizationId: key?.organizationId ?? null,
+    apiKeyId: key?.keyId ?? null,
+    apiKeyPrefix: key?.prefix ?? null,
     method: req.method,
     route: answered.route,
     status: answered.status,
     errorCode: error?.code ?? null,
-    errorMessage: truncate(error?.message, ERROR_MESSAGE_MAX),
+    errorMessage: truncate(message, ERROR_MESSAGE_MAX),
     durationMs: answered.durationMs,
     responseBytes: trace.responseBytes ?? 0,
     clientAddress: req.clientAddress,

@@ -10,6 +10,8 @@ import { createTestApi, mintTestKey } from "@/test/api-client";
 import { cliRunner } from "@/test/cli-process";
 import { useTestDatabase } from "@/test/db";
 import { createApiHandler } from "./handle-api-request";
+import { generateToken, hashToken } from "@/server/modules/api-keys/token";
+import { listKeyRequests } from "@/server/modules/request-log/usage";
 
 const database = useTestDatabase();
 const { cliJson } = cliRunner(() => ({ DATABASE_URL: database.url }));
@@ -96,5 +98,44 @@ describe("the request log behind every /api/v1 answer", () => {
       [hostile.body.request_id, 400, { limit: "\\u0000" }],
       [plain.body.request_id, 404, { limit: "1" }],
     ]);
+  });
+
+  it("files a revoked or expired key's 401 and a spent key's 429 under the key, with the reason; an unknown token under none (D423)", async () => {
+    const db = database.prisma;
+    const writer = createBufferedWriter(createPostgresSink(() => db));
+    const handler = createApiHandler({ router: appRouter, db: () => db, log: pino({ level: "silent" }), rateLimiter: createMemoryRateLimitStore(), requestLog: writer });
+    const call = createTestApi(() => db, handler);
+    const org = await db.organization.create({ data: { name: "Rotated" } });
+    const revoked = await mintTestKey(db, { organizationId: org.id, scopes: ["*:*"] });
+    const expired = await mintTestKey(db, { organizationId: org.id, scopes: ["*:*"] });
+    await revokeApiKey(db, CLI_OPERATOR, revoked.id);
+    await db.apiKey.update({ where: { id: expired.id }, data: { expiresAt: new Date(Date.now() - 60_000) } });
+    const unknownToken = generateToken("live");
+    const path = `/organizations/${org.id}/forms/nope/records`;
+    const byRevoked = await call("GET", path, { token: revoked.token });
+    const byExpired = await call("GET", path, { token: expired.token });
+    const byUnknown = await call("GET", path, { token: unknownToken });
+    expect([byRevoked.status, byExpired.status, byUnknown.status]).toEqual([401, 401, 401]);
+    expect(byRevoked.body.error).toMatchObject({ code: "unauthorized", details: { reason: "revoked" } });
+    await writer.close();
+
+    const rows = await db.$queryRawUnsafe<(Row & { error_message: string })[]>(`SELECT * FROM request_log WHERE route <> 'unmatched' ORDER BY occurred_at`);
+    const byId = new Map(rows.map((r) => [r.request_id, r]));
+    expect(byId.get(byRevoked.body.request_id)).toMatchObject({
+      api_key_id: revoked.id,
+      api_key_prefix: revoked.prefix,
+      organization_id: org.id,
+      status: 401,
+      error_code: "unauthorized",
+      error_message: "revoked: This API key has been revoked.",
+    });
+    expect(byId.get(byExpired.body.request_id)).toMatchObject({ api_key_id: expired.id, status: 401, error_message: "expired: This API key has expired." });
+    expect(byId.get(byUnknown.body.request_id)).toMatchObject({ api_key_id: null, api_key_prefix: null, organization_id: null, status: 401 });
+    const everything = JSON.stringify(rows) + JSON.stringify(await db.$queryRawUnsafe(`SELECT * FROM request_usage_hourly`));
+    for (const secret of [unknownToken, hashToken(unknownToken), unknownToken.slice(0, 16), revoked.token, expired.token]) expect(everything).not.toContain(secret);
+
+    // The key's page reads its requests by key: the calls after revocation are there.
+    const page = await listKeyRequests(db, revoked.id, {}, { limit: 10 });
+    expect(page.items.map((r) => [r.requestId, r.status])).toEqual([[byRevoked.body.request_id, 401]]);
   });
 });

@@ -2,5 +2,6 @@ import { handleDashboardRequest } from "@/server/api/dashboard/handler";
 
 export const dynamic = "force-dynamic";
 
-export const GET = handleDashboardRequest;
-export const POST = handleDashboardRequest;
+// NOTE: not `GET = handleDashboardRequest`: Next passes the route's params as a second argument.
+export const GET = (req: Request) => handleDashboardRequest(req);
+export const POST = (req: Request) => handleDashboardRequest(req);

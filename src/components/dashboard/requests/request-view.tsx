@@ -11,7 +11,7 @@ const keyTone = { active: "green", revoked: "red", expired: "amber" } as const;
 
 /** One request's page (D198): what was asked, how it was answered, and what happened around it. */
 export function RequestView({ detail }: { detail: RequestDetail }) {
-  const { request: r, key, organization } = detail;
+  const { request: r, key, organization, user } = detail;
   const keyHref = key ? (r.organizationId ? `/dashboard/organizations/${r.organizationId}/keys/${key.id}` : `/dashboard/instance/keys/${key.id}`) : null;
   return (
     <div className="space-y-5">
@@ -40,6 +40,19 @@ export function RequestView({ detail }: { detail: RequestDetail }) {
           </p>
         ) : null}
         <dl className="mt-4 grid grid-cols-1 gap-x-6 gap-y-3 text-sm sm:grid-cols-2 lg:grid-cols-3">
+          {r.surface === "dashboard" ? (
+            <Fact term="Signed-in user">
+              {user ? (
+                <span className="break-all" data-testid="request-user">
+                  {user.email} <Badge tone="neutral">dashboard</Badge>
+                </span>
+              ) : r.userId ? (
+                <span className="text-slate-500">a user since deleted</span>
+              ) : (
+                <span className="text-slate-500">none: the request was refused before a session was known</span>
+              )}
+            </Fact>
+          ) : (
           <Fact term="API key">
             {key ? (
               <span className="flex flex-wrap items-center gap-1.5" data-testid="request-key">
@@ -55,13 +68,14 @@ export function RequestView({ detail }: { detail: RequestDetail }) {
               <span className="text-slate-500">none: the request was refused before a key was known</span>
             )}
           </Fact>
+          )}
           <Fact term="Organization">
             {organization ? (
               <Link href={`/dashboard/organizations/${organization.id}/keys`} className="text-blue-700 underline">
                 {organization.name}
               </Link>
             ) : (
-              <span className="text-slate-500">{r.organizationId ? `${r.organizationId} (deleted)` : "none (instance key or no key)"}</span>
+              <span className="text-slate-500">{r.organizationId ? `${r.organizationId} (deleted)` : r.surface === "dashboard" ? "none (an instance-wide page)" : "none (instance key or no key)"}</span>
             )}
           </Fact>
           <Fact term="Duration">{r.durationMs} ms</Fact>

@@ -9,6 +9,23 @@ import { exportStream } from "@/server/modules/exports/export-stream";
 import { toAppError } from "../to-app-error";
 import type { DashboardContext } from "./context";
 import { createDashboardCaller } from "./root";
+import { loggedDashboardAnswer, traceError, type DashboardTrace } from "@/server/http/record-dashboard-request";
+import { requestLogWriter } from "@/server/http/request-log-writer";
+import type { RequestLogWriter } from "@/server/modules/request-log/writer";
+
+/** The export's route in the request log (D420). */
+export const AUDIT_EXPORT_ROUTE = "/dashboard/audit/export";
+
+/** The route handler's door: the export, written to the request log like every dashboard answer (D420). */
+export function handleLoggedAuditExport(
+  req: Request,
+  context: DashboardContext,
+  filters: AuditExportFilters,
+  requestLog: RequestLogWriter | null = requestLogWriter(),
+): Promise<Response> {
+  const trace: DashboardTrace = {};
+  return loggedDashboardAnswer(req, context.requestId, AUDIT_EXPORT_ROUTE, trace, () => handleAuditExport({ ...context, trace }, filters), requestLog);
+}
 
 /** At most this many events per export (D201). */
 export const AUDIT_EXPORT_MAX = 100_000;
@@ -34,6 +51,7 @@ export async function handleAuditExport(context: DashboardContext, filters: Audi
   } catch (error) {
     slot?.release();
     const appError = toAppError(error);
+    if (context.trace) traceError(context.trace, appError);
     if (!isAppError(error) && appError.code === "internal_error") logger.error({ err: error, request_id: context.requestId }, "audit export failed");
     return errorResponse(appError, context.requestId);
   }

@@ -1,4 +1,5 @@
 import type { PrismaClient } from "@/server/db/types";
+import type { DashboardTrace } from "@/server/http/record-dashboard-request";
 import type { Viewer } from "@/server/modules/access/viewer";
 
 /** What every dashboard procedure starts from: who is asking is resolved by sessionProcedure. */
@@ -14,4 +15,6 @@ export interface DashboardContext {
   session?: { id: string; version: number };
   /** The viewer the endpoint already loaded for this request (handler.ts), so it is read once. */
   preloadedViewer?: Viewer;
+  /** The request log's notes on this call (D420): the procedures fill in the organization its input names. */
+  trace?: DashboardTrace;
 }

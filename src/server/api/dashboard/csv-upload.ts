@@ -11,6 +11,12 @@ import type { PrismaClient } from "@/server/db/types";
 import { sourcePrincipal } from "@/server/modules/access/source-access";
 import { isSameOriginRequest } from "./csrf";
 import { requestViewer } from "./request-viewer";
+import { loggedDashboardAnswer, traceError, type DashboardTrace } from "@/server/http/record-dashboard-request";
+import { requestLogWriter } from "@/server/http/request-log-writer";
+import type { RequestLogWriter } from "@/server/modules/request-log/writer";
+
+/** The upload's route in the request log (D420). */
+export const CSV_UPLOAD_ROUTE = "/api/dashboard/organizations/{organization_id}/sources/{source_id}/csv";
 
 export { UPLOAD_CSV_MAX_BYTES };
 
@@ -27,12 +33,23 @@ export interface CsvUploadTarget {
  * body then streams into the CSV parser; past UPLOAD_CSV_MAX_BYTES it is refused (413) at once.
  * One domain function (replaceCsvRows, also behind `source upload`), one audit event.
  */
-export async function handleCsvUpload(req: Request, target: CsvUploadTarget, db: PrismaClient = getPrisma()): Promise<Response> {
+export async function handleCsvUpload(
+  req: Request,
+  target: CsvUploadTarget,
+  db: PrismaClient = getPrisma(),
+  requestLog: RequestLogWriter | null = requestLogWriter(),
+): Promise<Response> {
   const requestId = newRequestId();
+  const trace: DashboardTrace = { organizationId: target.organizationId };
+  return loggedDashboardAnswer(req, requestId, CSV_UPLOAD_ROUTE, trace, () => answerCsvUpload(req, target, db, requestId, trace), requestLog);
+}
+
+async function answerCsvUpload(req: Request, target: CsvUploadTarget, db: PrismaClient, requestId: string, trace: DashboardTrace): Promise<Response> {
   try {
     if (!isSameOriginRequest(req.headers)) throw new AppError("forbidden", "Cross-site request refused.");
     const viewer = await requestViewer(db, req);
     if (!viewer) throw new AppError("unauthorized", "Your session has ended. Sign in again.");
+    trace.viewer = viewer;
     assertStorableParams({ organizationId: target.organizationId, sourceId: target.sourceId });
     const principal = sourcePrincipal(viewer, target.organizationId, "manage");
     const mediaType = (req.headers.get("content-type") ?? "").split(";")[0]?.trim().toLowerCase();
@@ -43,10 +60,12 @@ export async function handleCsvUpload(req: Request, target: CsvUploadTarget, db:
     return jsonResponse(result, 200, requestId);
   } catch (error) {
     if (isAppError(error)) {
+      traceError(trace, error);
       if (isClientAbort(error)) logger.info({ request_id: requestId }, "csv upload: client went away");
       return errorResponse(error, requestId);
     }
     logger.error({ err: error, request_id: requestId }, "csv upload failed");
+    trace.error = { code: "internal_error", message: "csv upload failed" };
     return internalErrorResponse(requestId);
   }
 }

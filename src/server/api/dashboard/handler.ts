@@ -10,6 +10,10 @@ import { dashboardContext } from "./caller";
 import { isSameOriginRequest } from "./csrf";
 import { dashboardRouter } from "./root";
 import { dashboardErrorShape, sessionEnded } from "./trpc";
+import { loggedDashboardAnswer, traceError, type DashboardTrace } from "@/server/http/record-dashboard-request";
+import { toAppError } from "../to-app-error";
+import { requestLogWriter } from "@/server/http/request-log-writer";
+import type { RequestLogWriter } from "@/server/modules/request-log/writer";
 
 /**
  * The dashboard procedures a request may call without a session (D370): none. Sign-in is
@@ -19,7 +23,8 @@ import { dashboardErrorShape, sessionEnded } from "./trpc";
 export const SESSIONLESS_PROCEDURES: ReadonlySet<string> = new Set<string>();
 
 /** A refusal in the shape the tRPC error formatter gives (trpc.ts), so the client shows it alike. */
-function refuse(error: AppError, requestId: string): Response {
+function refuse(error: AppError, requestId: string, trace: DashboardTrace): Response {
+  traceError(trace, error);
   const status = statusForCode(error.code);
   return Response.json({ error: dashboardErrorShape(error, requestId) }, { status, headers: { [REQUEST_ID_HEADER]: requestId, "Cache-Control": "no-store" } });
 }
@@ -40,27 +45,42 @@ function singlePath(url: URL): string | null {
  * The refusals are small bodies from the one builder with a request id. The edge has already
  * capped the body's size.
  */
-export async function handleDashboardRequest(req: Request): Promise<Response> {
+export async function handleDashboardRequest(req: Request, requestLog: RequestLogWriter | null = requestLogWriter()): Promise<Response> {
   const requestId = newRequestId();
+  const trace: DashboardTrace = {};
+  let path: string | null = null;
+  try {
+    path = singlePath(new URL(req.url));
+  } catch {
+    // Refused below, logged as unmatched.
+  }
+  // Every answer goes to the request log under its procedure (D420); a path naming none is `unmatched`.
+  const route = path !== null && Object.hasOwn(dashboardRouter._def.procedures, path) ? `/api/trpc/${path}` : "unmatched";
+  return loggedDashboardAnswer(req, requestId, route, trace, () => answerDashboardRequest(req, requestId, trace), requestLog);
+}
+
+async function answerDashboardRequest(req: Request, requestId: string, trace: DashboardTrace): Promise<Response> {
   let path: string | null;
   try {
     path = singlePath(new URL(req.url));
   } catch {
-    return refuse(new AppError("bad_request", "The procedure path is not valid."), requestId);
+    return refuse(new AppError("bad_request", "The procedure path is not valid."), requestId, trace);
   }
-  if (path === null) return refuse(trpcBatchRefused(), requestId);
-  if (req.method !== "GET" && !isSameOriginRequest(req.headers)) return refuse(new AppError("forbidden", "Cross-site request refused."), requestId);
+  if (path === null) return refuse(trpcBatchRefused(), requestId, trace);
+  if (req.method !== "GET" && !isSameOriginRequest(req.headers)) return refuse(new AppError("forbidden", "Cross-site request refused."), requestId, trace);
   const claim = await sessionClaim(cookieReader(req.headers.get("cookie")));
   let viewer: Viewer | undefined;
   if (!SESSIONLESS_PROCEDURES.has(path)) {
     viewer = (claim ? await loadViewer(getPrisma(), claim.userId, { id: claim.sessionId, version: claim.version }) : null) ?? undefined;
-    if (!viewer) return refuse(sessionEnded(), requestId);
+    if (!viewer) return refuse(sessionEnded(), requestId, trace);
+    trace.viewer = viewer;
   }
   return fetchRequestHandler({
     endpoint: "/api/trpc",
     req,
     router: dashboardRouter,
-    createContext: () => ({ ...dashboardContext(claim, requestId), ...(viewer ? { preloadedViewer: viewer } : {}) }),
+    createContext: () => ({ ...dashboardContext(claim, requestId), ...(viewer ? { preloadedViewer: viewer } : {}), trace }),
+    onError: ({ error }) => traceError(trace, toAppError(error)),
     allowBatching: false,
     // Queries are GETs (no state change); mutations must be POSTs and pass the CSRF guard above.
     allowMethodOverride: false,

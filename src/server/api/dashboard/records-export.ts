@@ -15,6 +15,12 @@ import { exportStream } from "@/server/modules/exports/export-stream";
 import { env } from "@/env";
 import { toAppError } from "../to-app-error";
 import { requestViewer } from "./request-viewer";
+import { loggedDashboardAnswer, traceError, type DashboardTrace } from "@/server/http/record-dashboard-request";
+import { requestLogWriter } from "@/server/http/request-log-writer";
+import type { RequestLogWriter } from "@/server/modules/request-log/writer";
+
+/** The export's route in the request log (D420). */
+export const RECORDS_EXPORT_ROUTE = "/dashboard/organizations/{organization_id}/forms/{form_id}/export";
 import { sessionEnded } from "./trpc";
 
 const filtersSchema = z.object({
@@ -36,12 +42,27 @@ export async function handleRecordsExport(
   formId: string,
   db: PrismaClient = getPrisma(),
   connect: () => pg.Client = () => new pg.Client({ connectionString: databaseUrlFromEnv() }),
+  requestLog: RequestLogWriter | null = requestLogWriter(),
 ): Promise<Response> {
   const requestId = newRequestId();
+  const trace: DashboardTrace = { organizationId };
+  return loggedDashboardAnswer(req, requestId, RECORDS_EXPORT_ROUTE, trace, () => answerRecordsExport(req, organizationId, formId, db, connect, requestId, trace), requestLog);
+}
+
+async function answerRecordsExport(
+  req: Request,
+  organizationId: string,
+  formId: string,
+  db: PrismaClient,
+  connect: () => pg.Client,
+  requestId: string,
+  trace: DashboardTrace,
+): Promise<Response> {
   let slot: ExportSlot | null = null;
   try {
     const viewer = await requestViewer(db, req);
     if (!viewer) throw sessionEnded();
+    trace.viewer = viewer;
     requireOrganizationRead(viewer, organizationId);
     const url = new URL(req.url);
     assertStorableParams({ organizationId, formId });
@@ -68,6 +89,8 @@ export async function handleRecordsExport(
   } catch (error) {
     slot?.release();
     if (!isAppError(error)) logger.error({ err: error, request_id: requestId }, "records export failed");
-    return errorResponse(toAppError(error), requestId);
+    const appError = toAppError(error);
+    traceError(trace, appError);
+    return errorResponse(appError, requestId);
   }
 }

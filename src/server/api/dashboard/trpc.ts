@@ -66,10 +66,13 @@ function logFailure(appError: AppError, error: TRPCError, fields: { request_id: 
  * a filter such as `/dashboard/support?org=%00` is a 400 naming the field, as on /api/v1 (the
  * body reader, D40), not a 500 from the failed statement.
  */
-const refuseUnstorable = t.middleware(async ({ getRawInput, next }) => {
+const refuseUnstorable = t.middleware(async ({ ctx, getRawInput, next }) => {
   let input: unknown;
   try {
     input = await getRawInput();
+    // The organization a call names, for the request log (D421: filed under it only when the viewer belongs to it).
+    const named = input !== null && typeof input === "object" ? (input as { organizationId?: unknown }).organizationId : undefined;
+    if (ctx.trace && typeof named === "string") ctx.trace.organizationId = named.slice(0, 64);
   } catch {
     // Input that is not JSON at all is the input parser's to refuse, where it always was: after
     // the session check, and never for a procedure that takes no input.
@@ -97,6 +100,7 @@ const publicProcedure = t.procedure.use(appErrorStatus).use(refuseUnstorable);
 export const sessionProcedure = publicProcedure.use(async ({ ctx, next }) => {
   const viewer = ctx.preloadedViewer ?? (ctx.sessionUserId ? await loadViewer(ctx.db, ctx.sessionUserId, ctx.session) : null);
   if (!viewer) throw sessionEnded();
+  if (ctx.trace) ctx.trace.viewer ??= viewer;
   return next({ ctx: { ...ctx, viewer } });
 });
 

@@ -1,6 +1,6 @@
 import type { Db } from "@/server/db/types";
 import { refusal } from "@/server/errors/app-error";
-import { authenticateApiKey } from "@/server/modules/api-keys/authenticate";
+import { authenticateApiKey, type RefusedKey } from "@/server/modules/api-keys/authenticate";
 import type { ApiKeyPrincipal } from "@/server/modules/api-keys/principal";
 import type { RateLimitStore } from "@/server/modules/rate-limit/rate-limit-store";
 
@@ -15,8 +15,10 @@ export async function authenticateRequest(deps: {
   headers: { get(name: string): string | null };
   /** Told the key as soon as it is known, so a 429 is still logged against it (D190). */
   onIdentified?: (principal: ApiKeyPrincipal) => void;
+  /** Told a key that exists but was refused (revoked, expired), so the 401 is logged against it (D423). */
+  onRefusedKey?: (key: RefusedKey) => void;
 }): Promise<ApiKeyPrincipal> {
-  const principal = await authenticateApiKey(deps.db, deps.headers.get("authorization"));
+  const principal = await authenticateApiKey(deps.db, deps.headers.get("authorization"), new Date(), deps.onRefusedKey);
   deps.onIdentified?.(principal);
   const decision = await deps.rateLimiter.consume(principal.keyId, {
     points: principal.rateLimit,

@@ -9,8 +9,19 @@ import { preChecksumKeysUsable } from "./pre-checksum-keys";
 /** last_used_at is written at most once per key per this interval (docs/decisions.md). */
 export const LAST_USED_WRITE_INTERVAL_SECONDS = 60;
 
-export function unauthorized(message: string): AppError {
-  return refusal("unauthorized", message, { headers: { "WWW-Authenticate": "Bearer" } });
+export function unauthorized(message: string, details?: Record<string, unknown>): AppError {
+  return refusal("unauthorized", message, { headers: { "WWW-Authenticate": "Bearer" }, ...(details ? { details } : {}) });
+}
+
+/** Why a key that exists was refused (D423). */
+export type KeyRefusalReason = "revoked" | "expired" | "organization_deleted";
+
+/** A key that exists but was refused: what the request log files the answer under (D423). Never the token. */
+export interface RefusedKey {
+  keyId: string;
+  prefix: string;
+  organizationId: string | null;
+  reason: KeyRefusalReason;
 }
 
 /**
@@ -57,7 +68,12 @@ interface KeyRow {
  * most once per key per minute) is only sent when it can change something. The conditional
  * UPDATE stays conditional, so concurrent requests still write at most once.
  */
-export async function authenticateApiKey(db: Db, authorization: string | null, now = new Date()): Promise<ApiKeyPrincipal> {
+export async function authenticateApiKey(
+  db: Db,
+  authorization: string | null,
+  now = new Date(),
+  onRefusedKey?: (key: RefusedKey) => void,
+): Promise<ApiKeyPrincipal> {
   const token = bearerToken(authorization);
   if (!hasValidChecksum(token) && !(await preChecksumKeysUsable(db))) throw unauthorized("Unknown API key.");
   const hash = hashToken(token);
@@ -68,11 +84,17 @@ export async function authenticateApiKey(db: Db, authorization: string | null, n
       FROM api_keys WHERE hash = ${hash}`);
   const key = rows[0];
   if (!key || !hashesEqual(key.hash, hash)) throw unauthorized("Unknown API key.");
-  if (key.revoked_at) throw unauthorized("This API key has been revoked.");
+  // A key that exists is named to the request log when refused (D423): its page shows who still
+  // calls it. An unknown token above is never named, hashed or kept.
+  const refuse = (reason: KeyRefusalReason, message: string) => {
+    onRefusedKey?.({ keyId: key.id, prefix: key.prefix, organizationId: key.organization_id, reason });
+    return unauthorized(message, { reason });
+  };
+  if (key.revoked_at) throw refuse("revoked", "This API key has been revoked.");
   // NOTE: retired keys of a deleted organization are always revoked too; this guards the NULL
   // organization_id they carry from ever reading as an instance-scoped key (D14).
-  if (key.former_organization_id) throw unauthorized("This API key's organization was deleted.");
-  if (key.expires_at && key.expires_at.getTime() <= now.getTime()) throw unauthorized("This API key has expired.");
+  if (key.former_organization_id) throw refuse("organization_deleted", "This API key's organization was deleted.");
+  if (key.expires_at && key.expires_at.getTime() <= now.getTime()) throw refuse("expired", "This API key has expired.");
   if (key.touch) await touchLastUsed(db, key.id);
   return {
     keyId: key.id,

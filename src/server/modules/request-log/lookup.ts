@@ -4,6 +4,16 @@ import type { RequestLogEntry } from "./entry";
 import { reachIncludes, type LogReach } from "./reach";
 
 export const REQUEST_ID_PATTERN = /^req_[0-9a-z]{24}$/;
+
+/**
+ * The request id in whatever was pasted (D422): a bare id, a JSON body (`"request_id":"req_…"`),
+ * a log line, a header dump. The first `req_` followed by exactly 24 letters and digits, standing
+ * alone (not inside a longer word); null when there is none.
+ */
+export function extractRequestId(text: string): string | null {
+  const match = /(?<![0-9A-Za-z_])req_[0-9a-z]{24}(?![0-9A-Za-z_])/.exec(text.slice(0, 10_000));
+  return match ? match[0] : null;
+}
 /** The window around a request in which its organization's audit events and sync passes are shown. */
 export const CONTEXT_MINUTES = 10;
 
@@ -12,8 +22,8 @@ export interface LoggedRequest extends RequestLogEntry {
   statusClass: string;
 }
 
-export const REQUEST_COLUMNS = `request_id AS "requestId", occurred_at AS "occurredAt", organization_id AS "organizationId",
-  api_key_id AS "apiKeyId", api_key_prefix AS "apiKeyPrefix", method, route, status::int AS status, status_class AS "statusClass",
+export const REQUEST_COLUMNS = `request_id AS "requestId", occurred_at AS "occurredAt", surface, organization_id AS "organizationId",
+  api_key_id AS "apiKeyId", api_key_prefix AS "apiKeyPrefix", user_id AS "userId", method, route, status::int AS status, status_class AS "statusClass",
   error_code AS "errorCode", error_message AS "errorMessage", duration_ms::float8 AS "durationMs",
   response_bytes AS "responseBytes", client_address AS "clientAddress", user_agent AS "userAgent", query`;
 
@@ -21,6 +31,7 @@ export interface RequestDetail {
   request: LoggedRequest;
   key: { id: string; name: string; prefix: string; state: "active" | "revoked" | "expired" } | null;
   organization: { id: string; name: string } | null;
+  user: { id: string; email: string } | null;
   auditEvents: { id: string; action: string; actorType: string; actorId: string | null; targetType: string; targetId: string; createdAt: Date }[];
   syncRuns: { id: string; dataSourceId: string; dataSourceName: string; trigger: string; status: string; startedAt: Date; finishedAt: Date | null }[];
 }
@@ -42,6 +53,7 @@ export async function getRequestDetail(db: Db, reach: LogReach, requestId: strin
   const organization = request.organizationId
     ? await db.organization.findUnique({ where: { id: request.organizationId }, select: { id: true, name: true } })
     : null;
+  const user = request.userId ? await db.user.findUnique({ where: { id: request.userId }, select: { id: true, email: true } }) : null;
   const from = new Date(request.occurredAt.getTime() - CONTEXT_MINUTES * 60_000);
   const to = new Date(request.occurredAt.getTime() + CONTEXT_MINUTES * 60_000);
   const orgId = request.organizationId;
@@ -67,6 +79,7 @@ export async function getRequestDetail(db: Db, reach: LogReach, requestId: strin
       ? { id: key.id, name: key.name, prefix: key.prefix, state: key.revokedAt ? "revoked" : key.expiresAt && key.expiresAt <= now ? "expired" : "active" }
       : null,
     organization,
+    user,
     auditEvents,
     syncRuns: syncRuns.map(({ dataSource, ...run }) => ({ ...run, dataSourceName: dataSource.name })),
   };

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { SURFACES } from "@/server/modules/request-log/entry";
 import type { LoggedRequest, RequestDetail } from "@/server/modules/request-log/lookup";
 import { iso, isoOrNull, isoString } from "../iso";
 
@@ -7,9 +8,11 @@ export const getRequestInput = z.object({ requestId: z.string().trim().min(1).ma
 export const loggedRequestSchema = z.object({
   requestId: z.string(),
   occurredAt: isoString,
+  surface: z.enum(SURFACES),
   organizationId: z.string().nullable(),
   apiKeyId: z.string().nullable(),
   apiKeyPrefix: z.string().nullable(),
+  userId: z.string().nullable(),
   method: z.string(),
   route: z.string(),
   status: z.number().int(),
@@ -27,6 +30,8 @@ export const getRequestOutput = z.object({
   request: loggedRequestSchema,
   key: z.object({ id: z.string(), name: z.string(), prefix: z.string(), state: z.enum(["active", "revoked", "expired"]) }).nullable(),
   organization: z.object({ id: z.string(), name: z.string() }).nullable(),
+  /** The signed-in user of a dashboard answer (D420), null when none or since deleted. */
+  user: z.object({ id: z.string(), email: z.string() }).nullable(),
   auditEvents: z.array(
     z.object({ id: z.string(), action: z.string(), actorType: z.string(), actorId: z.string().nullable(), targetType: z.string(), targetId: z.string(), createdAt: isoString }),
   ),
@@ -52,6 +57,7 @@ export function toRequestDetailDto(detail: RequestDetail): z.infer<typeof getReq
     request: toLoggedRequestDto(detail.request),
     key: detail.key,
     organization: detail.organization,
+    user: detail.user,
     auditEvents: detail.auditEvents.map((e) => ({ ...e, createdAt: iso(e.createdAt) })),
     syncRuns: detail.syncRuns.map((r) => ({ ...r, startedAt: iso(r.startedAt), finishedAt: isoOrNull(r.finishedAt) })),
   };
