@@ -115,6 +115,8 @@ export async function writerAtRate(appUrl: string, rate: number, seconds: number
         writer.record({
           requestId: `req_bench${String(recorded).padStart(19, "0")}`,
           occurredAt: new Date(),
+          surface: "api",
+          userId: null,
           organizationId: "bench-org",
           apiKeyId: `bench-key-${recorded % 20}`,
           apiKeyPrefix: "gw_live_BENCH",

@@ -15,6 +15,8 @@ export function recordEdgeRefusal(writer: RequestLogWriter | null, refusal: Edge
   writer.record({
     requestId: refusal.requestId,
     occurredAt: new Date(),
+    surface: "api",
+    userId: null,
     organizationId: null,
     apiKeyId: null,
     apiKeyPrefix: null,

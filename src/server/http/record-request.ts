@@ -23,6 +23,8 @@ export function recordRequest(
   writer.record({
     requestId: answered.requestId,
     occurredAt: new Date(),
+    surface: "api",
+    userId: null,
     organizationId: trace.principal?.organizationId ?? null,
     apiKeyId: trace.principal?.keyId ?? null,
     apiKeyPrefix: trace.principal?.prefix ?? null,

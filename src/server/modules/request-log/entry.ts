@@ -1,10 +1,21 @@
-/** One answered /api/v1 request, as the request log keeps it (D190). Never a token or a body. */
+/** Which door answered (D420): the Customer API (/api/v1) or the dashboard (tRPC and its route handlers). */
+export const SURFACES = ["api", "dashboard"] as const;
+export type Surface = (typeof SURFACES)[number];
+
+/**
+ * One answered request, as the request log keeps it (D190, D420): an /api/v1 answer (surface
+ * `api`, with its key when one was named) or a dashboard answer (surface `dashboard`, with the
+ * signed-in user instead of a key). Never a token or a body.
+ */
 export interface RequestLogEntry {
   requestId: string;
   occurredAt: Date;
+  surface: Surface;
   organizationId: string | null;
   apiKeyId: string | null;
   apiKeyPrefix: string | null;
+  /** The signed-in user of a dashboard answer; null for the API and for a signed-out caller. */
+  userId: string | null;
   method: string;
   /** The matched route template (`/api/v1/organizations/{org}/forms/{form}/records`) or `unmatched`. */
   route: string;

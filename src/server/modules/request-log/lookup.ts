@@ -12,8 +12,8 @@ export interface LoggedRequest extends RequestLogEntry {
   statusClass: string;
 }
 
-export const REQUEST_COLUMNS = `request_id AS "requestId", occurred_at AS "occurredAt", organization_id AS "organizationId",
-  api_key_id AS "apiKeyId", api_key_prefix AS "apiKeyPrefix", method, route, status::int AS status, status_class AS "statusClass",
+export const REQUEST_COLUMNS = `request_id AS "requestId", occurred_at AS "occurredAt", surface, organization_id AS "organizationId",
+  api_key_id AS "apiKeyId", api_key_prefix AS "apiKeyPrefix", user_id AS "userId", method, route, status::int AS status, status_class AS "statusClass",
   error_code AS "errorCode", error_message AS "errorMessage", duration_ms::float8 AS "durationMs",
   response_bytes AS "responseBytes", client_address AS "clientAddress", user_agent AS "userAgent", query`;
 

@@ -42,12 +42,12 @@ export function createPostgresSink(db: () => PrismaClient): RequestLogSink {
  * upserting the same hours lock in one order.
  */
 const WRITE_BATCH = `WITH logged AS (
-  INSERT INTO request_log (request_id, occurred_at, organization_id, api_key_id, api_key_prefix, method, route,
+  INSERT INTO request_log (request_id, occurred_at, surface, organization_id, api_key_id, api_key_prefix, user_id, method, route,
     status, status_class, error_code, error_message, duration_ms, response_bytes, client_address, user_agent, query)
-  SELECT "requestId", "occurredAt", "organizationId", "apiKeyId", "apiKeyPrefix", method, route,
+  SELECT "requestId", "occurredAt", surface, "organizationId", "apiKeyId", "apiKeyPrefix", "userId", method, route,
     status, "statusClass", "errorCode", "errorMessage", "durationMs", "responseBytes", "clientAddress", "userAgent", query
-  FROM json_to_recordset($1::json) AS e("requestId" text, "occurredAt" timestamptz, "organizationId" text, "apiKeyId" text,
-    "apiKeyPrefix" text, method text, route text, status smallint, "statusClass" text, "errorCode" text, "errorMessage" text,
+  FROM json_to_recordset($1::json) AS e("requestId" text, "occurredAt" timestamptz, surface text, "organizationId" text, "apiKeyId" text,
+    "apiKeyPrefix" text, "userId" text, method text, route text, status smallint, "statusClass" text, "errorCode" text, "errorMessage" text,
     "durationMs" real, "responseBytes" integer, "clientAddress" text, "userAgent" text, query jsonb)
 )
 INSERT INTO request_usage_hourly (api_key_id, hour, status_class, route, organization_id, requests)

@@ -14,6 +14,8 @@ function entry(overrides: Partial<RequestLogEntry> = {}): RequestLogEntry {
   return {
     requestId: `req_${Math.random().toString(36).slice(2, 14).padEnd(12, "0")}${"0".repeat(12)}`,
     occurredAt: new Date(),
+    surface: "api",
+    userId: null,
     organizationId: null,
     apiKeyId: "key-a",
     apiKeyPrefix: "gw_live_AB12",

@@ -20,7 +20,7 @@ describe("who sees the request log and the audit trail", () => {
     const admin = await createUser(db, { email: "admin@x.test", instanceRole: "none", membership: { organizationId: a.id, role: "admin" } }, { type: "user", id: owner.id });
     const support = await db.user.create({ data: { email: "support@x.test", passwordHash: "x", isSupport: true } });
     const [inA, inB] = [newRequestId(), newRequestId()];
-    const base = { occurredAt: new Date(), apiKeyId: null, apiKeyPrefix: null, method: "GET", route: "unmatched", errorCode: null, errorMessage: null };
+    const base = { occurredAt: new Date(), surface: "api" as const, userId: null, apiKeyId: null, apiKeyPrefix: null, method: "GET", route: "unmatched", errorCode: null, errorMessage: null };
     const rest = { durationMs: 1, responseBytes: 2, clientAddress: null, userAgent: null, query: null };
     await createPostgresSink(() => db).writeBatch([
       { ...base, ...rest, requestId: inA, organizationId: a.id, status: 200 },
@@ -62,7 +62,7 @@ describe("request-log and audit procedures: the auth matrix", () => {
     const keyA = await mintApiKey(db, CLI_OPERATOR, { name: "a", scopes: "records:read", organizationId: a.id });
     const inA = newRequestId();
     await createPostgresSink(() => db).writeBatch([
-      { occurredAt: new Date(), apiKeyId: keyA.id, apiKeyPrefix: null, method: "GET", route: "GET /records", errorCode: null, errorMessage: null, durationMs: 1, responseBytes: 2, clientAddress: "203.0.113.9", userAgent: "ua", query: null, requestId: inA, organizationId: a.id, status: 200 },
+      { occurredAt: new Date(), surface: "api", userId: null, apiKeyId: keyA.id, apiKeyPrefix: null, method: "GET", route: "GET /records", errorCode: null, errorMessage: null, durationMs: 1, responseBytes: 2, clientAddress: "203.0.113.9", userAgent: "ua", query: null, requestId: inA, organizationId: a.id, status: 200 },
     ]);
     await recordAuditEvent(db, { action: "matrix.a", actor: { type: "system" }, organizationId: a.id, target: { type: "t", id: "1" } });
     await recordAuditEvent(db, { action: "matrix.b", actor: { type: "system" }, organizationId: b.id, target: { type: "t", id: "2" } });
