@@ -1,7 +1,7 @@
 import { parseTimestamp } from "@/server/api/timestamp-param";
 import { isStorableInstant } from "@/server/lib/postgres-values";
 import { BROWSE_LIMIT_MAX, listRequestLog, organizationNames, REQUEST_METHODS, type RequestLogFilters, type RequestMethod } from "@/server/modules/request-log/browse";
-import { STATUS_CLASSES, type StatusClass } from "@/server/modules/request-log/entry";
+import { STATUS_CLASSES, SURFACES, type StatusClass, type Surface } from "@/server/modules/request-log/entry";
 import { getRequestDetail } from "@/server/modules/request-log/lookup";
 import { CliUsageError, optionalOption, requirePositional, wholeNumberOption, type CliArgs, type CommandGroup } from "../command";
 
@@ -26,7 +26,7 @@ function oneOf<T extends string>(args: CliArgs, name: string, choices: readonly 
 export const requestCommands: CommandGroup = {
   list: {
     usage:
-      "request list [--org ORG] [--status-class 2xx|4xx|429|5xx] [--status CODE] [--method M] [--route ROUTE] [--key KEY_ID] [--from ISO] [--to ISO] [--limit N] [--cursor C]",
+      "request list [--org ORG] [--status-class 2xx|4xx|429|5xx] [--status CODE] [--method M] [--route ROUTE] [--key KEY_ID] [--surface api|dashboard] [--from ISO] [--to ISO] [--limit N] [--cursor C]",
     summary: "The request log, newest first, one page (next_cursor for the next); the dashboard's Requests page",
     options: {
       org: { type: "string" },
@@ -35,6 +35,7 @@ export const requestCommands: CommandGroup = {
       method: { type: "string" },
       route: { type: "string" },
       key: { type: "string" },
+      surface: { type: "string" },
       from: { type: "string" },
       to: { type: "string" },
       limit: { type: "string" },
@@ -48,6 +49,7 @@ export const requestCommands: CommandGroup = {
         method: oneOf<RequestMethod>(args, "method", REQUEST_METHODS, (v) => v.toUpperCase()),
         route: optionalOption(args, "route")?.trim() || undefined,
         apiKeyId: optionalOption(args, "key")?.trim() || undefined,
+        surface: oneOf<Surface>(args, "surface", SURFACES, (v) => v.toLowerCase()),
         from: time(args, "from"),
         to: time(args, "to"),
       };
@@ -62,6 +64,8 @@ export const requestCommands: CommandGroup = {
         route: r.route,
         status: r.status,
         status_class: r.statusClass,
+        surface: r.surface,
+        user_id: r.userId,
         error_code: r.errorCode,
         duration_ms: Math.round(r.durationMs * 100) / 100,
         key: r.apiKeyId ? { id: r.apiKeyId, prefix: r.apiKeyPrefix } : null,

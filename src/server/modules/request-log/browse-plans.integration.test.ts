@@ -21,10 +21,10 @@ describe("the request log browser's plans (D431)", () => {
     const orgs = await Promise.all(Array.from({ length: 20 }, (_, i) => db.organization.create({ data: { name: `Plan ${i}` } })));
     const days = ["2026-11-20", "2026-11-21", "2026-11-22"];
     for (const day of days) await ensurePartition(db, new Date(`${day}T00:00:00Z`));
-    // 50 000 requests a day: 20 organizations, 100 keys, 10 routes; 90 % 2xx, 7 % 4xx, 2 % 429, 1 % 5xx.
+    // 50 000 requests a day (11 % from the dashboard): 20 organizations, 100 keys, 10 routes; 90 % 2xx, 7 % 4xx, 2 % 429, 1 % 5xx.
     await db.$executeRawUnsafe(
-      `INSERT INTO request_log (request_id, occurred_at, organization_id, api_key_id, api_key_prefix, method, route, status, status_class, duration_ms, response_bytes)
-       SELECT 'req_' || lpad(to_hex(g), 24, '0'), '2026-11-20T00:00:00Z'::timestamptz + (g * interval '1728 milliseconds'),
+      `INSERT INTO request_log (request_id, occurred_at, surface, organization_id, api_key_id, api_key_prefix, method, route, status, status_class, duration_ms, response_bytes)
+       SELECT 'req_' || lpad(to_hex(g), 24, '0'), '2026-11-20T00:00:00Z'::timestamptz + (g * interval '1728 milliseconds'), CASE WHEN g % 9 = 5 THEN 'dashboard' ELSE 'api' END,
               ($1::text[])[1 + g % 20], 'key_' || (g % 100), 'gw_live_' || (g % 100),
               CASE WHEN g % 20 = 0 THEN 'DELETE' WHEN g % 7 = 0 THEN 'POST' ELSE 'GET' END,
               '/api/v1/route/' || (g % 10),
@@ -45,12 +45,14 @@ describe("the request log browser's plans (D431)", () => {
       "instance, route": { filters: { route: "/api/v1/route/4" }, index: /_(route_)?time_idx$/ },
       "instance, method and route": { filters: { route: "/api/v1/route/4", method: "POST" }, index: /_(route_)?time_idx$/ },
       "instance, key": { filters: { apiKeyId: "key_42" }, index: /_key_time_idx$/ },
+      "instance, surface": { filters: { surface: "dashboard" }, index: /_time_idx$/ },
       "instance, time range": { filters: { from: new Date("2026-11-21T06:00:00Z"), to: new Date("2026-11-21T07:00:00Z") }, index: /_time_idx$/ },
       "organization, unfiltered": { filters: {}, organizations: [org], index: /_org_time_idx$/ },
       "organization, status class": { filters: { statusClass: "5xx" }, organizations: [org], index: /_org_class_time_idx$/ },
       "organization, status code": { filters: { status: 429 }, organizations: [org], index: /_org_class_time_idx$/ },
       "organization, route": { filters: { route: "/api/v1/route/3" }, organizations: [org], index: /_(org|route)_time_idx$/ },
       "organization, key": { filters: { apiKeyId: "key_43" }, organizations: [org], index: /_(key|org)_time_idx$/ },
+      "organization, surface": { filters: { surface: "dashboard" }, organizations: [org], index: /_org_time_idx$/ },
       "organization, time range": { filters: { from: new Date("2026-11-21T01:00:00Z") }, organizations: [org], index: /_org_time_idx$/ },
     };
     // Each partition's index by the parent index it is attached to (their own names are generated).

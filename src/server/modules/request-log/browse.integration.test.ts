@@ -15,6 +15,8 @@ const ALL = { kind: "all" } as const;
 function entry(over: Partial<RequestLogEntry> & { occurredAt: Date }): RequestLogEntry {
   return {
     requestId: newRequestId(),
+    surface: "api",
+    userId: null,
     organizationId: null,
     apiKeyId: null,
     apiKeyPrefix: null,
@@ -47,22 +49,25 @@ describe("the request log browser's domain function", () => {
       entry({ occurredAt: at(4), organizationId: b.id, status: 500, apiKeyId: "key_b" }),
       entry({ occurredAt: at(60 * 24), organizationId: b.id, status: 401, route: "unmatched", method: "DELETE" }),
       entry({ occurredAt: at(60 * 24 + 1), organizationId: null, status: 404, route: "unmatched" }),
+      entry({ occurredAt: at(60 * 24 + 2), organizationId: a.id, status: 200, surface: "dashboard", userId: "user_1", method: "POST", route: "/api/trpc/sources.syncNow" }),
     ];
     await createPostgresSink(() => db).writeBatch(entries);
     const ids = (page: { items: { requestId: string }[] }) => page.items.map((i) => i.requestId);
     const pick = (...indexes: number[]) => indexes.map((i) => entries[i]!.requestId);
     const list = (filters: RequestLogFilters, limit = 50) => listRequestLog(db, ALL, filters, { limit });
 
-    expect(ids(await list({}))).toEqual(pick(6, 5, 4, 3, 2, 1, 0));
+    expect(ids(await list({}))).toEqual(pick(7, 6, 5, 4, 3, 2, 1, 0));
+    expect(ids(await list({ surface: "dashboard" }))).toEqual(pick(7));
+    expect(ids(await list({ surface: "api", organizationId: a.id }))).toEqual(pick(3, 2, 1, 0));
     expect(ids(await list({ statusClass: "5xx" }))).toEqual(pick(4, 3));
     expect(ids(await list({ statusClass: "4xx" }))).toEqual(pick(6, 5, 1));
     expect(ids(await list({ status: 404 }))).toEqual(pick(6, 1));
     expect(ids(await list({ status: 404, statusClass: "5xx" }))).toEqual([]);
-    expect(ids(await list({ method: "POST" }))).toEqual(pick(1));
+    expect(ids(await list({ method: "POST" }))).toEqual(pick(7, 1));
     expect(ids(await list({ route: "unmatched" }))).toEqual(pick(6, 5));
     expect(ids(await list({ route: "unmatched", method: "DELETE" }))).toEqual(pick(5));
     expect(ids(await list({ apiKeyId: "key_a" }))).toEqual(pick(2, 1, 0));
-    expect(ids(await list({ organizationId: a.id }))).toEqual(pick(3, 2, 1, 0));
+    expect(ids(await list({ organizationId: a.id }))).toEqual(pick(7, 3, 2, 1, 0));
     expect(ids(await list({ organizationId: a.id, statusClass: "429" }))).toEqual(pick(2));
     expect(ids(await list({ from: at(2), to: at(60 * 24) }))).toEqual(pick(4, 3, 2));
 
@@ -76,17 +81,17 @@ describe("the request log browser's domain function", () => {
       cursor = page.nextCursor ?? undefined;
       pages++;
     } while (cursor);
-    expect(walked).toEqual(pick(6, 5, 4, 3, 2, 1, 0));
+    expect(walked).toEqual(pick(7, 6, 5, 4, 3, 2, 1, 0));
     expect(pages).toBe(4);
     const first = await listRequestLog(db, ALL, { organizationId: a.id }, { limit: 1 });
     expect(first.nextCursor).not.toBeNull();
-    expect(ids(await listRequestLog(db, ALL, { organizationId: a.id }, { limit: 2, cursor: first.nextCursor! }))).toEqual(pick(2, 1));
+    expect(ids(await listRequestLog(db, ALL, { organizationId: a.id }, { limit: 2, cursor: first.nextCursor! }))).toEqual(pick(3, 2));
     await expect(listRequestLog(db, ALL, { organizationId: b.id }, { limit: 1, cursor: first.nextCursor! })).rejects.toBeInstanceOf(AppError);
     await expect(listRequestLog(db, ALL, {}, { limit: 1, cursor: "garbage" })).rejects.toBeInstanceOf(AppError);
 
     // Reach (D197): an admin reads their organizations' requests; another organization or none is refused.
     const admin: LogReach = { kind: "organizations", organizationIds: [a.id] };
-    expect(ids(await listRequestLog(db, admin, {}, { limit: 50 }))).toEqual(pick(3, 2, 1, 0));
+    expect(ids(await listRequestLog(db, admin, {}, { limit: 50 }))).toEqual(pick(7, 3, 2, 1, 0));
     expect(ids(await listRequestLog(db, admin, { statusClass: "5xx" }, { limit: 50 }))).toEqual(pick(3));
     await expect(listRequestLog(db, admin, { organizationId: b.id }, { limit: 50 })).rejects.toMatchObject({ code: "forbidden" });
     await expect(listRequestLog(db, { kind: "organizations", organizationIds: [] }, {}, { limit: 50 })).rejects.toMatchObject({ code: "forbidden" });
@@ -94,7 +99,7 @@ describe("the request log browser's domain function", () => {
     const ownerPage = await listRequestLog(db, ALL, {}, { limit: 1 });
     await expect(listRequestLog(db, admin, {}, { limit: 1, cursor: ownerPage.nextCursor! })).rejects.toBeInstanceOf(AppError);
     const twoOrgs: LogReach = { kind: "organizations", organizationIds: [a.id, b.id] };
-    expect(ids(await listRequestLog(db, twoOrgs, {}, { limit: 50 }))).toEqual(pick(5, 4, 3, 2, 1, 0));
+    expect(ids(await listRequestLog(db, twoOrgs, {}, { limit: 50 }))).toEqual(pick(7, 5, 4, 3, 2, 1, 0));
   });
 
   it("indexes old partitions concurrently and new partitions by themselves", async () => {

@@ -3,7 +3,7 @@ import { rawRead } from "@/server/db/raw-read";
 import { AppError } from "@/server/errors/app-error";
 import { Prisma } from "@/server/db/generated/client";
 import { cursorValues, decodeCursor, encodeCursor } from "@/server/modules/pagination/cursor";
-import { statusClass, type StatusClass } from "./entry";
+import { statusClass, type StatusClass, type Surface } from "./entry";
 import { REQUEST_COLUMNS, type LoggedRequest } from "./lookup";
 import type { LogReach } from "./reach";
 
@@ -20,6 +20,8 @@ export interface RequestLogFilters {
   method?: RequestMethod;
   route?: string;
   apiKeyId?: string;
+  /** Which door answered (D420): the Customer API or the dashboard. */
+  surface?: Surface;
   from?: Date;
   to?: Date;
 }
@@ -74,6 +76,7 @@ export function requestLogPageQuery(
   if (filters.method) where.push(Prisma.sql`method = ${filters.method}`);
   if (filters.route) where.push(Prisma.sql`route = ${filters.route}`);
   if (filters.apiKeyId) where.push(Prisma.sql`api_key_id = ${filters.apiKeyId}`);
+  if (filters.surface) where.push(Prisma.sql`surface = ${filters.surface}`);
   if (filters.from) where.push(Prisma.sql`occurred_at >= ${filters.from.toISOString()}::timestamptz`);
   if (filters.to) where.push(Prisma.sql`occurred_at < ${filters.to.toISOString()}::timestamptz`);
   if (after) {

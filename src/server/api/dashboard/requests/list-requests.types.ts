@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { STATUS_CLASSES } from "@/server/modules/request-log/entry";
+import { STATUS_CLASSES, SURFACES } from "@/server/modules/request-log/entry";
 import { BROWSE_LIMIT_MAX, REQUEST_METHODS } from "@/server/modules/request-log/browse";
 import { optionalInstant } from "../iso";
 import { loggedRequestSchema } from "./get-request.types";
@@ -15,6 +15,7 @@ export const requestLogFiltersInput = z.object({
   method: z.enum(REQUEST_METHODS).optional(),
   route: optionalText(300),
   apiKeyId: optionalText(200),
+  surface: z.enum(SURFACES).optional(),
   from: optionalInstant,
   to: optionalInstant,
 });
@@ -25,7 +26,7 @@ export const listRequestsInput = requestLogFiltersInput.extend({
 });
 
 export const listRequestsOutput = z.object({
-  items: z.array(loggedRequestSchema.extend({ organizationName: z.string().nullable() })),
+  items: z.array(loggedRequestSchema.extend({ surface: z.enum(SURFACES), userId: z.string().nullable(), organizationName: z.string().nullable() })),
   nextCursor: z.string().nullable(),
   /** The route templates the filter offers: the API's routes, and `unmatched`. */
   routes: z.array(z.string()),
