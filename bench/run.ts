@@ -9,6 +9,7 @@ import { runCsvUploadBench } from "./csv-upload";
 import { runHostileBodiesBench } from "./hostile-bodies";
 import { runDeleteBench } from "./delete-bench";
 import { hookCostMicros, writerAtRate } from "./request-log-bench";
+import { runRequestLogBrowseBench } from "./request-log-browse";
 import { npmStartNodeFlags } from "../scripts/start-flags.mjs";
 import { runRecordsExportBench } from "./records-export";
 import { runRowsBench } from "./rows-bench";
@@ -34,7 +35,9 @@ import { runBackupBench } from "./backup-bench";
  *                   before they are stopped and extrapolated (default 300); the rows part walks
  *                   twice so: before and after a 10 % pass
  *   BENCH_CRM_ROWS  records in the CRM object of the CRM sync part (default: BENCH_ROWS, at most 200 000)
- *   BENCH_ONLY      rows | sync | crm | delete | sharing | hostile | csv | export | requestlog | backup | migrations: run one part (while working on it);
+ *   BENCH_ONLY      rows | sync | crm | delete | sharing | hostile | csv | export | requestlog | requestlog-browse | backup | migrations: run one part (while working on it);
+ *                   requestlog-browse: the request log browser's pages over BENCH_LOG_ROWS (10 000 000)
+ *                   entries filled with generate_series, each filter shape's p50 (issue 43);
  *                   backup: `backup create` of the seeded app database and a restore into PostgreSQL 15 (issue 42);
  *                   migrations: a writer's longest stall while each of the last three migrations is
  *                   applied over 1 M rows (bench/migration-locks.ts, issue 42);
@@ -50,6 +53,8 @@ const STEP_SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
 const APP = process.env.BENCH_APP === "handler" ? "handler" : "next";
 const WALK_MAX = Number(process.env.BENCH_WALK_MAX ?? 300);
 const ONLY = process.env.BENCH_ONLY;
+/** Entries in the request log of the browser's part (issue 43). */
+const LOG_ROWS = Number(process.env.BENCH_LOG_ROWS ?? 10_000_000);
 /** The CRM stand-in holds its records in this process's memory: bounded whatever BENCH_ROWS is. */
 const CRM_ROWS = Number(process.env.BENCH_CRM_ROWS ?? Math.min(ROWS, 200_000));
 
@@ -92,6 +97,11 @@ async function main(): Promise<void> {
       log(`request log writer alone at ${rate}/s for ${seconds} s: recorded ${alone.recorded}, written ${alone.written}, dropped ${alone.dropped}, buffer peak ${alone.maxBuffered}, ${alone.lagSeconds.toFixed(2)} s to drain`);
       return;
     }
+    if (ONLY === "requestlog-browse") {
+      await runRequestLogBrowseBench({ appUrl, rows: LOG_ROWS, table, log });
+      log(`\n${table.markdown()}`);
+      return;
+    }
     log(`seeding ${ROWS} rows...`);
     const fixture = await seed(db, appUrl, customerUrl, ROWS);
     await db.$disconnect();
@@ -106,6 +116,8 @@ async function main(): Promise<void> {
     if (!ONLY || ONLY === "delete") await runDeleteBench({ appUrl, fixture, rows: ROWS, table, log });
     // Last: it takes every other source off the schedule, and runs a first pass of its own.
     if (!ONLY || ONLY === "sharing") await runSharingBench({ appUrl, customerUrl, fixture, rows: ROWS, stepSeconds: STEP_SECONDS, table, log });
+    // Last on this database: it fills the request log with BENCH_LOG_ROWS entries.
+    if (!ONLY) await runRequestLogBrowseBench({ appUrl, rows: LOG_ROWS, table, log });
   } finally {
     await db.$disconnect().catch(() => undefined);
     await dropDatabase(adminUrl, appName).catch(() => undefined);

@@ -4,6 +4,8 @@ import { SYSTEM } from "@/server/modules/access/acting-principal";
 import { mintApiKey } from "@/server/modules/api-keys/mint-key";
 import { revokeApiKey } from "@/server/modules/api-keys/revoke-key";
 import { replaceCsvRows } from "@/server/modules/data-sources/csv/replace-csv-rows";
+import { createPostgresSink } from "@/server/modules/request-log/postgres-sink";
+import { newRequestId } from "@/server/web/request-id";
 import { expectAccessibleAtBothWidths } from "../fixtures/a11y";
 import { createOrg, seededOwner, signIn, unique } from "../fixtures/dashboard";
 import { withE2eDb } from "../fixtures/e2e-db";
@@ -26,6 +28,28 @@ test("every screen passes axe-core (no serious or critical findings) at desktop 
       const revoked = await mintApiKey(db, minter, { name: unique("old"), scopes: "records:read", organizationId });
       await revokeApiKey(db, CLI_OPERATOR, revoked.id);
     }
+    // The request log browser's rows: a success and a failure of each surface.
+    await createPostgresSink(() => db).writeBatch(
+      [200, 404, 429, 503].map((status, i) => ({
+        requestId: newRequestId(),
+        occurredAt: new Date(Date.now() - i * 1_000),
+        surface: i % 2 === 0 ? ("api" as const) : ("dashboard" as const),
+        userId: null,
+        organizationId: org.id,
+        apiKeyId: null,
+        apiKeyPrefix: i % 2 === 0 ? "gw_live_a11y" : null,
+        method: "GET",
+        route: "/api/v1/organizations/{org}/forms/{form}/records",
+        status,
+        errorCode: status >= 400 ? "some_error" : null,
+        errorMessage: null,
+        durationMs: 3,
+        responseBytes: 10,
+        clientAddress: null,
+        userAgent: null,
+        query: null,
+      })),
+    );
     await replaceCsvRows(db, SYSTEM, sourceId, "code,name\nS1,One\nS2,Two\nS3,<b>Three</b>\n");
     await db.record.create({ data: { organizationId: org.id, formId: org.formId, createdBy: "device-1", fieldValues: { site: "S1", nested: { a: [1, 2] } } } });
   });
@@ -52,6 +76,8 @@ test("every screen passes axe-core (no serious or critical findings) at desktop 
   await scan(page, `${base}/alerts`, async (p) => p.waitForLoadState("networkidle"));
   await scan(page, "/dashboard/instance/alerts", async (p) => p.waitForLoadState("networkidle"));
   await scan(page, "/dashboard/instance/keys", async (p) => expect(p.getByTestId("key-row").filter({ hasText: "revoked" }).first()).toBeVisible());
+  await scan(page, "/dashboard/requests", heading("Request log"));
+  await scan(page, `${base}/requests`, heading("Request log"));
   await scan(page, "/dashboard/users", heading("Users"));
   await scan(page, "/dashboard/support", heading(/Support/));
   await scan(page, "/docs", async (p) => expect(p.locator(".swagger-ui .opblock").first()).toBeVisible({ timeout: 30_000 }));

@@ -1,4 +1,4 @@
-import { Bell, Building2, KeyRound, LayoutDashboard, LifeBuoy, ScrollText, UserCog, Users } from "lucide-react";
+import { Activity, Bell, Building2, KeyRound, LayoutDashboard, LifeBuoy, ScrollText, UserCog, Users } from "lucide-react";
 import Link from "next/link";
 import type { ReactNode } from "react";
 import { NavLink } from "./nav-link";
@@ -74,6 +74,11 @@ export function AppShell({ viewer, children, alerts }: { viewer: ShellViewer; ch
           {instanceLevel ? (
             <NavLink href="/dashboard/users" icon={<Users aria-hidden />}>
               Users
+            </NavLink>
+          ) : null}
+          {instanceLevel || viewer.memberships.some((m) => m.role === "admin") ? (
+            <NavLink href="/dashboard/requests" icon={<Activity aria-hidden />}>
+              Requests
             </NavLink>
           ) : null}
           {instanceLevel || viewer.memberships.some((m) => m.role === "admin") ? (

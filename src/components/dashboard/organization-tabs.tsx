@@ -12,13 +12,15 @@ const TABS = [
   { segment: "forms", label: "Forms" },
   { segment: "connect", label: "Connect an integration" },
   { segment: "alerts", label: "Alerts" },
+  // The request log is for admins, owners and support (D197): members do not get the tab.
+  { segment: "requests", label: "Requests", logReaders: true },
 ];
 
-export function OrganizationTabs({ organizationId }: { organizationId: string }) {
+export function OrganizationTabs({ organizationId, showRequests }: { organizationId: string; showRequests: boolean }) {
   const pathname = usePathname();
   return (
     <nav aria-label="Organization sections" className="mb-5 flex gap-1 overflow-x-auto border-b border-slate-200">
-      {TABS.map((tab) => {
+      {TABS.filter((tab) => showRequests || !("logReaders" in tab)).map((tab) => {
         const href = `/dashboard/organizations/${organizationId}/${tab.segment}`;
         const active = pathname.startsWith(href);
         return (

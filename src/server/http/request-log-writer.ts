@@ -2,6 +2,7 @@ import { env } from "@/env";
 import { getPrisma } from "@/server/db/client";
 import { logger } from "@/server/logger";
 import { metrics } from "@/server/metrics/registry";
+import { ensurePartitionIndexes } from "@/server/modules/request-log/partition-indexes";
 import { expireRequestLog } from "@/server/modules/request-log/partitions";
 import { createPostgresSink } from "@/server/modules/request-log/postgres-sink";
 import { createBufferedWriter, type BufferedWriter } from "@/server/modules/request-log/writer";
@@ -50,7 +51,11 @@ function startWriter(): BufferedWriter {
   const maintain = () =>
     expireRequestLog(getPrisma(), { retentionDays: env().GROUNDWORK_REQUEST_LOG_RETENTION_DAYS })
       .then(({ dropped }) => dropped.length > 0 && log.info({ dropped }, "request log partitions expired"))
-      .catch((error: unknown) => log.warn({ err: error }, "request log retention failed"));
+      .catch((error: unknown) => log.warn({ err: error }, "request log retention failed"))
+      // Then the indexes a migration added to the parent since a partition was made (D431).
+      .then(() => ensurePartitionIndexes(getPrisma()))
+      .then(({ built }) => built.length > 0 && log.info({ built }, "request log partition indexes built"))
+      .catch((error: unknown) => log.warn({ err: error }, "request log partition indexes failed"));
   setTimeout(maintain, 10_000).unref();
   setInterval(maintain, MAINTENANCE_MS).unref();
   return writer;

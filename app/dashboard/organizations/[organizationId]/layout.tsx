@@ -20,7 +20,7 @@ export default async function OrganizationLayout({ children, params }: { childre
           <Badge>{viewerRole === "support" ? "support: read-only" : viewerRole === "owner" ? "you: instance owner" : `you: ${viewerRole}`}</Badge>
         </h1>
       </div>
-      <OrganizationTabs organizationId={organization.id} />
+      <OrganizationTabs organizationId={organization.id} showRequests={viewerRole !== "member"} />
       {children}
     </div>
   );

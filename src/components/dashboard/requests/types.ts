@@ -7,3 +7,4 @@ export type LoggedRequest = RequestDetail["request"];
 export type KeyUsage = Outputs["usage"]["key"];
 export type KeyRequestsPage = Outputs["usage"]["keyRequests"];
 export type AuditPage = Outputs["audit"]["list"];
+export type RequestLogPage = Outputs["requests"]["list"];

@@ -42,6 +42,7 @@ import { listAuditProcedure } from "./audit/list-audit";
 import { keyRequestsProcedure } from "./keys/key-requests";
 import { keyUsageProcedure } from "./keys/key-usage";
 import { getRequestProcedure } from "./requests/get-request";
+import { listRequestsProcedure } from "./requests/list-requests";
 import { createFormProcedure } from "./forms/create-form";
 import { deleteFormProcedure } from "./forms/delete-form";
 import { getFormProcedure } from "./forms/get-form";
@@ -114,7 +115,7 @@ export const dashboardRouter = createDashboardRouter({
     resync: resyncSourceProcedure,
     delete: deleteSourceProcedure,
   }),
-  requests: createDashboardRouter({ get: getRequestProcedure }),
+  requests: createDashboardRouter({ get: getRequestProcedure, list: listRequestsProcedure }),
   usage: createDashboardRouter({ key: keyUsageProcedure, keyRequests: keyRequestsProcedure }),
   audit: createDashboardRouter({ list: listAuditProcedure }),
   forms: createDashboardRouter({

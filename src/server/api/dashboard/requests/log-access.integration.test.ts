@@ -83,6 +83,15 @@ describe("request-log and audit procedures: the auth matrix", () => {
         call: (c) => c.requests.get({ requestId: inA }),
         expected: { owner: "OK", adminA: "OK", member: "NOT_FOUND", support: "OK", otherAdmin: "NOT_FOUND", none: "UNAUTHORIZED" },
       },
+      // The request log browser (D430): the instance's for owners and support, an admin's own organizations'.
+      "requests.list": {
+        call: (c) => c.requests.list({}),
+        expected: { owner: "OK", adminA: "OK", member: "FORBIDDEN", support: "OK", otherAdmin: "OK", none: "UNAUTHORIZED" },
+      },
+      "requests.list (organization A)": {
+        call: (c) => c.requests.list({ organizationId: a.id, statusClass: "2xx" }),
+        expected: { owner: "OK", adminA: "OK", member: "FORBIDDEN", support: "OK", otherAdmin: "FORBIDDEN", none: "UNAUTHORIZED" },
+      },
       "usage.keyRequests": {
         call: (c) => c.usage.keyRequests({ organizationId: a.id, keyId: keyA.id }),
         expected: { owner: "OK", adminA: "OK", member: "FORBIDDEN", support: "OK", otherAdmin: "FORBIDDEN", none: "UNAUTHORIZED" },
@@ -116,5 +125,11 @@ describe("request-log and audit procedures: the auth matrix", () => {
     expect(await audit("otherAdmin")).toEqual({ items: ["matrix.b"], actions: ["matrix.b"] });
     expect(await audit("support")).toEqual({ items: ["matrix.a", "matrix.b", "matrix.instance"], actions: ["matrix.a", "matrix.b", "matrix.instance"] });
     expect((await as("member").audit.list({})).actions).toEqual([]);
+
+    // What requests.list answers is the viewer's: another organization's admin gets none of A's requests.
+    const listed = async (role: Role) => (await as(role).requests.list({})).items.map((r) => r.requestId);
+    expect(await listed("adminA")).toContain(inA);
+    expect(await listed("otherAdmin")).not.toContain(inA);
+    expect(await listed("support")).toContain(inA);
   });
 });
