@@ -29,7 +29,7 @@ function eventJson(e: AuditEventRow) {
   };
 }
 
-const targetText = (e: AuditEventRow) => `${e.targetType} ${e.targetLabel ? `"${e.targetLabel}"` : e.targetId}${e.targetExists ? "" : " (gone)"}`;
+const targetText = (e: AuditEventRow) => `${e.targetType} ${e.targetLabel ? `"${e.targetLabel}"` : e.targetId}${e.targetExists === false ? " (gone)" : ""}`;
 
 export const auditCommands: CommandGroup = {
   list: {

@@ -7,3 +7,5 @@ export type LoggedRequest = RequestDetail["request"];
 export type KeyUsage = Outputs["usage"]["key"];
 export type KeyRequestsPage = Outputs["usage"]["keyRequests"];
 export type AuditPage = Outputs["audit"]["list"];
+export type AuditEvent = AuditPage["items"][number];
+export type AuditEventDetail = Outputs["audit"]["get"];

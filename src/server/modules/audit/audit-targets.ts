@@ -77,6 +77,9 @@ export async function targetsNow(db: Db, refs: TargetRef[]): Promise<Map<string,
   return found;
 }
 
+/** The target types whose rows targetsNow looks up; of any other (a backup file, a client address) nothing is known. */
+export const TRACKED_TARGET_TYPES: ReadonlySet<string> = new Set(["api_key", "data_source", "user", "form", "organization", "invitation", "alert_channel"]);
+
 export const GONE: TargetNow = { exists: false, organizationId: null, label: null };
 
 /** The label to store when an event is written: the caller's, else its metadata's, else the target's name now. */

@@ -1,7 +1,7 @@
 import type { Db, Prisma } from "@/server/db/types";
 import { cursorValues, decodeCursor, encodeCursor } from "@/server/modules/pagination/cursor";
 import type { LogReach } from "@/server/modules/request-log/reach";
-import { GONE, labelFromMetadata, targetsNow } from "./audit-targets";
+import { GONE, labelFromMetadata, targetsNow, TRACKED_TARGET_TYPES } from "./audit-targets";
 
 export interface AuditFilters {
   /** A user's email, or an actor id (user, key) as stored. */
@@ -29,8 +29,8 @@ export interface AuditEventRow {
   targetLabel: string | null;
   /** "event": stored or in the event's metadata; "now": an old event labelled by the target's current name. */
   targetLabelAsOf: "event" | "now" | null;
-  /** Whether the target still exists (a link is shown only then), and the organization it lives in now. */
-  targetExists: boolean;
+  /** Whether the target still exists (a link is shown only then; null: a kind of target not looked up), and the organization it lives in now. */
+  targetExists: boolean | null;
   targetOrganizationId: string | null;
   metadata: Prisma.JsonValue;
 }
@@ -108,7 +108,7 @@ async function toRows(db: Db, items: StoredEvent[]): Promise<AuditEventRow[]> {
       targetId: row.targetId,
       targetLabel: asOfEvent ?? target.label,
       targetLabelAsOf: asOfEvent ? "event" : target.label ? "now" : null,
-      targetExists: target.exists,
+      targetExists: TRACKED_TARGET_TYPES.has(row.targetType) ? target.exists : null,
       targetOrganizationId: target.organizationId,
       metadata: row.metadata,
     };

@@ -31,7 +31,7 @@ export const auditEventSchema = z.object({
   targetId: z.string(),
   targetLabel: z.string().nullable(),
   targetLabelAsOf: z.enum(["event", "now"]).nullable(),
-  targetExists: z.boolean(),
+  targetExists: z.boolean().nullable(),
   targetOrganizationId: z.string().nullable(),
   metadata: z.unknown(),
 });
