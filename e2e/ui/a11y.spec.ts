@@ -6,6 +6,7 @@ import { revokeApiKey } from "@/server/modules/api-keys/revoke-key";
 import { replaceCsvRows } from "@/server/modules/data-sources/csv/replace-csv-rows";
 import { createPostgresSink } from "@/server/modules/request-log/postgres-sink";
 import { newRequestId } from "@/server/web/request-id";
+import { renameForm } from "@/server/modules/forms/change-form";
 import { expectAccessibleAtBothWidths } from "../fixtures/a11y";
 import { createOrg, seededOwner, signIn, unique } from "../fixtures/dashboard";
 import { withE2eDb } from "../fixtures/e2e-db";
@@ -52,7 +53,10 @@ test("every screen passes axe-core (no serious or critical findings) at desktop 
     );
     await replaceCsvRows(db, SYSTEM, sourceId, "code,name\nS1,One\nS2,Two\nS3,<b>Three</b>\n");
     await db.record.create({ data: { organizationId: org.id, formId: org.formId, createdBy: "device-1", fieldValues: { site: "S1", nested: { a: [1, 2] } } } });
+    await renameForm(db, CLI_OPERATOR, org.formId, "Inspection 2027");
   });
+  // The audit log's screens (issue 43, D440–D444): an edit's event opens with its before and after.
+  const renamed = await withE2eDb((db) => db.auditEvent.findFirstOrThrow({ where: { action: "form.renamed", targetId: org.formId }, select: { id: true } }));
 
   const scan = async (target: Page, url: string, ready: (p: Page) => Promise<void>) => {
     await target.goto(url);
@@ -79,6 +83,14 @@ test("every screen passes axe-core (no serious or critical findings) at desktop 
   await scan(page, "/dashboard/requests", heading("Request log"));
   await scan(page, `${base}/requests`, heading("Request log"));
   await scan(page, "/dashboard/users", heading("Users"));
+  await scan(page, "/dashboard/audit", async (p) => expect(p.getByTestId("audit-target").first()).toBeVisible());
+  await scan(page, `/dashboard/audit?organizationId=${org.id}`, async (p) => expect(p.getByRole("combobox", { name: "Organization" })).toHaveValue(org.name));
+  await scan(page, `/dashboard/audit/${renamed.id}`, async (p) => expect(p.getByTestId("audit-change")).toHaveCount(1));
+  // The organization picker open, its list showing.
+  await page.goto("/dashboard/audit");
+  await page.getByRole("combobox", { name: "Organization" }).fill(org.name);
+  await expect(page.getByRole("listbox", { name: "Organization" }).getByRole("option", { name: org.name })).toBeVisible();
+  await expectAccessibleAtBothWidths(page, { label: "/dashboard/audit with the organization picker open" });
   await scan(page, "/dashboard/support", heading(/Support/));
   await scan(page, "/docs", async (p) => expect(p.locator(".swagger-ui .opblock").first()).toBeVisible({ timeout: 30_000 }));
   await scan(page, "/docs/device-sync", async (p) => expect(p.getByRole("link", { name: /API reference/ })).toBeVisible());

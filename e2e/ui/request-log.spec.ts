@@ -113,7 +113,9 @@ test("the audit page filters down to one revocation and exports what it shows", 
   await screen(page, "audit-desktop");
 
   await page.getByLabel("Action").selectOption("api_key.revoked");
-  await page.getByLabel("Organization id").fill(org.id);
+  // The organization filter is a picker (D444): type part of the name, choose it.
+  await page.getByRole("combobox", { name: "Organization" }).fill(org.name);
+  await page.getByRole("option", { name: org.name }).click();
   await page.getByRole("button", { name: "Filter" }).click();
   await expect(page.getByTestId("audit-row")).toHaveCount(1);
   await expect(page.getByTestId("audit-row")).toContainText(revoked.id);

@@ -4,12 +4,37 @@ import { Card, EmptyState, PageHeader } from "@/components/ui/card";
 import { Input, Select } from "@/components/ui/input";
 import { Table, TBody, TD, TH, THead, TR } from "@/components/ui/table";
 
+import { Alert } from "@/components/ui/alert";
+import { OrganizationPicker } from "../organization-picker";
 import { utcTime } from "../requests/format";
 import type { AuditPage } from "../requests/types";
 import { auditQueryString, type AuditFilterValues } from "./audit-params";
+import { AuditTarget } from "./audit-target";
 
-/** The audit trail on screen (D200): filters, newest first, cursor paging, CSV of the filtered set. */
-export function AuditView({ page, filters, scopeNote }: { page: AuditPage; filters: AuditFilterValues; scopeNote: string | null }) {
+const detailHref = (id: string, filters: AuditFilterValues) => {
+  const query = auditQueryString(filters);
+  return `/dashboard/audit/${encodeURIComponent(id)}${query ? `?${query}` : ""}`;
+};
+
+/**
+ * The audit trail on screen (D200): filters, newest first, cursor paging, CSV of the filtered set.
+ * Each event names its target as of the event and links to it while it exists (D440, D441), and
+ * opens its own page with the metadata and an edit's before and after (D442).
+ */
+export function AuditView({
+  page,
+  filters,
+  scopeNote,
+  organization = null,
+  organizationProblem = null,
+}: {
+  page: AuditPage;
+  filters: AuditFilterValues;
+  scopeNote: string | null;
+  /** The organization filter's organization, its name read by id (null: no filter, or not readable). */
+  organization?: { id: string; name: string } | null;
+  organizationProblem?: { message: string; requestId?: string | null } | null;
+}) {
   const filtered = Object.values(filters).some(Boolean);
   return (
     <div className="space-y-5">
@@ -48,9 +73,16 @@ export function AuditView({ page, filters, scopeNote }: { page: AuditPage; filte
           <Field label="Target id">
             <Input name="target" defaultValue={filters.target ?? ""} />
           </Field>
-          <Field label="Organization id">
-            <Input name="organizationId" defaultValue={filters.organizationId ?? ""} />
-          </Field>
+          <div className="min-w-0">
+            <OrganizationPicker
+              key={organization?.id ?? filters.organizationId ?? ""}
+              id="audit-org"
+              name="organizationId"
+              label="Organization"
+              noneLabel="All organizations"
+              initial={organization ?? (filters.organizationId ? { id: filters.organizationId, name: filters.organizationId } : null)}
+            />
+          </div>
           <Field label="From (UTC)">
             <Input type="datetime-local" name="from" defaultValue={filters.from?.slice(0, 16) ?? ""} />
           </Field>
@@ -69,6 +101,11 @@ export function AuditView({ page, filters, scopeNote }: { page: AuditPage; filte
           </div>
         </form>
       </Card>
+      {organizationProblem ? (
+        <Alert title="The organization filter could not be read" requestId={organizationProblem.requestId ?? undefined}>
+          <p>{organizationProblem.message}</p>
+        </Alert>
+      ) : null}
       {page.items.length === 0 ? (
         <EmptyState title={filtered ? "No events match these filters" : "Nothing has been audited yet"}>
           {filtered ? "Widen the time window or clear a filter." : "Minting and revoking keys, members, sources and uploads are recorded here as they happen."}
@@ -80,10 +117,14 @@ export function AuditView({ page, filters, scopeNote }: { page: AuditPage; filte
               <li key={e.id} className="rounded-lg border border-slate-200 bg-white p-3 text-sm" data-testid="audit-card">
                 <p className="font-medium text-slate-900">{e.action}</p>
                 <p className="text-xs text-slate-600">{utcTime(e.createdAt)}</p>
-                <p className="mt-1 break-all">
-                  by {e.actorLabel ?? e.actorType} · {e.targetType} <code className="text-xs">{e.targetId}</code>
-                </p>
+                <p className="mt-1 break-all">by {e.actorLabel ?? e.actorType}</p>
+                <div className="mt-1">
+                  <AuditTarget event={e} compact />
+                </div>
                 {e.organizationName ?? e.organizationId ? <p className="text-xs text-slate-600">{e.organizationName ?? e.organizationId}</p> : null}
+                <Link href={detailHref(e.id, filters)} className="mt-2 inline-block text-sm text-blue-700 underline" aria-label={`Details of ${e.action}, ${utcTime(e.createdAt)}`}>
+                  Details
+                </Link>
               </li>
             ))}
           </ul>
@@ -95,6 +136,9 @@ export function AuditView({ page, filters, scopeNote }: { page: AuditPage; filte
                 <TH>Actor</TH>
                 <TH>Target</TH>
                 <TH>Organization</TH>
+                <TH>
+                  <span className="sr-only">Details</span>
+                </TH>
               </TR>
             </THead>
             <TBody>
@@ -106,11 +150,15 @@ export function AuditView({ page, filters, scopeNote }: { page: AuditPage; filte
                     {e.actorLabel ?? e.actorId ?? "—"}
                     <span className="block text-xs text-slate-500">{e.actorType}</span>
                   </TD>
-                  <TD>
-                    {e.targetType}
-                    <code className="block text-xs break-all text-slate-600">{e.targetId}</code>
+                  <TD className="max-w-72">
+                    <AuditTarget event={e} />
                   </TD>
                   <TD className="break-all">{e.organizationName ?? e.organizationId ?? <span className="text-slate-500">instance</span>}</TD>
+                  <TD>
+                    <Link href={detailHref(e.id, filters)} className="text-blue-700 underline" aria-label={`Details of ${e.action}, ${utcTime(e.createdAt)}`} data-testid="audit-details">
+                      Details
+                    </Link>
+                  </TD>
                 </TR>
               ))}
             </TBody>

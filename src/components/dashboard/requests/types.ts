@@ -8,3 +8,5 @@ export type KeyUsage = Outputs["usage"]["key"];
 export type KeyRequestsPage = Outputs["usage"]["keyRequests"];
 export type AuditPage = Outputs["audit"]["list"];
 export type RequestLogPage = Outputs["requests"]["list"];
+export type AuditEvent = AuditPage["items"][number];
+export type AuditEventDetail = Outputs["audit"]["get"];

@@ -35,7 +35,7 @@ describe("dashboard audit export route", () => {
     expect(response.headers.get("content-type")).toBe("text/csv; charset=utf-8");
     expect(response.headers.get("x-request-id")).toBe("req_export_ok");
     const lines = (await response.text()).trimEnd().split("\r\n");
-    expect(lines[0]).toBe("time,action,actor_type,actor_id,actor,organization_id,organization,target_type,target_id,metadata");
+    expect(lines[0]).toBe("time,action,actor_type,actor_id,actor,organization_id,organization,target_type,target_id,target,metadata");
     // Five events by this owner, read in pages of two.
     expect(lines).toHaveLength(1 + names.length);
     for (const name of names) expect(lines.filter((line) => line.includes(name))).toHaveLength(1);

@@ -38,6 +38,7 @@ import { changePasswordProcedure } from "./viewer/change-password";
 import { signOutEverywhereProcedure } from "./viewer/sign-out-everywhere";
 import { acceptInvitationProcedure, declineInvitationProcedure, myInvitationsProcedure } from "./viewer/invitations";
 import { cancelInvitationProcedure, listInvitationsProcedure } from "./members/invitations";
+import { getAuditProcedure } from "./audit/get-audit";
 import { listAuditProcedure } from "./audit/list-audit";
 import { keyRequestsProcedure } from "./keys/key-requests";
 import { keyUsageProcedure } from "./keys/key-usage";
@@ -117,7 +118,7 @@ export const dashboardRouter = createDashboardRouter({
   }),
   requests: createDashboardRouter({ get: getRequestProcedure, list: listRequestsProcedure }),
   usage: createDashboardRouter({ key: keyUsageProcedure, keyRequests: keyRequestsProcedure }),
-  audit: createDashboardRouter({ list: listAuditProcedure }),
+  audit: createDashboardRouter({ list: listAuditProcedure, get: getAuditProcedure }),
   forms: createDashboardRouter({
     list: listFormsProcedure,
     get: getFormProcedure,

@@ -29,8 +29,9 @@ describe("audit CSV cells", () => {
       organizationName: "Acme, Inc",
       targetType: "api_key",
       targetId: "k1",
+      targetLabel: "ci (gw_live_AB…)",
       metadata: { prefix: "gw_live_AB" },
     });
-    expect(line).toBe(`2026-11-25T10:00:00.000Z,api_key.revoked,user,u1,'=evil@example.com,o1,"Acme, Inc",api_key,k1,"{""prefix"":""gw_live_AB""}"`);
+    expect(line).toBe(`2026-11-25T10:00:00.000Z,api_key.revoked,user,u1,'=evil@example.com,o1,"Acme, Inc",api_key,k1,ci (gw_live_AB…),"{""prefix"":""gw_live_AB""}"`);
   });
 });

@@ -1,6 +1,7 @@
 import type { Db, Prisma } from "@/server/db/types";
 import { cursorValues, decodeCursor, encodeCursor } from "@/server/modules/pagination/cursor";
 import type { LogReach } from "@/server/modules/request-log/reach";
+import { GONE, labelFromMetadata, targetsNow, TRACKED_TARGET_TYPES } from "./audit-targets";
 
 export interface AuditFilters {
   /** A user's email, or an actor id (user, key) as stored. */
@@ -24,8 +25,17 @@ export interface AuditEventRow {
   organizationName: string | null;
   targetType: string;
   targetId: string;
+  /** The target's name as of the event (D440); null when nothing names it. */
+  targetLabel: string | null;
+  /** "event": stored or in the event's metadata; "now": an old event labelled by the target's current name. */
+  targetLabelAsOf: "event" | "now" | null;
+  /** Whether the target still exists (a link is shown only then; null: a kind of target not looked up), and the organization it lives in now. */
+  targetExists: boolean | null;
+  targetOrganizationId: string | null;
   metadata: Prisma.JsonValue;
 }
+
+type StoredEvent = Awaited<ReturnType<Db["auditEvent"]["findMany"]>>[number];
 
 /**
  * The audit trail, newest first, by keyset on (created_at, id) (D200). Outside the viewer's
@@ -62,10 +72,30 @@ export async function listAuditEvents(
     take: page.limit + 1,
   });
   const items = rows.slice(0, page.limit);
-  const labels = await describe(db, items);
   const last = items[items.length - 1];
   return {
-    items: items.map((row) => ({
+    items: await toRows(db, items),
+    nextCursor: rows.length > page.limit && last ? encodeCursor(binding, [last.createdAt.toISOString(), last.id]) : null,
+  };
+}
+
+/** One event by id, if this reach may see it (outside it, it is simply not there). */
+export async function getAuditEvent(db: Db, reach: LogReach, eventId: string): Promise<AuditEventRow | null> {
+  const row = await db.auditEvent.findUnique({ where: { id: eventId } });
+  if (!row) return null;
+  if (reach.kind === "organizations" && (row.organizationId === null || !reach.organizationIds.includes(row.organizationId))) return null;
+  return (await toRows(db, [row]))[0] ?? null;
+}
+
+/** Stored events with their actors', organizations' and targets' names, and whether each target still exists. */
+async function toRows(db: Db, items: StoredEvent[]): Promise<AuditEventRow[]> {
+  const [labels, now] = await Promise.all([describe(db, items), targetsNow(db, items.map((row) => ({ type: row.targetType, id: row.targetId })))]);
+  return items.map((row) => {
+    const target = now.get(`${row.targetType}:${row.targetId}`) ?? GONE;
+    // NOTE: events written before target_label (D440) are not backfilled: their metadata names
+    // the target as of the event for most actions; else the target's current name, marked "now".
+    const asOfEvent = row.targetLabel ?? labelFromMetadata(row.action, row.targetType, row.metadata);
+    return {
       id: row.id,
       createdAt: row.createdAt,
       action: row.action,
@@ -76,10 +106,13 @@ export async function listAuditEvents(
       organizationName: row.organizationId ? (labels.organizations.get(row.organizationId) ?? null) : null,
       targetType: row.targetType,
       targetId: row.targetId,
+      targetLabel: asOfEvent ?? target.label,
+      targetLabelAsOf: asOfEvent ? "event" : target.label ? "now" : null,
+      targetExists: TRACKED_TARGET_TYPES.has(row.targetType) ? target.exists : null,
+      targetOrganizationId: target.organizationId,
       metadata: row.metadata,
-    })),
-    nextCursor: rows.length > page.limit && last ? encodeCursor(binding, [last.createdAt.toISOString(), last.id]) : null,
-  };
+    };
+  });
 }
 
 async function actorIds(db: Db, actor: string): Promise<string[]> {

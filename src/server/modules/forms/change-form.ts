@@ -31,8 +31,9 @@ export async function renameForm(db: Db, principal: ActingPrincipal, formId: str
       action: "form.renamed",
       actor: principal.actor,
       organizationId: form.organizationId,
-      target: { type: "form", id: form.id },
-      metadata: { from: form.name, to: renamed.name },
+      target: { type: "form", id: form.id, label: renamed.name },
+      // `from`/`to` as before; `changes` is what every edit carries (D443).
+      metadata: { from: form.name, to: renamed.name, changes: { name: { from: form.name, to: renamed.name } } },
     });
     return renamed;
   });

@@ -1,6 +1,6 @@
 import { isUniqueViolation } from "@/server/db/errors";
 import { inTransaction } from "@/server/db/transaction";
-import type { Db } from "@/server/db/types";
+import type { Db, Prisma } from "@/server/db/types";
 import { AppError } from "@/server/errors/app-error";
 import { toOrganizationRole, type OrganizationRole } from "@/server/modules/access/viewer";
 import { recordAuditEvent } from "@/server/modules/audit/record-audit-event";
@@ -50,9 +50,11 @@ export async function addMember(db: Db, organizationId: string, input: { email: 
 
 export async function setMemberRole(db: Db, organizationId: string, userId: string, role: OrganizationRole, actor: Actor): Promise<void> {
   await inTransaction(db, async (tx) => {
+    const before = await tx.organizationMembership.findFirst({ where: { organizationId, userId }, select: { role: true } });
     const updated = await tx.organizationMembership.updateMany({ where: { organizationId, userId }, data: { role } });
-    if (updated.count === 0) throw new AppError("not_found", "No such member in this organization.");
-    await audit(tx, "membership.role_changed", organizationId, userId, actor, { role });
+    if (!before || updated.count === 0) throw new AppError("not_found", "No such member in this organization.");
+    // The role before and after (D443); `role` stays for whoever reads the old shape.
+    await audit(tx, "membership.role_changed", organizationId, userId, actor, { role, changes: { role: { from: toOrganizationRole(before.role), to: role } } });
   });
 }
 
@@ -64,7 +66,7 @@ export async function removeMember(db: Db, organizationId: string, userId: strin
   });
 }
 
-async function audit(tx: Db, action: string, organizationId: string, userId: string, actor: Actor, metadata: Record<string, string>) {
+async function audit(tx: Db, action: string, organizationId: string, userId: string, actor: Actor, metadata: Prisma.InputJsonObject) {
   await recordAuditEvent(tx, {
     action,
     actor: auditActor(actor),

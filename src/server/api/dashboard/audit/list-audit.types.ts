@@ -29,6 +29,10 @@ export const auditEventSchema = z.object({
   organizationName: z.string().nullable(),
   targetType: z.string(),
   targetId: z.string(),
+  targetLabel: z.string().nullable(),
+  targetLabelAsOf: z.enum(["event", "now"]).nullable(),
+  targetExists: z.boolean().nullable(),
+  targetOrganizationId: z.string().nullable(),
   metadata: z.unknown(),
 });
 

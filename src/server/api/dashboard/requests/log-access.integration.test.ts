@@ -64,7 +64,7 @@ describe("request-log and audit procedures: the auth matrix", () => {
     await createPostgresSink(() => db).writeBatch([
       { occurredAt: new Date(), surface: "api", userId: null, apiKeyId: keyA.id, apiKeyPrefix: null, method: "GET", route: "GET /records", errorCode: null, errorMessage: null, durationMs: 1, responseBytes: 2, clientAddress: "203.0.113.9", userAgent: "ua", query: null, requestId: inA, organizationId: a.id, status: 200 },
     ]);
-    await recordAuditEvent(db, { action: "matrix.a", actor: { type: "system" }, organizationId: a.id, target: { type: "t", id: "1" } });
+    const eventA = await recordAuditEvent(db, { action: "matrix.a", actor: { type: "system" }, organizationId: a.id, target: { type: "t", id: "1" } });
     await recordAuditEvent(db, { action: "matrix.b", actor: { type: "system" }, organizationId: b.id, target: { type: "t", id: "2" } });
     await recordAuditEvent(db, { action: "matrix.instance", actor: { type: "system" }, organizationId: null, target: { type: "t", id: "3" } });
 
@@ -104,6 +104,11 @@ describe("request-log and audit procedures: the auth matrix", () => {
       "audit.list": {
         call: (c) => c.audit.list({}),
         expected: { owner: "OK", adminA: "OK", member: "OK", support: "OK", otherAdmin: "OK", none: "UNAUTHORIZED" },
+      },
+      // One event's detail (D442): the same reach as the list; outside it, not found.
+      "audit.get": {
+        call: (c) => c.audit.get({ eventId: eventA.id }),
+        expected: { owner: "OK", adminA: "OK", member: "NOT_FOUND", support: "OK", otherAdmin: "NOT_FOUND", none: "UNAUTHORIZED" },
       },
     };
     const seen: Record<string, Record<string, string>> = {};
