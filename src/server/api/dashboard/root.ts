@@ -48,6 +48,7 @@ import { getFormProcedure } from "./forms/get-form";
 import { listFormsProcedure } from "./forms/list-forms";
 import { listFormRecordsProcedure } from "./forms/list-records";
 import { recordsPerDayProcedure } from "./forms/records-per-day";
+import { listSubmittersProcedure } from "./forms/list-submitters";
 import { renameFormProcedure } from "./forms/rename-form";
 import { createChannelProcedure } from "./alerts/create-channel";
 import { createRuleProcedure } from "./alerts/create-rule";
@@ -125,6 +126,7 @@ export const dashboardRouter = createDashboardRouter({
     delete: deleteFormProcedure,
     records: listFormRecordsProcedure,
     perDay: recordsPerDayProcedure,
+    submitters: listSubmittersProcedure,
   }),
   alerts: createDashboardRouter({
     channels: listChannelsProcedure,
