@@ -74,8 +74,18 @@ test("every screen passes axe-core (no serious or critical findings) at desktop 
   await scan(page, `${base}/members`, heading(org.name));
   await scan(page, `${base}/sources`, async (p) => expect(p.getByTestId("source-card")).toHaveCount(1));
   await scan(page, `${base}/sources/${sourceId}`, async (p) => expect(p.getByTestId("data-row")).toHaveCount(3));
+  // The rows table's drawer (issue 43 item 5), open over the page.
+  await scan(page, `${base}/sources/${sourceId}`, async (p) => {
+    await p.getByRole("button", { name: "View row S3" }).click();
+    await expect(p.getByTestId("drawer-json")).toContainText("<b>Three</b>");
+  });
   await scan(page, `${base}/forms`, async (p) => expect(p.getByTestId("form-row")).toHaveCount(1));
   await scan(page, `${base}/forms/${org.formId}`, async (p) => expect(p.getByTestId("record-row")).toHaveCount(1));
+  // The record filters with submitter suggestions showing (issue 44 item 5).
+  await scan(page, `${base}/forms/${org.formId}`, async (p) => {
+    await p.getByLabel("Submitted by").fill("device");
+    await expect(p.getByRole("list", { name: "Submitter suggestions" })).toBeVisible();
+  });
   await scan(page, `${base}/connect`, async (p) => expect(p.getByTestId("org-id-id")).toHaveText(org.id));
   await scan(page, `${base}/alerts`, async (p) => p.waitForLoadState("networkidle"));
   await scan(page, "/dashboard/instance/alerts", async (p) => p.waitForLoadState("networkidle"));

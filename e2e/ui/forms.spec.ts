@@ -107,7 +107,7 @@ test("forms: create in the dashboard, post with a key, browse, filter, export ex
   await detail.getByRole("button", { name: "Close" }).click();
 
   // Filter by submitted_by (and a created_after bound): the browser and the API agree.
-  await owner.getByLabel("submitted_by").fill("device-1");
+  await owner.getByLabel("Submitted by").fill("device-1");
   await owner.getByRole("button", { name: "Apply" }).click();
   await expect(owner.getByTestId("record-row")).toHaveCount(3);
   await expect(owner.getByTestId("record-created-by")).toHaveText(["device-1", "device-1", "device-1"]);

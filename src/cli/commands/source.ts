@@ -10,6 +10,7 @@ import { replaceCsvRows } from "@/server/modules/data-sources/csv/replace-csv-ro
 import { getDataSourceDetails, type DataSourceDetails } from "@/server/modules/data-sources/get-data-source";
 import { runSyncPass, type SyncPassOutcome } from "@/server/modules/data-sources/sync/run-sync-pass";
 import { sourceListCommand } from "./source-list";
+import { sourceRowsExportCommand } from "./source-rows-export";
 import { optionalCaptureMode } from "./capture-mode-option";
 import { describeFallback } from "@/server/modules/data-sources/capture/capture-modes";
 import { sourceManageCommands } from "./source-manage";
@@ -94,6 +95,7 @@ export const sourceCommands: CommandGroup = {
     },
   },
   list: sourceListCommand,
+  "rows-export": sourceRowsExportCommand,
   ...sourceManageCommands,
   show: {
     usage: "source show SOURCE_ID",

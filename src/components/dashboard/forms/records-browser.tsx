@@ -5,11 +5,16 @@ import { useEffect, useState } from "react";
 import { Alert } from "@/components/ui/alert";
 import { Button, buttonVariants } from "@/components/ui/button";
 import { EmptyState } from "@/components/ui/card";
-import { Input, Label } from "@/components/ui/input";
+import { Select } from "@/components/ui/input";
+import { Label } from "@/components/ui/input";
 import { exactTime } from "@/components/ui/relative-time";
 import { Table, TBody, TD, TH, THead, TR } from "@/components/ui/table";
 import { describeError, trpc, type ShownError } from "@/lib/trpc-client";
+import { reverseSort, useEndsPager } from "@/components/dashboard/tables/ends-pager";
+import { cellDisplay } from "@/components/dashboard/tables/json-drawer";
+import { PagerNav } from "@/components/dashboard/tables/pager-nav";
 import { RecordDetail } from "./record-detail";
+import { RecordFilters } from "./record-filters";
 import { RecordsChart } from "./records-chart";
 import type { DayCount, RecordItem } from "./types";
 
@@ -27,19 +32,15 @@ export function filterQuery(filters: Filters): string {
   return params.toString();
 }
 
-/**
- * A form's records, newest first, 25 a page, with the API's own filters (both time bounds
- * exclusive). Pages come from forms.records, i.e. listRecords behind GET …/records.
- */
 export function RecordsBrowser({ organizationId, formId }: { organizationId: string; formId: string }) {
-  const [draft, setDraft] = useState<Filters>(NO_FILTERS);
   const [applied, setApplied] = useState<Filters>(NO_FILTERS);
-  const [cursors, setCursors] = useState<(string | undefined)[]>([undefined]);
+  const [sort, setSort] = useState<"-created_at" | "created_at">("-created_at");
+  const pager = useEndsPager();
+  const { cursor, reversed } = pager;
   const [page, setPage] = useState<{ items: RecordItem[]; nextCursor: string | null } | null>(null);
   const [days, setDays] = useState<DayCount[]>([]);
   const [error, setError] = useState<ShownError | null>(null);
   const [open, setOpen] = useState<RecordItem | null>(null);
-  const cursor = cursors[cursors.length - 1];
 
   useEffect(() => {
     let current = true;
@@ -50,10 +51,10 @@ export function RecordsBrowser({ organizationId, formId }: { organizationId: str
       createdBefore: applied.created_before.trim() || undefined,
       submittedBy: applied.submitted_by.trim() || undefined,
     };
-    Promise.all([trpc.forms.records.query({ ...input, cursor }), cursor ? Promise.resolve(null) : trpc.forms.perDay.query(input)]).then(
+    Promise.all([trpc.forms.records.query({ ...input, cursor, sort: reversed ? reverseSort(sort) : sort }), cursor || reversed ? Promise.resolve(null) : trpc.forms.perDay.query(input)]).then(
       ([next, perDay]) => {
         if (!current) return;
-        setPage(next);
+        setPage(reversed ? { ...next, items: [...next.items].reverse() } : next);
         if (perDay) setDays(perDay);
         setError(null);
       },
@@ -67,51 +68,27 @@ export function RecordsBrowser({ organizationId, formId }: { organizationId: str
     return () => {
       current = false;
     };
-  }, [organizationId, formId, applied, cursor]);
+  }, [organizationId, formId, applied, cursor, reversed, sort]);
 
   const filtered = filterQuery(applied) !== "";
   const exportHref = `/dashboard/organizations/${organizationId}/forms/${formId}/export${filtered ? `?${filterQuery(applied)}` : ""}`;
-  const field = (name: keyof Filters, label: string, placeholder: string) => (
-    <div className="space-y-1">
-      <Label htmlFor={`filter-${name}`} className="text-xs">
-        {label}
-      </Label>
-      <Input id={`filter-${name}`} value={draft[name]} placeholder={placeholder} onChange={(e) => setDraft({ ...draft, [name]: e.target.value })} />
-    </div>
-  );
+  // One column per field seen on the page, sorted by name, as the export's columns (D459).
+  const fields = page ? [...new Set(page.items.flatMap((record) => Object.keys(record.fieldValues)))].sort() : [];
+  const ariaSort = sort === "-created_at" ? "descending" : "ascending";
 
   return (
     <div className="space-y-4">
-      <form
-        aria-label="Record filters"
-        className="grid gap-3 rounded-lg border border-slate-200 bg-white p-3 sm:grid-cols-[1fr_1fr_1fr_auto] sm:items-end"
-        onSubmit={(event) => {
-          event.preventDefault();
-          setApplied({ ...draft });
-          setCursors([undefined]);
+      <RecordFilters
+        organizationId={organizationId}
+        formId={formId}
+        applied={applied}
+        onApply={(filters) => {
+          setApplied(filters);
+          pager.first();
         }}
-      >
-        {field("created_after", "created_after (exclusive)", "2026-01-31T00:00:00Z")}
-        {field("created_before", "created_before (exclusive)", "2026-02-01T00:00:00Z")}
-        {field("submitted_by", "submitted_by", "created_by equals…")}
-        <div className="flex gap-2">
-          <Button type="submit">Apply</Button>
-          <Button
-            type="button"
-            variant="outline"
-            onClick={() => {
-              setDraft(NO_FILTERS);
-              setApplied(NO_FILTERS);
-              setCursors([undefined]);
-            }}
-          >
-            Clear
-          </Button>
-        </div>
-      </form>
+      />
       <p className="text-xs text-slate-600">
-        Timestamps are ISO 8601 with an offset (or a date alone: midnight UTC), as GET …/records takes them; both bounds are exclusive. Same query:{" "}
-        <code className="break-all">?sort=-created_at{filtered ? `&${filterQuery(applied)}` : ""}</code>
+        The same query on the API: <code className="break-all">GET …/records?sort={sort}{filtered ? `&${filterQuery(applied)}` : ""}</code>
       </p>
       {error ? (
         <Alert title="Records could not be loaded" requestId={error.requestId}>
@@ -123,15 +100,32 @@ export function RecordsBrowser({ organizationId, formId }: { organizationId: str
         <h2 id="records-heading" className="text-lg font-semibold text-slate-900">
           Records {filtered ? <span className="text-sm font-normal text-slate-600">(filtered)</span> : null}
         </h2>
+        <div className="flex flex-wrap items-center gap-2">
+        <Label htmlFor="records-sort" className="text-xs">
+          Order
+        </Label>
+        <Select
+          id="records-sort"
+          className="w-auto"
+          value={sort}
+          onChange={(e) => {
+            setSort(e.target.value as "-created_at" | "created_at");
+            pager.first();
+          }}
+        >
+          <option value="-created_at">Newest first</option>
+          <option value="created_at">Oldest first</option>
+        </Select>
         <a href={exportHref} download className={buttonVariants({ variant: "outline", size: "sm" })} data-testid="export-csv">
           <Download aria-hidden /> Export CSV{filtered ? " (filtered)" : ""}
         </a>
+        </div>
       </div>
       {page === null ? (
         <p className="text-sm text-slate-600">Loading records…</p>
       ) : page.items.length === 0 ? (
         <EmptyState title={filtered ? "No records match these filters" : "No records yet"}>
-          {filtered ? "Widen the time range or clear submitted_by." : "Records appear here once a device or integration posts them (see Connect an integration)."}
+          {filtered ? "Widen the time range or clear “Submitted by”." : "Records appear here once a device or integration posts them (see Connect an integration)."}
         </EmptyState>
       ) : (
         <>
@@ -154,9 +148,13 @@ export function RecordsBrowser({ organizationId, formId }: { organizationId: str
         <Table aria-labelledby="records-heading" wrapperClassName="hidden md:block">
           <THead>
             <TR>
-              <TH>created_at (UTC)</TH>
-              <TH>created_by</TH>
-              <TH>field_values</TH>
+              <TH aria-sort={ariaSort}>Submitted at (UTC)</TH>
+              <TH>Submitted by</TH>
+              {fields.map((name) => (
+                <TH key={name} className="normal-case" data-testid="record-field-column">
+                  {name}
+                </TH>
+              ))}
               <TH className="text-right">
                 <span className="sr-only">Detail</span>
               </TH>
@@ -169,7 +167,14 @@ export function RecordsBrowser({ organizationId, formId }: { organizationId: str
                 <TD className="max-w-40 truncate" data-testid="record-created-by">
                   {record.createdBy}
                 </TD>
-                <TD className="max-w-xs truncate font-mono text-xs sm:max-w-md">{JSON.stringify(record.fieldValues)}</TD>
+                {fields.map((name) => {
+                  const text = cellDisplay(record.fieldValues[name]);
+                  return (
+                    <TD key={name} className="max-w-56 truncate" title={text}>
+                      {text}
+                    </TD>
+                  );
+                })}
                 <TD className="text-right">
                   <Button variant="outline" size="sm" onClick={() => setOpen(record)} aria-label={`View record ${record.id}`}>
                     View
@@ -181,14 +186,7 @@ export function RecordsBrowser({ organizationId, formId }: { organizationId: str
         </Table>
         </>
       )}
-      <div className="flex justify-end gap-2">
-        <Button variant="outline" size="sm" disabled={cursors.length < 2} onClick={() => setCursors((c) => c.slice(0, -1))}>
-          Newer
-        </Button>
-        <Button variant="outline" size="sm" disabled={!page?.nextCursor} onClick={() => page?.nextCursor && setCursors((c) => [...c, page.nextCursor ?? undefined])}>
-          Older
-        </Button>
-      </div>
+      <PagerNav pager={pager} nextCursor={page?.nextCursor ?? null} label="Records pages" />
       {open ? <RecordDetail record={open} onClose={() => setOpen(null)} /> : null}
     </div>
   );

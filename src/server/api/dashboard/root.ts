@@ -50,6 +50,7 @@ import { getFormProcedure } from "./forms/get-form";
 import { listFormsProcedure } from "./forms/list-forms";
 import { listFormRecordsProcedure } from "./forms/list-records";
 import { recordsPerDayProcedure } from "./forms/records-per-day";
+import { listSubmittersProcedure } from "./forms/list-submitters";
 import { renameFormProcedure } from "./forms/rename-form";
 import { createChannelProcedure } from "./alerts/create-channel";
 import { createRuleProcedure } from "./alerts/create-rule";
@@ -127,6 +128,7 @@ export const dashboardRouter = createDashboardRouter({
     delete: deleteFormProcedure,
     records: listFormRecordsProcedure,
     perDay: recordsPerDayProcedure,
+    submitters: listSubmittersProcedure,
   }),
   alerts: createDashboardRouter({
     channels: listChannelsProcedure,

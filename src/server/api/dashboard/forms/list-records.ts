@@ -8,6 +8,8 @@ import { formInput, recordFiltersInput } from "./form.types";
 export const listFormRecordsInput = formInput.merge(recordFiltersInput).extend({
   limit: z.number().int().min(1).max(100).default(25),
   cursor: z.string().min(1).max(2000).optional(),
+  /** The orders GET …/records serves. */
+  sort: z.enum(["-created_at", "created_at"]).default("-created_at"),
 });
 export const listFormRecordsOutput = z.object({
   items: z.array(z.object({ id: z.string(), createdBy: z.string(), fieldValues: z.record(z.string(), z.unknown()), createdAt: isoString })),
@@ -28,7 +30,7 @@ export const listFormRecordsProcedure = sessionProcedure
       formId: input.formId,
       limit: input.limit,
       cursor: input.cursor,
-      sort: "-created_at",
+      sort: input.sort,
       createdAfter: input.createdAfter,
       createdBefore: input.createdBefore,
       submittedBy: input.submittedBy,

@@ -4,7 +4,10 @@ import { requireSource } from "@/server/modules/data-sources/require-source";
 import { sourcePrincipal } from "@/server/modules/access/source-access";
 import { listRowsInput, listRowsOutput } from "./list-rows.types";
 
-/** A source's rows in display order, searchable (D107), live only or with tombstones. */
+/**
+ * A source's rows in one of the API's orders, filtered by external id and searchable (D107), live
+ * only or with tombstones, with the source's column set in its own order (D450).
+ */
 export const listRowsProcedure = sessionProcedure
   .input(listRowsInput)
   .output(listRowsOutput)
@@ -16,10 +19,13 @@ export const listRowsProcedure = sessionProcedure
       dataSourceId: source.id,
       limit: input.limit,
       cursor: input.cursor,
+      sort: input.sort,
+      externalId: input.externalId,
       includeDeleted: input.includeDeleted,
       search,
     });
     return {
+      columns: source.columns,
       items: page.items.map((row) => ({
         externalId: row.externalId,
         data: row.data,

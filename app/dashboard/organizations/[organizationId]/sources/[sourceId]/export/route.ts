@@ -1,0 +1,8 @@
+import { handleRowsExport } from "@/server/api/dashboard/rows-export";
+
+export const dynamic = "force-dynamic";
+
+export async function GET(req: Request, { params }: { params: Promise<{ organizationId: string; sourceId: string }> }) {
+  const { organizationId, sourceId } = await params;
+  return handleRowsExport(req, organizationId, sourceId);
+}

@@ -1,0 +1,144 @@
+import { expect, test, type Page } from "@playwright/test";
+import { readFile } from "node:fs/promises";
+import { SYSTEM } from "@/server/modules/access/acting-principal";
+import { replaceCsvRows } from "@/server/modules/data-sources/csv/replace-csv-rows";
+import { expectAccessible } from "../fixtures/a11y";
+import { createOrg, screen, seededOwner, signIn, unique } from "../fixtures/dashboard";
+import { withE2eDb } from "../fixtures/e2e-db";
+import { createSource } from "../fixtures/sources";
+
+// Issue 43 item 5 (rows and records as tables, rows export) and issue 44 item 5 (record filters for people).
+
+const SIZES = [
+  { width: 1440, height: 900 },
+  { width: 390, height: 844 },
+  { width: 360, height: 740 },
+];
+
+async function accessibleAtEveryWidth(page: Page, label: string): Promise<void> {
+  for (const size of SIZES) {
+    await page.setViewportSize(size);
+    await expectAccessible(page, { label: `${label} at ${size.width}px` });
+    await screen(page, `${label.replace(/\W+/g, "-")}-${size.width}`);
+  }
+  await page.setViewportSize(SIZES[0]!);
+}
+
+const codes = Array.from({ length: 30 }, (_, i) => `C${String(i + 1).padStart(2, "0")}`);
+
+test("a source's rows: columns in the CSV's header order, the API's sorts, external_id filter, first/last, a drawer, CSV export", async ({ page }) => {
+  test.setTimeout(120_000);
+  const org = await createOrg(unique("Tables Org"));
+  const sourceId = await createSource(org.id, { kind: "csv", name: "Sites", keyColumn: "code" });
+  // Header order deliberately neither alphabetical nor jsonb's (by length): zeta, code, alpha.
+  await withE2eDb((db) => replaceCsvRows(db, SYSTEM, sourceId, `zeta,code,alpha\n${codes.map((c, i) => `z${i + 1},${c},<b>a${i + 1}</b>`).join("\n")}\n`));
+  await signIn(page, seededOwner());
+  await page.setViewportSize(SIZES[0]!);
+  await page.goto(`/dashboard/organizations/${org.id}/sources/${sourceId}`);
+  const rows = page.getByTestId("data-row");
+  await expect(rows).toHaveCount(25);
+  await expect(page.getByTestId("row-column")).toHaveText(["zeta", "code", "alpha"]);
+  await expect(rows.first()).toHaveAttribute("data-external-id", "C01");
+  await expect(rows.first()).toContainText("<b>a1</b>"); // text, not markup
+
+  // Sort: the API's orders.
+  await page.getByLabel("Order").selectOption({ label: "Source order, reversed" });
+  await expect(rows.first()).toHaveAttribute("data-external-id", "C30");
+  await page.getByLabel("Order").selectOption({ label: "Source order" });
+  await expect(rows.first()).toHaveAttribute("data-external-id", "C01");
+
+  // Jump to the last page and back to the first.
+  const pages = page.getByRole("navigation", { name: "Rows pages" });
+  await pages.getByRole("button", { name: "Last" }).click();
+  await expect(rows).toHaveCount(25);
+  await expect(rows.last()).toHaveAttribute("data-external-id", "C30");
+  await expect(pages.getByRole("button", { name: "Next" })).toBeDisabled();
+  await pages.getByRole("button", { name: "Previous" }).click();
+  await expect(rows).toHaveCount(5);
+  await expect(rows.first()).toHaveAttribute("data-external-id", "C01");
+  await pages.getByRole("button", { name: "First" }).click();
+  await expect(rows.first()).toHaveAttribute("data-external-id", "C01");
+
+  // external_id: exact, as ?external_id= (C1 matches nothing; C17 one row).
+  await page.getByLabel("External id (exact)").fill("C1");
+  await page.getByRole("button", { name: "Search", exact: true }).click();
+  await expect(page.getByText("No rows match these filters.")).toBeVisible();
+  await page.getByLabel("External id (exact)").fill("C17");
+  await page.getByRole("button", { name: "Search", exact: true }).click();
+  await expect(rows).toHaveCount(1);
+  await expect(rows.first()).toContainText("z17");
+
+  // The drawer: keyboard-opened, the full JSON, Esc closes it and focus returns to the row's button.
+  const view = page.getByRole("button", { name: "View row C17" });
+  await view.focus();
+  await page.keyboard.press("Enter");
+  const drawer = page.getByRole("dialog", { name: "Row C17" });
+  await expect(drawer.getByTestId("drawer-json")).toContainText('"alpha": "<b>a17</b>"');
+  await expect(drawer.getByTestId("drawer-json")).toContainText('"zeta": "z17"');
+  await accessibleAtEveryWidth(page, "row drawer");
+  await page.keyboard.press("Escape");
+  await expect(drawer).toHaveCount(0);
+  await expect(view).toBeFocused();
+
+  // Export CSV: every live row, the header in the source's order.
+  await page.getByLabel("External id (exact)").fill("");
+  await page.getByRole("button", { name: "Search", exact: true }).click();
+  await expect(rows).toHaveCount(25);
+  await accessibleAtEveryWidth(page, "rows table");
+  const [download] = await Promise.all([page.waitForEvent("download"), page.getByTestId("rows-export").click()]);
+  expect(download.suggestedFilename()).toBe("Sites-rows.csv");
+  const lines = (await readFile((await download.path())!, "utf8")).trim().split("\r\n");
+  expect(lines[0]).toBe("zeta,code,alpha,_external_id,_updated_at");
+  expect(lines).toHaveLength(31);
+  expect(lines[1]).toMatch(/^z1,C01,<b>a1<\/b>,C01,\d{4}-/);
+  const anonymous = await page.context().request.fetch(`/dashboard/organizations/${org.id}/sources/${sourceId}/export`, { headers: { cookie: "" } });
+  expect(anonymous.status()).toBe(401);
+});
+
+test("records: a column per field, oldest/newest, time presets and submitter suggestions in people's words", async ({ page }) => {
+  test.setTimeout(120_000);
+  const org = await createOrg(unique("Records Org"));
+  const now = Date.now();
+  await withE2eDb(async (db) => {
+    const record = (createdBy: string, agoMs: number, fieldValues: object) =>
+      db.record.create({ data: { organizationId: org.id, formId: org.formId, createdBy, createdAt: new Date(now - agoMs), fieldValues } });
+    await record("tablet-07", 10 * 60_000, { site: "S1", ph: 7.1 });
+    await record("tablet-12", 3 * 3_600_000, { site: "S2", ph: 6.9 });
+    await record("tablet-07", 3 * 86_400_000, { site: "S3", note: "old-ish" });
+    await record("phone-1", 30 * 86_400_000, { site: "S4" });
+  });
+  await signIn(page, seededOwner());
+  await page.setViewportSize(SIZES[0]!);
+  await page.goto(`/dashboard/organizations/${org.id}/forms/${org.formId}`);
+  const rows = page.getByTestId("record-row");
+  await expect(rows).toHaveCount(4);
+  await expect(page.getByTestId("record-field-column")).toHaveText(["note", "ph", "site"]);
+  await expect(rows.first()).toContainText("7.1");
+  await page.getByLabel("Order").selectOption({ label: "Oldest first" });
+  await expect(rows.first()).toContainText("phone-1");
+
+  // Human labels and date-time pickers, not parameter names and ISO text.
+  await expect(page.getByLabel("Submitted after")).toHaveAttribute("type", "datetime-local");
+  await expect(page.getByLabel("Submitted before")).toHaveAttribute("type", "datetime-local");
+  await expect(page.getByText("created_after (exclusive)")).toHaveCount(0);
+
+  const presets = page.getByRole("group", { name: "Time presets" });
+  await presets.getByRole("button", { name: "Last hour" }).click();
+  await expect(rows).toHaveCount(1);
+  await presets.getByRole("button", { name: "Last 7 days" }).click();
+  await expect(rows).toHaveCount(3);
+  await expect(page.getByLabel("Submitted after")).not.toHaveValue("");
+
+  // "tablet" suggests both tablets; the filter itself stays exact, and the page says so.
+  await page.getByLabel("Submitted by").fill("TABLET");
+  const suggestions = page.getByRole("list", { name: "Submitter suggestions" });
+  await expect(suggestions.getByRole("button")).toHaveText(["tablet-07 (2)", "tablet-12 (1)"]);
+  await expect(page.getByText(/matches a name exactly, as the API does/)).toBeVisible();
+  await accessibleAtEveryWidth(page, "record filters with suggestions");
+  await suggestions.getByRole("button", { name: /tablet-07/ }).click();
+  await expect(page.getByLabel("Submitted by")).toHaveValue("tablet-07");
+  await expect(rows).toHaveCount(2);
+  await expect(page.getByTestId("record-created-by")).toHaveText(["tablet-07", "tablet-07"]);
+  await page.getByRole("button", { name: "Clear" }).click();
+  await expect(rows).toHaveCount(4);
+});
