@@ -11,8 +11,12 @@ import { describeError, trpc, type ShownError } from "@/lib/trpc-client";
 
 type RowsPage = Awaited<ReturnType<typeof trpc.sources.rows.query>>;
 
-/** A source's rows, 25 at a time: searchable (external id or data), live only or with tombstones. */
-export function RowsView({ organizationId, sourceId }: { organizationId: string; sourceId: string }) {
+/**
+ * A source's rows, 25 at a time: searchable (external id or data), live only or with tombstones.
+ * `stamp` is the source's state as the page last read it (sourceStamp): when a pass, an upload or
+ * an approval changes it, the page's refresh hands a new stamp and the rows are read again (D460).
+ */
+export function RowsView({ organizationId, sourceId, stamp = "" }: { organizationId: string; sourceId: string; stamp?: string }) {
   const [search, setSearch] = useState("");
   const [applied, setApplied] = useState("");
   const [includeDeleted, setIncludeDeleted] = useState(false);
@@ -35,7 +39,7 @@ export function RowsView({ organizationId, sourceId }: { organizationId: string;
     return () => {
       current = false;
     };
-  }, [organizationId, sourceId, applied, includeDeleted, cursor]);
+  }, [organizationId, sourceId, applied, includeDeleted, cursor, stamp]);
 
   return (
     <div className="space-y-3">
