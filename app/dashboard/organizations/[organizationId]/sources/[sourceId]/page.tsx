@@ -98,7 +98,7 @@ export default async function SourcePage({
           <p className="mt-4 border-t border-slate-100 pt-3 text-xs text-slate-500">Read-only: only this organization&apos;s admins and instance owners change sources.</p>
         )}
       </Card>
-      {review && review.declined > 0 ? <DeletionReviewPanel {...key} review={review} canManage={source.canManage} /> : null}
+      {review && review.declined > 0 ? <DeletionReviewPanel {...key} review={review} canManage={source.canManage} stamp={sourceStamp(source)} /> : null}
       <section aria-labelledby="history-heading" className="space-y-3">
         <h2 id="history-heading" className="text-lg font-semibold text-slate-900">
           Sync history
