@@ -16,7 +16,8 @@ import { createSource } from "../fixtures/sources";
  * axe-core on every dashboard screen (and /docs), at 1280 and 390 px, with the states that have
  * their own markup: revoked keys (instance and organization), a source with rows, a form with
  * records. Serious or critical findings fail (e2e/fixtures/a11y.ts). The deletion review is
- * scanned where a real guardrail hold produces it (sources.spec.ts).
+ * scanned where a real guardrail hold produces it (sources.spec.ts); a source in error with its
+ * next step and the deletion approval dialog where a real pass produces them (source-state.spec.ts).
  */
 test("every screen passes axe-core (no serious or critical findings) at desktop and phone widths", async ({ page }) => {
   test.setTimeout(240_000);

@@ -98,6 +98,7 @@ test("guardrail: Needs attention for support (read-only, refused), review, appro
   await screen(owner, "deletion-review");
   await expectAccessibleAtBothWidths(owner, { label: "source page with the deletion review" });
   await review.getByRole("button", { name: "Approve 6 deletions" }).click();
+  await owner.getByRole("dialog", { name: "Approve 6 deletions?" }).getByRole("button", { name: "Approve 6 deletions" }).click();
   await expect(review).toContainText("Approved");
   await syncNow(owner, /Pass finished: ok/);
   await owner.reload();

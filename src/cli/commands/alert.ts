@@ -1,5 +1,5 @@
 import { CLI_OPERATOR } from "@/server/modules/access/acting-principal";
-import { alertBaseUrl } from "@/server/modules/alerts/alert-queue";
+import { LINK_BASE } from "@/server/modules/alerts/alert-message";
 import { createChannel, deleteChannel, listChannels, type ChannelView } from "@/server/modules/alerts/channels";
 import { listDeliveries } from "@/server/modules/alerts/deliveries";
 import { createRule, deleteRule, listRules, type RuleView } from "@/server/modules/alerts/rules";
@@ -77,7 +77,7 @@ export const alertCommands: CommandGroup = {
     usage: "alert channel test CHANNEL_ID",
     summary: "Queue a test message; see it with `alert deliveries`",
     async run(ctx, args) {
-      const sent = await sendTestMessage(ctx.db, CLI_OPERATOR, requirePositional(args, 0, "CHANNEL_ID"), alertBaseUrl());
+      const sent = await sendTestMessage(ctx.db, CLI_OPERATOR, requirePositional(args, 0, "CHANNEL_ID"), LINK_BASE);
       ctx.print(
         { delivery_id: sent.deliveryId, queued: sent.queued },
         sent.queued ? `Test message queued (delivery ${sent.deliveryId}).` : `Test message recorded (delivery ${sent.deliveryId}); it goes out once a worker runs.`,

@@ -50,6 +50,15 @@ describe("source commands", () => {
     for (const field of ["sync_status", "sync_error", "last_synced_at", "updated_at", "data_version", "schema_version"]) expect(shown).toHaveProperty(field);
     expect(shown.last_run).toMatchObject({ status: "needs_attention", declined: 6, trigger: "cli" });
 
+    // Every held row, by cursor and by search (D465): the same domain function as the review panel.
+    const first = await cliJson<{ items: { external_id: string }[]; next_cursor: string | null; matching: number }>(["source", "held-rows", id, "--limit", "4"]);
+    expect(first).toMatchObject({ matching: 6 });
+    expect(first.items.map((r) => r.external_id)).toEqual(["1", "2", "3", "4"]);
+    const rest = await cliJson<{ items: { external_id: string }[]; next_cursor: string | null }>(["source", "held-rows", id, "--limit", "4", "--cursor", first.next_cursor!]);
+    expect(rest).toMatchObject({ next_cursor: null });
+    expect(rest.items.map((r) => r.external_id)).toEqual(["5", "6"]);
+    expect(await cliJson(["source", "held-rows", id, "--search", "6"])).toMatchObject({ matching: 1, items: [{ external_id: "6" }] });
+
     expect(await cliJson(["source", "approve-deletions", id])).toMatchObject({ id, approved_deletions: 6 });
     expect(await cliJson(["source", "sync", id])).toMatchObject({ status: "ok", tombstoned: 6 });
     expect(await cliJson(["source", "show", id])).toMatchObject({ sync_status: "ok", declined_deletions: 0, live_rows: 4, tombstones: 6 });

@@ -2,6 +2,7 @@ import { CLI_OPERATOR } from "@/server/modules/access/acting-principal";
 import { readFile } from "node:fs/promises";
 import { AppError } from "@/server/errors/app-error";
 import { approveDeletions } from "@/server/modules/data-sources/approve-deletions";
+import { listHeldRows } from "@/server/modules/data-sources/deletion-review";
 import { createCsvSource } from "@/server/modules/data-sources/create-csv-source";
 import { createManagedSource, type ManagedSourceInput } from "@/server/modules/data-sources/create-managed-source";
 import { loadEncryptionKey } from "@/server/modules/data-sources/credentials/encryption-key";
@@ -14,7 +15,7 @@ import { sourceRowsExportCommand } from "./source-rows-export";
 import { optionalCaptureMode } from "./capture-mode-option";
 import { describeFallback } from "@/server/modules/data-sources/capture/capture-modes";
 import { sourceManageCommands } from "./source-manage";
-import { CliUsageError, requireOption, requireSecretOption, requirePositional, type CliArgs, type CliContext, type CommandGroup } from "../command";
+import { CliUsageError, optionalOption, requireOption, wholeNumberOption, requireSecretOption, requirePositional, type CliArgs, type CliContext, type CommandGroup } from "../command";
 
 const KINDS = ["csv", "postgres_table", "crm_object"] as const;
 
@@ -91,6 +92,23 @@ export const sourceCommands: CommandGroup = {
       ctx.print(
         { id: sourceId, deletions_approved_at: approved.approvedAt.toISOString(), approved_deletions: approved.count },
         `Approved ${approved.count} deletions; the next sync pass applies them.`,
+      );
+    },
+  },
+  "held-rows": {
+    usage: "source held-rows SOURCE_ID [--search TEXT] [--limit N] [--cursor C]",
+    summary: "List every row the guardrail holds back (what approve-deletions would tombstone), paged by cursor",
+    options: { search: { type: "string" }, limit: { type: "string" }, cursor: { type: "string" } },
+    async run(ctx, args) {
+      const sourceId = requirePositional(args, 0, "SOURCE_ID");
+      const page = await listHeldRows(ctx.db, CLI_OPERATOR, sourceId, {
+        search: optionalOption(args, "search"),
+        cursor: optionalOption(args, "cursor"),
+        limit: wholeNumberOption(args, "limit", { min: 1, max: 1000 }),
+      });
+      ctx.print(
+        { items: page.items.map((row) => ({ external_id: row.externalId, data: row.data, updated_at: row.updatedAt.toISOString() })), next_cursor: page.nextCursor, matching: page.matching },
+        [`${page.matching} held-back row(s)${page.nextCursor ? ` (more: --cursor ${page.nextCursor})` : ""}`, ...page.items.map((row) => `  ${row.externalId}  ${JSON.stringify(row.data)}`)].join("\n"),
       );
     },
   },

@@ -101,7 +101,7 @@ export function RotationPanel({
           </Button>
         </div>
       </div>
-      {newKeyId ? <RotationTraffic organizationId={organizationId} oldKeyId={oldKey.id} newKeyId={newKeyId} /> : null}
+      {newKeyId ? <RotationTraffic organizationId={organizationId} oldKeyId={oldKey.id} newKeyId={newKeyId} lastUsedAt={key.lastUsedAt} /> : null}
       {error ? (
         <Alert className="mt-3" title="Could not refresh the old key" requestId={error.requestId}>
           {error.message}

@@ -41,7 +41,7 @@ const list = (value: string) => {
  * object) is shown but fixed: another one is a new source. A changed connection is tested by the
  * server before it is saved, and the refusal is shown here.
  */
-export function EditSourceDialog({ source, connection }: { source: SourceDetail; connection: SourceConnection | null }) {
+export function EditSourceDialog({ source, connection, label = "Edit" }: { source: SourceDetail; connection: SourceConnection | null; label?: string }) {
   const router = useRouter();
   const [open, setOpen] = useState(false);
   const [error, setError] = useState<ShownError | null>(null);
@@ -113,7 +113,7 @@ export function EditSourceDialog({ source, connection }: { source: SourceDetail;
     <Dialog open={open} onOpenChange={(next) => { setOpen(next); setError(null); setSecretNeeded(false); }}>
       <DialogTrigger asChild>
         <Button variant="outline">
-          <Pencil aria-hidden /> Edit
+          <Pencil aria-hidden /> {label}
         </Button>
       </DialogTrigger>
       <DialogContent title={`Edit “${source.name}”`} description="A changed connection is tested before it is saved. Secrets are never shown: leave them blank to keep them.">

@@ -29,7 +29,7 @@ const SORTS: Array<{ value: RowSort; label: string }> = [
  * order, 25 a page, in any of the API's orders, filtered by an exact external id and searchable
  * (external id or data), first/last page at a click, each row opening a drawer with its JSON.
  */
-export function RowsView({ organizationId, sourceId }: { organizationId: string; sourceId: string }) {
+export function RowsView({ organizationId, sourceId, stamp = "" }: { organizationId: string; sourceId: string; stamp?: string }) {
   const [draft, setDraft] = useState({ search: "", externalId: "" });
   const [applied, setApplied] = useState({ search: "", externalId: "" });
   const [includeDeleted, setIncludeDeleted] = useState(false);
@@ -63,7 +63,7 @@ export function RowsView({ organizationId, sourceId }: { organizationId: string;
     return () => {
       current = false;
     };
-  }, [organizationId, sourceId, applied, includeDeleted, sort, cursor, reversed]);
+  }, [organizationId, sourceId, applied, includeDeleted, sort, cursor, reversed, stamp]);
 
   const columns = page ? (page.columns.length > 0 ? page.columns : [...new Set(page.items.flatMap((row) => (row.data && typeof row.data === "object" ? Object.keys(row.data) : [])))]) : [];
   const filtered = applied.search !== "" || applied.externalId !== "";

@@ -1,9 +1,33 @@
+import type { ReactNode } from "react";
 import { Alert } from "@/components/ui/alert";
 import { RelativeTime } from "@/components/ui/relative-time";
+import { nextStepFor, type NextStep, type TroubleClass } from "@/server/modules/alerts/next-step";
 import type { SourceSummary } from "./types";
 
-/** Why a source is not ok, in words: the sync_error, the declined deletions, or staleness. */
-export function SourceProblem({ source }: { source: SourceSummary }) {
+const CLASS_TITLES: Record<TroubleClass, string> = {
+  credentials: "The credentials were refused",
+  permission: "The connection's user may not read it",
+  missing_table: "What it mirrors was not found",
+  network: "The source could not be reached",
+  guardrail: "Needs attention",
+  stale: "Stale: not completed for more than 3 intervals",
+  other: "The last pass failed",
+};
+
+/** The step for this source now, the alert mail's wording (next-step.ts); null when it is fine. */
+export function sourceNextStep(source: Pick<SourceSummary, "state" | "syncError" | "kind" | "stale">): NextStep | null {
+  if (source.state === "error" || source.state === "needs_attention") return nextStepFor(source);
+  if (source.stale) return nextStepFor({ ...source, state: "stale" });
+  return null;
+}
+
+/**
+ * Why a source is not ok, in one banner (D461): what happened, what to do about it (by the
+ * sync_error's class, as the alert mail says it) and, on the source page, the button that does
+ * it. Staleness is a line inside an error's banner, not a second, conflicting banner.
+ */
+export function SourceProblem({ source, actions }: { source: SourceSummary; actions?: (step: NextStep) => ReactNode }) {
+  const step = sourceNextStep(source);
   return (
     <>
       {source.pausedAt ? (
@@ -14,22 +38,23 @@ export function SourceProblem({ source }: { source: SourceSummary }) {
           No pass runs until it is resumed; its rows are still served as of its last pass.
         </Alert>
       ) : null}
-      {source.state === "error" && source.syncError ? (
-        <Alert title="The last pass failed" className="mt-3">
-          <span data-testid="sync-error">{source.syncError}</span>
-        </Alert>
-      ) : null}
-      {source.state === "needs_attention" ? (
-        <Alert tone="warning" title="Needs attention" className="mt-3">
-          The last pass held back {source.declinedDeletions} deletion{source.declinedDeletions === 1 ? "" : "s"} (more than half the source
-          disappeared at once). Review them, then approve if they are real.
-          {source.syncError ? <span className="mt-1 block" data-testid="sync-error">{source.syncError}</span> : null}
-        </Alert>
-      ) : null}
-      {source.stale ? (
-        <Alert tone="warning" title="Stale: not completed for more than 3 intervals" className="mt-3">
-          It may still be running on schedule, but its data is only as fresh as its last completed pass.
-        </Alert>
+      {step ? (
+        <div data-testid="source-problem" data-class={step.class}>
+          <Alert tone={source.state === "error" ? "error" : "warning"} title={CLASS_TITLES[step.class]} className="mt-3">
+            {source.state === "needs_attention" ? (
+              <p>
+                The last pass held back {source.declinedDeletions} deletion{source.declinedDeletions === 1 ? "" : "s"} (more than half the source disappeared at once).
+              </p>
+            ) : null}
+            {source.state !== "ok" && source.syncError ? <p data-testid="sync-error" className="break-words">{source.syncError}</p> : null}
+            {source.state !== "ok" && source.stale ? <p className="mt-1">It has not completed a pass for more than 3 of its intervals: its data is only as fresh as its last completed pass.</p> : null}
+            {source.state === "ok" ? <p>It may still be running on schedule, but its data is only as fresh as its last completed pass.</p> : null}
+            <p className="mt-1" data-testid="next-step">
+              <strong>What to do:</strong> {step.text}
+            </p>
+            {actions ? <div className="mt-2 flex flex-wrap gap-2">{actions(step)}</div> : null}
+          </Alert>
+        </div>
       ) : null}
     </>
   );

@@ -14,7 +14,7 @@ type Progress = { stage: "queued" } | { stage: "running"; run: SyncRun } | { sta
 const POLL_MS = 700;
 
 /** Queues a pass, then polls its activity (D106): queued → rows read and phase → outcome. */
-export function SyncNow({ organizationId, sourceId }: { organizationId: string; sourceId: string }) {
+export function SyncNow({ organizationId, sourceId, label = "Sync now" }: { organizationId: string; sourceId: string; label?: string }) {
   const router = useRouter();
   const [progress, setProgress] = useState<Progress | null>(null);
   const [error, setError] = useState<ShownError | null>(null);
@@ -50,9 +50,9 @@ export function SyncNow({ organizationId, sourceId }: { organizationId: string; 
   return (
     <div className="space-y-2">
       <Button onClick={() => void start()} disabled={busy}>
-        {busy ? <Loader2 className="animate-spin" aria-hidden /> : <RefreshCw aria-hidden />} Sync now
+        {busy ? <Loader2 className="animate-spin" aria-hidden /> : <RefreshCw aria-hidden />} {label}
       </Button>
-      <div aria-live="polite" data-testid="sync-progress" className="text-sm">
+      <div aria-live="polite" data-testid={label === "Sync now" ? "sync-progress" : "retry-progress"} className="text-sm">
         {progress?.stage === "queued" ? <p className="text-slate-600">Queued; waiting for the worker…</p> : null}
         {progress?.stage === "running" ? (
           <p className="text-blue-800">

@@ -30,8 +30,13 @@ export function totals(points: UsagePoint[]): Record<"2xx" | "4xx" | "429" | "5x
 export function UsageChart({ points, label, testId, compact = false }: { points: UsagePoint[]; label: string; testId?: string; compact?: boolean }) {
   const sum = totals(points);
   const long = points.length > 48;
-  const data = points.map((p) => ({ at: long ? p.hour.slice(5, 13).replace("T", " ") + "h" : p.hour.slice(11, 16), hour: p.hour, ...p.counts }));
-  const summary = `${label}: ${sum.all} requests over ${points.length} hours — ${sum["2xx"]} 2xx, ${sum["4xx"]} 4xx, ${sum["429"]} rate limited, ${sum["5xx"]} 5xx.`;
+  // The last bucket is the hour under way (D467): labelled so, never read as a whole hour.
+  // (the series end at the current hour: usage.ts builds one point per hour up to now)
+  const data = points.map((p, i) => {
+    const partial = i === points.length - 1;
+    return { at: partial ? "so far" : long ? p.hour.slice(5, 13).replace("T", " ") + "h" : p.hour.slice(11, 16), hour: p.hour, partial, ...p.counts };
+  });
+  const summary = `${label}: ${sum.all} requests over ${points.length} hours (the last one is this hour so far) — ${sum["2xx"]} 2xx, ${sum["4xx"]} 4xx, ${sum["429"]} rate limited, ${sum["5xx"]} 5xx.`;
   return (
     <figure
       role="img"
@@ -45,7 +50,7 @@ export function UsageChart({ points, label, testId, compact = false }: { points:
           <CartesianGrid stroke="#e2e8f0" vertical={false} />
           <XAxis dataKey="at" tick={{ fontSize: 11 }} minTickGap={28} label={{ value: "UTC", position: "insideBottomRight", offset: -2, fontSize: 10 }} />
           <YAxis tick={{ fontSize: 11 }} allowDecimals={false} />
-          <Tooltip labelFormatter={(_, payload) => (payload?.[0] ? exactTime(String(payload[0].payload.hour)) : "")} />
+          <Tooltip labelFormatter={(_, payload) => (payload?.[0] ? `${exactTime(String(payload[0].payload.hour))}${payload[0].payload.partial ? " (this hour so far)" : ""}` : "")} />
           {compact ? null : <Legend wrapperStyle={{ fontSize: 12 }} />}
           {STATUS_SERIES.map((s) => (
             <Bar key={s.key} dataKey={s.key} name={s.name} stackId="status" fill={s.color} isAnimationActive={false} />

@@ -14,6 +14,7 @@ import { pickOrganizationsProcedure } from "./organizations/pick-organizations";
 import { approveDeletionsProcedure } from "./sources/approve-deletions";
 import { createSourceProcedure } from "./sources/create-source";
 import { deletionReviewProcedure } from "./sources/deletion-review";
+import { heldRowsProcedure } from "./sources/held-rows";
 import { getSourceProcedure } from "./sources/get-source";
 import { listRowsProcedure } from "./sources/list-rows";
 import { listSourcesProcedure } from "./sources/list-sources";
@@ -105,6 +106,7 @@ export const dashboardRouter = createDashboardRouter({
     activity: syncActivityProcedure,
     rows: listRowsProcedure,
     review: deletionReviewProcedure,
+    heldRows: heldRowsProcedure,
     syncNow: syncNowProcedure,
     approveDeletions: approveDeletionsProcedure,
     create: createSourceProcedure,

@@ -1,5 +1,6 @@
 import { redactSecrets } from "../data-sources/redact";
 import { ALERT_STATE_LABELS, type AlertState } from "./alert-state";
+import { nextStepFor } from "./next-step";
 
 /** What a message says about one source (D216). */
 export interface SourceFacts {
@@ -29,24 +30,29 @@ export function sourceLink(baseUrl: string, facts: Pick<SourceFacts, "organizati
   return `${baseUrl.replace(/\/+$/, "")}/dashboard/organizations/${encodeURIComponent(facts.organizationId)}/sources/${encodeURIComponent(facts.sourceId)}`;
 }
 
-const CREDENTIAL_FAILURE =
-  /password authentication failed|authentication failed|invalid_grant|invalid_client|unauthori[sz]ed|\b401\b|\b403\b|permission denied|credentials|no pg_hba\.conf entry|expired.*token|token.*expired/i;
+/**
+ * Where a stored message's links start (D462): the base is put in when the message is sent, by
+ * the process that sends it, so a message queued by the CLI (whose environment may lack
+ * PUBLIC_URL) still links through the instance's PUBLIC_URL.
+ */
+export const LINK_BASE = "{{groundwork:base}}";
 
-/** The one line on what to do (issue 24: review and approve, fix the credentials, check the database). */
+/** A stored body with its link base filled in; bodies stored before D462 carry none and stay. */
+export function resolveLinks(text: string, baseUrl: string): string {
+  return text.split(LINK_BASE).join(baseUrl.replace(/\/+$/, ""));
+}
+
+const MONTHS = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"];
+
+/** "2 Dec 2026, 14:05 UTC": what a person reads in a mail (D463), not an ISO stamp. */
+export function utcWords(at: Date): string {
+  const pad = (n: number) => String(n).padStart(2, "0");
+  return `${at.getUTCDate()} ${MONTHS[at.getUTCMonth()]} ${at.getUTCFullYear()}, ${pad(at.getUTCHours())}:${pad(at.getUTCMinutes())} UTC`;
+}
+
+/** The one line on what to do (issue 24; by sync_error class since issue 43, next-step.ts). */
 export function actionFor(facts: Pick<SourceFacts, "state" | "syncError" | "kind">): string {
-  const where = facts.kind === "crm_object" ? "the customer's CRM" : "the customer's database";
-  switch (facts.state) {
-    case "needs_attention":
-      return "Review the held-back deletions on the source page and approve them if those rows really were removed.";
-    case "error":
-      return facts.syncError && CREDENTIAL_FAILURE.test(facts.syncError)
-        ? "Fix the credentials: update the source's connection secret on its page, then sync again."
-        : `Check ${where}: is it up, and can Groundwork reach it? Then sync again.`;
-    case "stale":
-      return `Check ${where} and that a sync worker is running (npm start or npm run worker).`;
-    case "ok":
-      return "Nothing: it is syncing again.";
-  }
+  return nextStepFor(facts).text;
 }
 
 function describeState(facts: SourceFacts): string {
@@ -67,7 +73,7 @@ export function buildAlertMessage(kind: MessageKind, facts: SourceFacts, baseUrl
   const subject = `[Groundwork] ${label}: ${facts.sourceName} (${facts.organizationName})`;
   const body = [
     `${facts.sourceName} (${facts.organizationName}) ${describeState(facts)}`,
-    `Last ok: ${facts.lastOkAt ? facts.lastOkAt.toISOString() : "never"}`,
+    `Last ok: ${facts.lastOkAt ? utcWords(facts.lastOkAt) : "never"}`,
     `What to do: ${actionFor(facts)}`,
     `Source page: ${sourceLink(baseUrl, facts)}`,
   ].join("\n");

@@ -89,8 +89,11 @@ describe("alerts end to end: a real SMTP server and a local chat receiver", () =
     expect(mail.subject).toMatch(/^\[Groundwork\] Needs attention: Table public\.t_\w+ \(Org \w+\)$/);
     expect(mail.text).toContain("held back 7 deletions");
     expect(mail.text).toContain("Review the held-back deletions");
-    expect(mail.text).toContain(`${alertBaseUrl()}/dashboard/organizations/${organizationId}/sources/${sourceId}`);
-    expect(mail.text).toMatch(/Last ok: \d{4}-\d\d-\d\dT/);
+    // The pass ran in this process (like a CLI command), whose environment has no PUBLIC_URL: the
+    // link is still the sending worker's base (D462), and times are words (D463).
+    expect(mail.text).toContain(`${BASE}/dashboard/organizations/${organizationId}/sources/${sourceId}`);
+    expect(mail.text).not.toContain(alertBaseUrl());
+    expect(mail.text).toMatch(/Last ok: \d{1,2} (Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) \d{4}, \d\d:\d\d UTC\r?\n/);
     expect(chat.messages[0]!.text).toContain("held back 7 deletions");
     expect((await deliveriesOf(sourceId)).map((d) => [d.kind, d.status])).toEqual([["alert", "sent"], ["alert", "sent"]]);
 

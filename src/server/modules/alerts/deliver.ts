@@ -1,6 +1,8 @@
 import type { PrismaClient } from "@/server/db/types";
 import { redactSecrets } from "../data-sources/redact";
 import type { SecretBox } from "../data-sources/credentials/secret-box";
+import { resolveLinks } from "./alert-message";
+import { alertBaseUrl } from "./alert-queue";
 import { chatUrlContext } from "./channels";
 import { DeliveryError, type AlertSenders } from "./senders";
 
@@ -10,6 +12,8 @@ export interface DeliverDeps {
   senders: AlertSenders;
   /** Secrets to keep out of recorded reasons (the SMTP URL's password...). */
   redact?: readonly (string | undefined)[];
+  /** The base of the message's links (default: this process's PUBLIC_URL chain, D462). */
+  baseUrl?: string;
 }
 
 export type DeliverOutcome = "sent" | "retry" | "failed" | "skipped";
@@ -24,13 +28,16 @@ export async function deliverAlert(deps: DeliverDeps, deliveryId: string, attemp
   const delivery = await db.alertDelivery.findUnique({ where: { id: deliveryId }, include: { channel: true } });
   if (!delivery || delivery.status !== "pending") return "skipped";
   const { channel } = delivery;
+  const base = deps.baseUrl ?? alertBaseUrl();
+  const subject = resolveLinks(delivery.subject, base);
+  const body = resolveLinks(delivery.body, base);
   let reason: string | null = null;
   let detail: string | null = null;
   try {
     if (channel.deletedAt !== null) reason = "the channel was deleted before the message went out";
-    else if (channel.kind === "email") await deps.senders.email(channel.emailTo, delivery.subject, delivery.body);
+    else if (channel.kind === "email") await deps.senders.email(channel.emailTo, subject, body);
     else if (!channel.urlEncrypted) reason = "the channel has no chat URL";
-    else await deps.senders.chat(deps.secrets.open(channel.urlEncrypted, chatUrlContext(channel.id)), `*${delivery.subject}*\n${delivery.body}`);
+    else await deps.senders.chat(deps.secrets.open(channel.urlEncrypted, chatUrlContext(channel.id)), `*${subject}*\n${body}`);
   } catch (error) {
     // A DeliveryError's message is its class (what a tenant sees); anything else is ours.
     reason = error instanceof DeliveryError ? error.message : "the message could not be sent";

@@ -1,5 +1,6 @@
 import type { PrismaClient } from "@/server/db/types";
-import { alertBaseUrl, enqueueDeliveries } from "./alert-queue";
+import { LINK_BASE } from "./alert-message";
+import { enqueueDeliveries } from "./alert-queue";
 import { evaluateSourceAlerts } from "./evaluate-source";
 
 /**
@@ -8,7 +9,7 @@ import { evaluateSourceAlerts } from "./evaluate-source";
  */
 export async function noteSourceState(db: PrismaClient, sourceId: string, log?: (message: string) => void): Promise<void> {
   try {
-    const ids = await evaluateSourceAlerts(db, sourceId, { baseUrl: alertBaseUrl() });
+    const ids = await evaluateSourceAlerts(db, sourceId, { baseUrl: LINK_BASE });
     if (ids.length > 0) await enqueueDeliveries(db, ids);
   } catch (error) {
     log?.(`alerts for data source ${sourceId} not evaluated (the next alert tick retries): ${error instanceof Error ? error.message : String(error)}`);

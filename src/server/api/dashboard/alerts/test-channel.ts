@@ -1,5 +1,5 @@
 import { sessionProcedure } from "@/server/api/dashboard/trpc";
-import { alertBaseUrl } from "@/server/modules/alerts/alert-queue";
+import { LINK_BASE } from "@/server/modules/alerts/alert-message";
 import { sendTestMessage } from "@/server/modules/alerts/deliveries";
 import { alertPrincipal, channelScope } from "@/server/modules/access/alert-access";
 import { testChannelInput, testChannelOutput } from "./test-channel.types";
@@ -10,5 +10,5 @@ export const testChannelProcedure = sessionProcedure
   .output(testChannelOutput)
   .mutation(async ({ ctx, input }) => {
     const organizationId = await channelScope(ctx.db, ctx.viewer, input.channelId);
-    return sendTestMessage(ctx.db, alertPrincipal(ctx.viewer, organizationId, "manage"), input.channelId, alertBaseUrl());
+    return sendTestMessage(ctx.db, alertPrincipal(ctx.viewer, organizationId, "manage"), input.channelId, LINK_BASE);
   });

@@ -1,7 +1,7 @@
 import type pg from "pg";
 import type { DataSource } from "@/server/db/generated/client";
 import { decideDeletions } from "../sync/delete-guardrail";
-import { DECLINED_SAMPLE_SIZE } from "../sync/held-back";
+import { DECLINED_SAMPLE_SIZE, recordHeld } from "../sync/held-back";
 import { countLiveRows } from "../sync/pass-baseline";
 
 /** Ids sent to Postgres per statement: bounded parameters whatever the CRM answers (up to 600 000). */
@@ -48,6 +48,7 @@ export async function applyDeletedIds(
     const result = await tx.query(`UPDATE data_source_rows r SET deleted_at = $2::timestamptz, updated_at = $2::timestamptz WHERE ${DELETED_LIVE_ROWS}`, [source.id, stamp]);
     return { tombstoned: result.rowCount ?? 0, declined: 0, declinedSample: [], liveBefore };
   }
+  await recordHeld(tx, source.id, DELETED_LIVE_ROWS);
   const { rows } = await tx.query<{ external_id: string }>(
     `SELECT r.external_id FROM data_source_rows r WHERE ${DELETED_LIVE_ROWS}
       ORDER BY COALESCE(r.display_order, 'Infinity'::float8), r.id LIMIT $2`,

@@ -19,3 +19,13 @@ export async function sampleUnseen(tx: pg.ClientBase, sourceId: string, seen: Se
   );
   return rows.map((row) => row.external_id);
 }
+
+/**
+ * Every live row a declining pass holds back, by key (pass_held_deletions, D465): the review pages
+ * through them all, not only the sample. `where` selects them from data_source_rows `r` with the
+ * source as $1 (the same condition the pass counted). Replaces what an earlier pass held.
+ */
+export async function recordHeld(tx: pg.ClientBase, sourceId: string, where: string): Promise<void> {
+  await tx.query(`DELETE FROM pass_held_deletions WHERE data_source_id = $1`, [sourceId]);
+  await tx.query(`INSERT INTO pass_held_deletions (data_source_id, external_id) SELECT $1, r.external_id FROM data_source_rows r WHERE ${where}`, [sourceId]);
+}

@@ -7,8 +7,8 @@ import { stageKeyed } from "./stage-keyed";
 import { unmirrorable } from "./mirror-rows";
 import { columnsChanged } from "../column-set";
 import { decideDeletions } from "./delete-guardrail";
-import { sampleUnseen } from "./held-back";
-import { applyStage, countUnseen, prepareStage, indexStage, repeatedKey, stageBatch, tombstoneUnseen } from "./mirror-rows";
+import { recordHeld, sampleUnseen } from "./held-back";
+import { applyStage, countUnseen, prepareStage, indexStage, repeatedKey, stageBatch, tombstoneUnseen, unseenLiveRows } from "./mirror-rows";
 import { countLiveRows, passBaseline } from "./pass-baseline";
 import type { SyncCounts } from "./run-sync-pass";
 import { stageXmin } from "./stage-xmin";
@@ -106,6 +106,7 @@ export async function mirrorSource(
     else {
       counts.declined = toRemove;
       declinedSample = await sampleUnseen(tx, source.id, seen);
+      await recordHeld(tx, source.id, unseenLiveRows(seen));
     }
 
     return success({

@@ -243,6 +243,8 @@ async function passSteps(
   await keepLiveCount(client, sourceId, liveAfter);
   // The pass counted every deletion it declined itself: what a stream held back before it is moot (D327).
   await client.query(`DELETE FROM cdc_held_deletions WHERE data_source_id = $1`, [sourceId]);
+  // What it held back itself was recorded by key as it declined (D465); nothing held, nothing kept.
+  if (counts.declined === 0) await client.query(`DELETE FROM pass_held_deletions WHERE data_source_id = $1`, [sourceId]);
   await client.query(
     `UPDATE sync_runs SET status = $2::"SyncRunStatus", finished_at = $3, inserted = $4, updated = $5, tombstoned = $6, revived = $7, declined = $8,
             rows_read = $9, declined_sample = $10::text[], phase = NULL

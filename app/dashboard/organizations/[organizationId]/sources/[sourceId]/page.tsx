@@ -2,7 +2,10 @@ import { ArrowLeft } from "lucide-react";
 import Link from "next/link";
 import { LoadError } from "@/components/dashboard/load-error";
 import { DeletionReviewPanel } from "@/components/dashboard/sources/deletion-review";
-import { kindLabel } from "@/components/dashboard/sources/format";
+import { kindLabel, sourceStamp } from "@/components/dashboard/sources/format";
+import { CreatedBanner } from "@/components/dashboard/sources/created-banner";
+import { RefreshWhile } from "@/components/dashboard/sources/source-state";
+import { buttonVariants } from "@/components/ui/button";
 import { HistoryChart } from "@/components/dashboard/sources/history-chart";
 import { HistoryTable } from "@/components/dashboard/sources/history-table";
 import { RowsView } from "@/components/dashboard/sources/rows-view";
@@ -15,9 +18,7 @@ import { DeleteSourceDialog, PauseResync } from "@/components/dashboard/sources/
 import { PausedBadge, SourceStateBadge, StaleBadge } from "@/components/dashboard/sources/status-badge";
 import { SyncNow } from "@/components/dashboard/sources/sync-now";
 import { UploadCsv } from "@/components/dashboard/sources/upload-csv";
-import { Alert } from "@/components/ui/alert";
 import { Card } from "@/components/ui/card";
-import { RelativeTime } from "@/components/ui/relative-time";
 import { load } from "@/server/api/dashboard/load";
 
 export const dynamic = "force-dynamic";
@@ -57,12 +58,24 @@ export default async function SourcePage({
           <span className="text-xs text-slate-500">{kindLabel(source.kind)}</span>
           <code className="ml-auto text-xs break-all text-slate-500">{source.id}</code>
         </div>
-        {created ? (
-          <Alert tone="success" title="Source created" className="mt-3">
-            {source.kind === "csv" ? "Upload a CSV file to fill it." : source.nextDueAt ? <>Its first pass is due <RelativeTime iso={source.nextDueAt} />.</> : "It syncs only when someone presses “Sync now”."}
-          </Alert>
-        ) : null}
-        <SourceProblem source={source} />
+        {created ? <CreatedBanner source={source} /> : null}
+        <RefreshWhile active={source.running || (source.state === "never_synced" && source.nextDueAt !== null && source.pausedAt === null)} />
+        <SourceProblem
+          source={source}
+          actions={(step) =>
+            !source.canManage ? (
+              <span className="text-xs">Only this organization&apos;s admins and instance owners can do this.</span>
+            ) : step.action === "edit_connection" && source.kind !== "csv" ? (
+              <EditSourceDialog source={source} connection={connection} label="Edit connection" />
+            ) : step.action === "sync_now" && source.kind !== "csv" && !source.pausedAt ? (
+              <SyncNow {...key} label="Retry now" />
+            ) : step.action === "review_deletions" ? (
+              <a href="#review-heading" className={buttonVariants({ variant: "outline", size: "sm" })}>
+                Review {source.declinedDeletions} deletion{source.declinedDeletions === 1 ? "" : "s"}
+              </a>
+            ) : null
+          }
+        />
         <div className="mt-4">
           <SourceFacts source={source} />
         </div>
@@ -85,7 +98,7 @@ export default async function SourcePage({
           <p className="mt-4 border-t border-slate-100 pt-3 text-xs text-slate-500">Read-only: only this organization&apos;s admins and instance owners change sources.</p>
         )}
       </Card>
-      {review && review.declined > 0 ? <DeletionReviewPanel {...key} review={review} canManage={source.canManage} /> : null}
+      {review && review.declined > 0 ? <DeletionReviewPanel {...key} review={review} canManage={source.canManage} stamp={sourceStamp(source)} /> : null}
       <section aria-labelledby="history-heading" className="space-y-3">
         <h2 id="history-heading" className="text-lg font-semibold text-slate-900">
           Sync history
@@ -111,7 +124,7 @@ export default async function SourcePage({
         <h2 id="rows-heading" className="text-lg font-semibold text-slate-900">
           Rows
         </h2>
-        <RowsView {...key} />
+        <RowsView {...key} stamp={sourceStamp(source)} />
       </section>
     </div>
   );
