@@ -94,7 +94,7 @@ test("every screen passes axe-core (no serious or critical findings) at desktop 
   await scan(page, "/dashboard/requests", heading("Request log"));
   await scan(page, `${base}/requests`, heading("Request log"));
   await scan(page, "/dashboard/users", heading("Users"));
-  await scan(page, "/dashboard/audit", async (p) => expect(p.getByTestId("audit-target").first()).toBeVisible());
+  await scan(page, "/dashboard/audit", async (p) => expect(p.getByTestId("audit-table").getByTestId("audit-target").first()).toBeVisible());
   await scan(page, `/dashboard/audit?organizationId=${org.id}`, async (p) => expect(p.getByRole("combobox", { name: "Organization" })).toHaveValue(org.name));
   await scan(page, `/dashboard/audit/${renamed.id}`, async (p) => expect(p.getByTestId("audit-change")).toHaveCount(1));
   // The organization picker open, its list showing.
