@@ -37,7 +37,7 @@ import { unlockUserProcedure } from "./users/unlock-user";
 import { changePasswordProcedure } from "./viewer/change-password";
 import { signOutEverywhereProcedure } from "./viewer/sign-out-everywhere";
 import { acceptInvitationProcedure, declineInvitationProcedure, myInvitationsProcedure } from "./viewer/invitations";
-import { cancelInvitationProcedure, listInvitationsProcedure } from "./members/invitations";
+import { cancelInvitationProcedure, listInvitationsProcedure, resendInvitationProcedure } from "./members/invitations";
 import { listAuditProcedure } from "./audit/list-audit";
 import { keyRequestsProcedure } from "./keys/key-requests";
 import { keyUsageProcedure } from "./keys/key-usage";
@@ -84,6 +84,7 @@ export const dashboardRouter = createDashboardRouter({
     setRole: setMemberRoleProcedure,
     remove: removeMemberProcedure,
     invitations: listInvitationsProcedure,
+    resendInvitation: resendInvitationProcedure,
     cancelInvitation: cancelInvitationProcedure,
   }),
   users: createDashboardRouter({
