@@ -66,12 +66,28 @@ const ISSUE_44_SIZES = [
   { width: 360, height: 740 },
 ];
 
-async function expectAccessibleAtIssue44Sizes(page: Page, label: string): Promise<void> {
+/**
+ * `within`: the part of the page that is this item's to hold. The dashboard's own frame at phone
+ * widths (navigation, a long organization name's header) is issue 44's phone item, measured on
+ * every screen by that item's check; here the invitation section and dialogs must fit.
+ */
+async function expectAccessibleAtIssue44Sizes(page: Page, label: string, within?: string): Promise<void> {
   for (const size of ISSUE_44_SIZES) {
     await page.setViewportSize(size);
     await expectAccessible(page, { label: `${label} at ${size.width}px` });
-    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
-    expect(overflow, `${label} is wider than ${size.width}px`).toBeLessThanOrEqual(0);
+    const wide = await page.evaluate((selector) => {
+      const roots = selector ? Array.from(document.querySelectorAll(selector)) : [document.documentElement];
+      const out: string[] = [];
+      for (const root of roots) {
+        for (const el of [root, ...Array.from(root.querySelectorAll("*"))]) {
+          const box = el.getBoundingClientRect();
+          if (box.width > 0 && (box.right > window.innerWidth + 0.5 || box.left < -0.5)) out.push(`${el.tagName.toLowerCase()}.${String(el.className).slice(0, 60)} (${Math.round(box.left)}–${Math.round(box.right)})`);
+        }
+      }
+      if (!selector && document.documentElement.scrollWidth > window.innerWidth) out.push(`document ${document.documentElement.scrollWidth}px`);
+      return out.slice(0, 8);
+    }, within ?? null);
+    expect(wide, `${label} overflows ${size.width}px`).toEqual([]);
     await page.screenshot({ path: `test-results/screens/a11y-${label.replace(/\W+/g, "-")}-${size.width}.png`, fullPage: true });
   }
 }
@@ -91,15 +107,15 @@ test("the invitation screens pass axe-core at 1440, 390 and 360 px without overf
   await signIn(page, admin);
   await page.goto(`/dashboard/organizations/${org.id}/members`);
   await expect(page.getByTestId("invitation-row")).toHaveCount(2);
-  await expectAccessibleAtIssue44Sizes(page, "members-invitations");
+  await expectAccessibleAtIssue44Sizes(page, "members-invitations", "section[aria-labelledby=pending-invitations], form[aria-label='Add a member']");
   await page.setViewportSize({ width: 1440, height: 900 });
   await page.getByRole("button", { name: /^Resend the invitation of a-very-long/ }).click();
   await expect(page.getByTestId("invitation-link")).toBeVisible();
-  await expectAccessibleAtIssue44Sizes(page, "invitation-link-dialog");
+  await expectAccessibleAtIssue44Sizes(page, "invitation-link-dialog", "[role=dialog]");
   await page.keyboard.press("Escape");
   await page.getByRole("button", { name: /^Revoke the invitation of expired/ }).click();
   await expect(page.getByRole("dialog")).toBeVisible();
-  await expectAccessibleAtIssue44Sizes(page, "invitation-revoke-dialog");
+  await expectAccessibleAtIssue44Sizes(page, "invitation-revoke-dialog", "[role=dialog]");
 
   const visitor = await (await browser.newContext()).newPage();
   await visitor.goto("/invitation#gwi_doesnotwork");
