@@ -4,6 +4,11 @@ const port = Number(process.env.E2E_PORT ?? 3100);
 const baseURL = `http://127.0.0.1:${port}`;
 /** The bearer token of GET /metrics on the app under test. */
 export const E2E_METRICS_TOKEN = "e2e-metrics-token-0123456789";
+/**
+ * The mail relay of the app under test (D477): a port nothing listens on unless a test starts a
+ * real SMTP server there (e2e/ui/invitations.spec.ts); otherwise a send is refused at once.
+ */
+export const E2E_SMTP_PORT = port + 1000;
 
 // NOTE: browsers are never downloaded here: Debian's Chromium (or CHROMIUM_PATH) is driven
 // with the flags this network needs (no sandbox as root, no background networking).
@@ -63,6 +68,8 @@ export default defineConfig({
       GROUNDWORK_SYNC_TICK_SECONDS: "5",
       // A download whose client reads nothing is cut after 5 s instead of 30 (e2e/ui/export-stall.spec.ts).
       GROUNDWORK_EXPORT_STALL_TIMEOUT_MS: "5000",
+      GROUNDWORK_SMTP_URL: `smtp://127.0.0.1:${E2E_SMTP_PORT}`,
+      GROUNDWORK_SMTP_FROM: "Groundwork <groundwork@e2e.test>",
     },
   },
 });

@@ -17,8 +17,12 @@ describe("admin command line", () => {
     const orgs = await cliJson<{ id: string; name: string }[]>(["org", "list"]);
     expect(orgs.map((o) => o.id)).toContain(org.id);
 
-    const invited = await cliJson<{ id: string; email: string; role: string }>(["member", "invite", "--org", org.id, "--email", "Field@Example.com", "--role", "member"]);
-    expect(invited).toMatchObject({ email: "field@example.com", role: "member" });
+    const invited = await cliJson<{ id: string; email: string; role: string; delivery: string; link: string }>(["member", "invite", "--org", org.id, "--email", "Field@Example.com", "--role", "member"]);
+    // No relay configured here: the one-time link is printed for the operator to pass on (D476).
+    expect(invited).toMatchObject({ email: "field@example.com", role: "member", state: "pending", delivery: "link", reason: "no_relay", link: expect.stringMatching(/\/invitation#gwi_/) });
+    const resent = await cliJson<{ link: string }>(["member", "resend-invitation", invited.id, "--org", org.id]);
+    expect(resent.link).not.toBe(invited.link);
+    expect(await cliJson(["member", "invitations", "--org", org.id])).toEqual({ invitations: [expect.objectContaining({ id: invited.id, email: "field@example.com", state: "pending" })] });
     const added = await cliJson<{ user_id: string; role: string }>(["member", "add", "--org", org.id, "--email", "ops@example.com", "--role", "admin"]);
     expect(added).toMatchObject({ user_id: owner.id, role: "admin" });
     await cliJson(["member", "set-role", owner.id, "--org", org.id, "--role", "member"]);
@@ -29,7 +33,7 @@ describe("admin command line", () => {
     expect(await cliJson(["member", "list", "--org", org.id])).toEqual({ members: [], invitations: [] });
     const trail = await database.prisma.auditEvent.findMany({ where: { organizationId: org.id, action: { startsWith: "membership." } }, orderBy: { createdAt: "asc" } });
     expect(trail.map((e) => [e.action, e.actorType])).toEqual([
-      ["membership.invited", "cli"], ["membership.added", "cli"], ["membership.role_changed", "cli"], ["membership.invitation_cancelled", "cli"], ["membership.removed", "cli"],
+      ["membership.invited", "cli"], ["membership.invitation_resent", "cli"], ["membership.added", "cli"], ["membership.role_changed", "cli"], ["membership.invitation_cancelled", "cli"], ["membership.removed", "cli"],
     ]);
 
     const form = await cliJson<{ id: string }>(["form", "create", "--org", org.id, "--name", "Inspection"]);

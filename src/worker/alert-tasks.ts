@@ -2,13 +2,13 @@ import type { TaskList } from "graphile-worker";
 import { z } from "zod";
 import { env } from "@/env";
 import type { PrismaClient } from "@/server/db/types";
-import { operatorTargetPolicy } from "@/server/modules/data-sources/connectors/targets/target-policy";
 import type { SecretBox } from "@/server/modules/data-sources/credentials/secret-box";
 import { LINK_BASE } from "@/server/modules/alerts/alert-message";
 import { ALERT_DELIVER_TASK, ALERT_TICK_TASK, alertBaseUrl } from "@/server/modules/alerts/alert-queue";
 import { runAlertTick } from "@/server/modules/alerts/alert-tick";
 import { deliverAlert } from "@/server/modules/alerts/deliver";
-import { createAlertSenders, type AlertSenders } from "@/server/modules/alerts/senders";
+import type { AlertSenders } from "@/server/modules/alerts/senders";
+import { sendersFromEnv } from "@/server/modules/alerts/senders-from-env";
 
 export interface AlertWorkerOptions {
   senders?: AlertSenders;
@@ -20,12 +20,7 @@ export interface AlertWorkerOptions {
 
 const payloadSchema = z.object({ deliveryId: z.string().min(1) });
 
-/** The operator's relay and From address, from the environment (README: "Alerts"). */
-export function sendersFromEnv(): AlertSenders {
-  const e = env();
-  const host = e.PUBLIC_URL ? new URL(e.PUBLIC_URL).hostname : "localhost";
-  return createAlertSenders({ smtpUrl: e.GROUNDWORK_SMTP_URL, from: e.GROUNDWORK_SMTP_FROM ?? `Groundwork <groundwork@${host}>`, policy: operatorTargetPolicy() });
-}
+export { sendersFromEnv };
 
 /** alert_deliver (one try of one message, retried with backoff) and alert_tick (cron, every minute). */
 export function alertTasks(db: PrismaClient, secrets: SecretBox, log: (message: string) => void, options: AlertWorkerOptions = {}): TaskList {

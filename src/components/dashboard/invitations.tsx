@@ -1,10 +1,14 @@
 "use client";
 
-import { Check, MailX, X } from "lucide-react";
+import { Check, MailX, Send, X } from "lucide-react";
 import { useRouter } from "next/navigation";
 import { useState } from "react";
 import { Alert } from "@/components/ui/alert";
+import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
+import { CopyButton } from "@/components/ui/copy-button";
+import { CursorPager } from "@/components/ui/cursor-pager";
+import { Dialog, DialogContent } from "@/components/ui/dialog";
 import { RelativeTime } from "@/components/ui/relative-time";
 import { describeError, trpc, type ShownError } from "@/lib/trpc-client";
 
@@ -28,46 +32,133 @@ export interface PendingInvitation {
   email: string;
   role: "admin" | "member";
   createdAt: string;
+  sentAt: string | null;
+  expiresAt: string | null;
+  state: "pending" | "expired";
 }
 
-/** An organization's pending invitations, for its admins (D181). */
-export function PendingInvitations({ organizationId, invitations }: { organizationId: string; invitations: PendingInvitation[] }) {
+export type InvitationDelivery = { kind: "mailed" } | { kind: "link"; link: string; reason: "no_relay" | "mail_failed"; failure: string | null };
+
+/** What became of a link just issued: mailed (said in a status line), or shown once in a dialog (D476). */
+export function DeliveryNotice({ email, delivery, onClose }: { email: string; delivery: InvitationDelivery; onClose: () => void }) {
+  if (delivery.kind === "mailed") {
+    return (
+      <Alert className="mt-3" tone="success" title="Invitation sent">
+        A one-time link is on its way to {email}. It works once and expires in 7 days; the person sets a password, or signs in if they
+        already have an account, and joins.
+      </Alert>
+    );
+  }
+  return (
+    <Dialog open onOpenChange={(open) => !open && onClose()}>
+      <DialogContent
+        title={`Pass this link on to ${email}`}
+        description={
+          delivery.reason === "no_relay"
+            ? "No mail relay is configured on this instance (GROUNDWORK_SMTP_URL), so the invitation was not mailed."
+            : `The invitation could not be mailed: ${delivery.failure ?? "the mail relay could not take the message"}.`
+        }
+      >
+        <div className="space-y-3">
+          <Alert tone="warning" title="Copy this link now">
+            It is shown only this once and works once, for 7 days. Groundwork keeps only its hash. Whoever opens it can join as {email}: send
+            it to that person only.
+          </Alert>
+          <div className="flex flex-col gap-2 sm:flex-row sm:items-center">
+            <code data-testid="invitation-link" className="block min-w-0 flex-1 rounded-md border border-slate-300 bg-slate-50 px-3 py-2 font-mono text-sm break-all select-all">
+              {delivery.link}
+            </code>
+            <CopyButton value={delivery.link} label="Copy link" />
+          </div>
+          <div className="flex justify-end">
+            <Button onClick={onClose}>I have copied it</Button>
+          </div>
+        </div>
+      </DialogContent>
+    </Dialog>
+  );
+}
+
+/** An organization's pending invitations, for its admins (D181, D471): resend (a new link) or revoke. */
+export function PendingInvitations({ organizationId, invitations, nextHref, firstHref }: { organizationId: string; invitations: PendingInvitation[]; nextHref: string | null; firstHref: string | null }) {
   const { error, run } = useAction();
-  if (invitations.length === 0) return null;
+  const [issued, setIssued] = useState<{ email: string; delivery: InvitationDelivery } | null>(null);
+  const [revoking, setRevoking] = useState<PendingInvitation | null>(null);
+  if (invitations.length === 0 && !firstHref) return null;
   return (
     <section aria-labelledby="pending-invitations" className="rounded-lg border border-slate-200 bg-white p-4">
       <h2 id="pending-invitations" className="text-sm font-semibold text-slate-900">
-        Invited, waiting for the person to accept
+        Pending invitations
       </h2>
       <p className="mt-1 text-xs text-slate-600">
-        Someone with an account under the email sees the invitation on their overview and can accept it. Nothing here tells whether that
-        account exists.
+        Each link works once, for 7 days. Resending makes a new link and the old one stops working. Nothing here tells whether an account
+        has the email.
       </p>
       {error ? (
         <Alert className="mt-3" title="That did not work" requestId={error.requestId}>
           {error.message}
         </Alert>
       ) : null}
+      {issued ? <DeliveryNotice email={issued.email} delivery={issued.delivery} onClose={() => setIssued(null)} /> : null}
       <ul className="mt-3 divide-y divide-slate-100">
         {invitations.map((invitation) => (
           <li key={invitation.id} data-testid="invitation-row" className="flex flex-wrap items-center justify-between gap-2 py-2 text-sm">
             <span className="min-w-0 break-all">
               <span className="font-medium text-slate-900">{invitation.email}</span>{" "}
-              <span className="text-slate-500">
-                as {invitation.role} · invited <RelativeTime iso={invitation.createdAt} />
+              {invitation.state === "expired" ? <Badge tone="amber">expired</Badge> : <Badge tone="blue">pending</Badge>}{" "}
+              <span className="text-slate-600">
+                as {invitation.role} · {invitation.sentAt ? <>sent <RelativeTime iso={invitation.sentAt} /></> : <>invited <RelativeTime iso={invitation.createdAt} /></>}
+                {invitation.expiresAt && invitation.state === "pending" ? (
+                  <>
+                    {" "}
+                    · expires <RelativeTime iso={invitation.expiresAt} />
+                  </>
+                ) : null}
               </span>
             </span>
-            <Button
-              variant="ghost"
-              size="sm"
-              aria-label={`Cancel the invitation of ${invitation.email}`}
-              onClick={() => void run(() => trpc.members.cancelInvitation.mutate({ organizationId, invitationId: invitation.id }))}
-            >
-              <MailX aria-hidden /> Cancel
-            </Button>
+            <span className="flex gap-1">
+              <Button
+                variant="outline"
+                size="sm"
+                aria-label={`Resend the invitation of ${invitation.email}`}
+                onClick={() =>
+                  void run(async () => {
+                    const result = await trpc.members.resendInvitation.mutate({ organizationId, invitationId: invitation.id });
+                    setIssued({ email: result.invitation.email, delivery: result.delivery });
+                  })
+                }
+              >
+                <Send aria-hidden /> Resend
+              </Button>
+              <Button variant="ghost" size="sm" className="text-red-700 hover:bg-red-50" aria-label={`Revoke the invitation of ${invitation.email}`} onClick={() => setRevoking(invitation)}>
+                <MailX aria-hidden /> Revoke
+              </Button>
+            </span>
           </li>
         ))}
       </ul>
+      <CursorPager label="More invitations" firstHref={firstHref} nextHref={nextHref} nextLabel="Next invitations →" className="mt-2" />
+      {revoking ? (
+        <Dialog open onOpenChange={(open) => !open && setRevoking(null)}>
+          <DialogContent title={`Revoke the invitation of ${revoking.email}?`} description="Its link stops working at once. You can invite the email again later.">
+            <div className="flex justify-end gap-2">
+              <Button variant="outline" onClick={() => setRevoking(null)}>
+                Keep it
+              </Button>
+              <Button
+                variant="destructive"
+                onClick={() => {
+                  const target = revoking;
+                  setRevoking(null);
+                  void run(() => trpc.members.cancelInvitation.mutate({ organizationId, invitationId: target.id }));
+                }}
+              >
+                Revoke invitation
+              </Button>
+            </div>
+          </DialogContent>
+        </Dialog>
+      ) : null}
     </section>
   );
 }

@@ -11,7 +11,7 @@ import { Input, Label, Select } from "@/components/ui/input";
 import { RelativeTime } from "@/components/ui/relative-time";
 import { Table, TBody, TD, TH, THead, TR } from "@/components/ui/table";
 import { describeError, trpc, type ShownError } from "@/lib/trpc-client";
-import { PendingInvitations, type PendingInvitation } from "./invitations";
+import { DeliveryNotice, PendingInvitations, type InvitationDelivery, type PendingInvitation } from "./invitations";
 
 interface MemberRow {
   userId: string;
@@ -27,12 +27,16 @@ export function MembersView({
   canAdmin,
   isOwner,
   invitations,
+  invitationsNextHref,
+  invitationsFirstHref,
 }: {
   organizationId: string;
   members: MemberRow[];
   canAdmin: boolean;
   isOwner: boolean;
   invitations: PendingInvitation[];
+  invitationsNextHref: string | null;
+  invitationsFirstHref: string | null;
 }) {
   const router = useRouter();
   const [error, setError] = useState<ShownError | null>(null);
@@ -55,7 +59,7 @@ export function MembersView({
         request.
       </p>
       {canAdmin ? <AddMemberForm organizationId={organizationId} isOwner={isOwner} onAdded={() => router.refresh()} /> : null}
-      {canAdmin ? <PendingInvitations organizationId={organizationId} invitations={invitations} /> : null}
+      {canAdmin ? <PendingInvitations organizationId={organizationId} invitations={invitations} nextHref={invitationsNextHref} firstHref={invitationsFirstHref} /> : null}
       {error ? (
         <Alert title="That did not work" requestId={error.requestId}>
           {error.message}
@@ -66,7 +70,7 @@ export function MembersView({
           {canAdmin
             ? isOwner
               ? "Add an existing account by its email above. Instance owners create accounts on the Users page."
-              : "Invite people by email above; they become members when they accept."
+              : "Invite people by email above: each gets a one-time link and becomes a member on accepting it."
             : "Nobody belongs to this organization yet."}
         </EmptyState>
       ) : (
@@ -154,7 +158,7 @@ export function MembersView({
  */
 function AddMemberForm({ organizationId, isOwner, onAdded }: { organizationId: string; isOwner: boolean; onAdded: () => void }) {
   const [error, setError] = useState<ShownError | null>(null);
-  const [invited, setInvited] = useState<string | null>(null);
+  const [invited, setInvited] = useState<{ email: string; delivery: InvitationDelivery } | null>(null);
   const [pending, setPending] = useState(false);
   async function onSubmit(event: React.FormEvent<HTMLFormElement>) {
     event.preventDefault();
@@ -165,7 +169,7 @@ function AddMemberForm({ organizationId, isOwner, onAdded }: { organizationId: s
     setInvited(null);
     try {
       const result = await trpc.members.add.mutate({ organizationId, email: String(form.get("email") ?? ""), role: form.get("role") === "admin" ? "admin" : "member" });
-      setInvited(result.kind === "invited" ? result.invitation.email : null);
+      setInvited(result.kind === "invited" ? { email: result.invitation.email, delivery: result.delivery } : null);
       formElement.reset();
       onAdded();
     } catch (caught) {
@@ -192,11 +196,7 @@ function AddMemberForm({ organizationId, isOwner, onAdded }: { organizationId: s
           <UserPlus aria-hidden /> {isOwner ? "Add member" : "Invite"}
         </Button>
       </div>
-      {invited ? (
-        <Alert className="mt-3" tone="success" title="Invitation recorded">
-          If {invited} has an account here, its holder sees the invitation on their overview and joins when they accept it.
-        </Alert>
-      ) : null}
+      {invited ? <DeliveryNotice email={invited.email} delivery={invited.delivery} onClose={() => setInvited(null)} /> : null}
       {error ? (
         <Alert className="mt-3" title="Not added" requestId={error.requestId}>
           {error.message}

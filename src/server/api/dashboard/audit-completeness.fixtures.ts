@@ -42,6 +42,7 @@ export const fixtures: Record<string, (w: World) => Promise<unknown>> = {
   },
   "members.setRole": async (w) => ({ organizationId: w.orgId, userId: (await newUser(w, w.orgId)).id, role: "admin" }),
   "members.remove": async (w) => ({ organizationId: w.orgId, userId: (await newUser(w, w.orgId)).id }),
+  "members.resendInvitation": async (w) => ({ organizationId: w.orgId, invitationId: await invitationFor(w, `r-${Math.random()}@x.test`) }),
   "members.cancelInvitation": async (w) => ({ organizationId: w.orgId, invitationId: await invitationFor(w, `i-${Math.random()}@x.test`) }),
   "users.create": async () => ({ email: `u-${Math.random()}@x.test`, instanceRole: "none", membership: null }),
   "users.disable": async (w) => ({ userId: (await newUser(w, w.orgId)).id }),
@@ -134,9 +135,11 @@ async function signedInUser(w: World) {
   return { ...user, caller };
 }
 
+const NO_RELAY = { publicUrl: "http://groundwork.test", mailer: null };
+
 /** A pending invitation of the world's organization, from its owner. */
 async function invitationFor(w: World, email: string): Promise<string> {
-  return (await inviteMember(w.db, w.orgId, { email, role: "member" }, { userId: w.userId })).id;
+  return (await inviteMember(w.db, w.orgId, { email, role: "member" }, { userId: w.userId }, NO_RELAY)).invitation.id;
 }
 
 async function csvSource(w: World): Promise<{ id: string; name: string }> {

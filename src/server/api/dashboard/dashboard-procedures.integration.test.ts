@@ -40,6 +40,22 @@ describe("dashboard procedures", () => {
     expect(await outcomeOf(s.admin.keys.revoke({ keyId: s.keyB.id, organizationId: s.a.id }))).toBe("NOT_FOUND");
     expect(await outcomeOf(s.member.keys.mint(mint(s.a.id)))).toBe("FORBIDDEN");
     expect(await outcomeOf(s.member.members.remove({ organizationId: s.a.id, userId: s.memberId }))).toBe("FORBIDDEN");
+    // Invitations (D470): only the organization's admins (and instance owners) invite, list, resend and revoke.
+    const invited = await s.admin.members.add({ organizationId: s.a.id, email: `i-${Math.random()}@x.test`, role: "member" });
+    if (invited.kind !== "invited") throw new Error("expected an invitation");
+    const invitation = { organizationId: s.a.id, invitationId: invited.invitation.id };
+    for (const caller of [s.member, s.support]) {
+      expect(await outcomeOf(caller.members.add({ organizationId: s.a.id, email: "x@x.test", role: "admin" }))).toBe("FORBIDDEN");
+      expect(await outcomeOf(caller.members.invitations({ organizationId: s.a.id }))).toBe("FORBIDDEN");
+      expect(await outcomeOf(caller.members.resendInvitation(invitation))).toBe("FORBIDDEN");
+      expect(await outcomeOf(caller.members.cancelInvitation(invitation))).toBe("FORBIDDEN");
+    }
+    expect(await outcomeOf(s.anonymous.members.resendInvitation(invitation))).toBe("UNAUTHORIZED");
+    expect(await outcomeOf(s.admin.members.invitations({ organizationId: s.b.id }))).toBe("FORBIDDEN");
+    expect(await outcomeOf(s.admin.members.resendInvitation({ ...invitation, organizationId: s.b.id }))).toBe("FORBIDDEN");
+    expect(await outcomeOf(s.owner.members.resendInvitation({ ...invitation, organizationId: s.b.id }))).toBe("NOT_FOUND");
+    expect(await outcomeOf(s.admin.members.resendInvitation(invitation))).toBe("OK");
+    expect(await outcomeOf(s.owner.members.cancelInvitation(invitation))).toBe("OK");
     expect(await outcomeOf(s.support.keys.revoke({ keyId: s.keyB.id, organizationId: s.b.id }))).toBe("FORBIDDEN");
     expect(await outcomeOf(s.support.keys.mint(mint(null)))).toBe("FORBIDDEN");
     expect(await outcomeOf(s.support.organizations.delete({ organizationId: s.b.id, confirmName: "B" }))).toBe("FORBIDDEN");

@@ -38,7 +38,7 @@ import { unlockUserProcedure } from "./users/unlock-user";
 import { changePasswordProcedure } from "./viewer/change-password";
 import { signOutEverywhereProcedure } from "./viewer/sign-out-everywhere";
 import { acceptInvitationProcedure, declineInvitationProcedure, myInvitationsProcedure } from "./viewer/invitations";
-import { cancelInvitationProcedure, listInvitationsProcedure } from "./members/invitations";
+import { cancelInvitationProcedure, listInvitationsProcedure, resendInvitationProcedure } from "./members/invitations";
 import { getAuditProcedure } from "./audit/get-audit";
 import { listAuditProcedure } from "./audit/list-audit";
 import { keyRequestsProcedure } from "./keys/key-requests";
@@ -88,6 +88,7 @@ export const dashboardRouter = createDashboardRouter({
     setRole: setMemberRoleProcedure,
     remove: removeMemberProcedure,
     invitations: listInvitationsProcedure,
+    resendInvitation: resendInvitationProcedure,
     cancelInvitation: cancelInvitationProcedure,
   }),
   users: createDashboardRouter({

@@ -14,7 +14,7 @@ import type { Db } from "@/server/db/types";
  * Addresses are keyed by `budgetAddress` (an IPv6 address by its /64, D363). The locking budgets
  * count an attempt before its password is checked (`reserveAttempt`, D362).
  */
-export type BudgetScope = "account_address" | "account" | "address" | "password_change";
+export type BudgetScope = "account_address" | "account" | "address" | "password_change" | "invitation";
 
 export interface BudgetRule {
   /** Failures within the window that lock; 0 never locks. */
@@ -28,6 +28,8 @@ export const BUDGETS: Record<BudgetScope, BudgetRule> = {
   account: { maxFailures: 0, windowMinutes: 15, lockMinutes: 0 },
   address: { maxFailures: 20, windowMinutes: 15, lockMinutes: 15 },
   password_change: { maxFailures: 5, windowMinutes: 15, lockMinutes: 15 },
+  /** Invitation links that named no live invitation, per client address (D473). */
+  invitation: { maxFailures: 10, windowMinutes: 15, lockMinutes: 15 },
 };
 
 export function pairKey(email: string, address: string): string {

@@ -2,9 +2,9 @@ import { sessionProcedure } from "@/server/api/dashboard/trpc";
 import { requireOrganizationAdmin } from "@/server/modules/access/viewer";
 import { inviteMember } from "@/server/modules/memberships/invitations";
 import { addMember } from "@/server/modules/memberships/members";
-import { iso } from "../iso";
+import { invitationDeliveryFromEnv } from "@/server/modules/memberships/delivery-from-env";
 import { toMemberDto } from "./member.types";
-import { addMemberInput, addMemberOutput } from "./add-member.types";
+import { addMemberInput, addMemberOutput, toInvitationDto } from "./add-member.types";
 
 /**
  * Instance owners (who see every account anyway) attach an existing account; an organization
@@ -20,6 +20,6 @@ export const addMemberProcedure = sessionProcedure
       const member = await addMember(ctx.db, input.organizationId, { email: input.email, role: input.role }, actor);
       return { kind: "added" as const, member: toMemberDto(member) };
     }
-    const invitation = await inviteMember(ctx.db, input.organizationId, { email: input.email, role: input.role }, actor);
-    return { kind: "invited" as const, invitation: { id: invitation.id, email: invitation.email, role: invitation.role, createdAt: iso(invitation.createdAt) } };
+    const issued = await inviteMember(ctx.db, input.organizationId, { email: input.email, role: input.role }, actor, invitationDeliveryFromEnv());
+    return { kind: "invited" as const, invitation: toInvitationDto(issued.invitation), delivery: issued.delivery };
   });

@@ -20,7 +20,7 @@ function bodyText(raw: string): string {
 }
 
 /** A real SMTP server on loopback (smtp-server, no TLS, no auth) that keeps what it receives. */
-export async function startSmtpReceiver(): Promise<{ url: string; port: number; mails: ReceivedMail[]; close: () => Promise<void> }> {
+export async function startSmtpReceiver(options: { port?: number } = {}): Promise<{ url: string; port: number; mails: ReceivedMail[]; close: () => Promise<void> }> {
   const mails: ReceivedMail[] = [];
   const server = new SMTPServer({
     authOptional: true,
@@ -37,7 +37,7 @@ export async function startSmtpReceiver(): Promise<{ url: string; port: number; 
       });
     },
   });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  await new Promise<void>((resolve) => server.listen(options.port ?? 0, "127.0.0.1", resolve));
   const port = (server.server.address() as AddressInfo).port;
   return { url: `smtp://127.0.0.1:${port}`, port, mails, close: () => new Promise<void>((resolve) => server.close(() => resolve())) };
 }
