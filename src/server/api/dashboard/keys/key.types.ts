@@ -17,6 +17,9 @@ export const keySummarySchema = z.object({
   expiresAt: isoString.nullable(),
   lastUsedAt: isoString.nullable(),
   revokedAt: isoString.nullable(),
+  /** A pending scheduled revocation (D480). */
+  revokeAt: isoString.nullable(),
+  createdBy: z.object({ id: z.string(), email: z.string(), name: z.string().nullable() }).nullable(),
   state: z.enum(["active", "expired", "revoked"]),
   formerOrganization: z.object({ id: z.string(), name: z.string().nullable() }).nullable(),
 });
@@ -34,6 +37,8 @@ export function toKeySummaryDto(key: KeySummary): z.infer<typeof keySummarySchem
     expiresAt: isoOrNull(key.expiresAt),
     lastUsedAt: isoOrNull(key.lastUsedAt),
     revokedAt: isoOrNull(key.revokedAt),
+    revokeAt: isoOrNull(key.revokeAt),
+    createdBy: key.createdBy,
     state: key.state,
     formerOrganization: key.formerOrganization,
   };
