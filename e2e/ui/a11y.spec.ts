@@ -4,8 +4,8 @@ import { SYSTEM } from "@/server/modules/access/acting-principal";
 import { mintApiKey } from "@/server/modules/api-keys/mint-key";
 import { revokeApiKey } from "@/server/modules/api-keys/revoke-key";
 import { replaceCsvRows } from "@/server/modules/data-sources/csv/replace-csv-rows";
-import { expectAccessibleAtBothWidths } from "../fixtures/a11y";
-import { createOrg, seededOwner, signIn, unique } from "../fixtures/dashboard";
+import { expectAccessible, expectAccessibleAtBothWidths } from "../fixtures/a11y";
+import { createOrg, screen, seededOwner, signIn, unique } from "../fixtures/dashboard";
 import { withE2eDb } from "../fixtures/e2e-db";
 import { createSource } from "../fixtures/sources";
 
@@ -56,4 +56,50 @@ test("every screen passes axe-core (no serious or critical findings) at desktop 
   await scan(page, "/dashboard/support", heading(/Support/));
   await scan(page, "/docs", async (p) => expect(p.locator(".swagger-ui .opblock").first()).toBeVisible({ timeout: 30_000 }));
   await scan(page, "/docs/device-sync", async (p) => expect(p.getByRole("link", { name: /API reference/ })).toBeVisible());
+});
+
+/**
+ * Issue 44's key screens (D485): the key's page with a scheduled revocation, its schedule dialog
+ * and the keys list that shows it, at 1440×900, 390×844 and 360×740: no serious or critical axe
+ * finding, no page wider than the viewport, a screenshot of each.
+ */
+test("the key page, its schedule dialog and the keys list pass axe and fit at 1440, 390 and 360 px", async ({ page }) => {
+  test.setTimeout(120_000);
+  const org = await createOrg(unique("Keys Tour"));
+  const keyId = await withE2eDb(async (db) => {
+    const key = await mintApiKey(db, CLI_OPERATOR, { name: unique("tour"), scopes: "records:read,records:write,forms:read", organizationId: org.id, environment: "test" });
+    await db.apiKey.update({ where: { id: key.id }, data: { revokeAt: new Date(Date.now() + 86_400_000) } });
+    return key.id;
+  });
+  await signIn(page, seededOwner());
+  const sizes = [
+    { width: 1440, height: 900 },
+    { width: 390, height: 844 },
+    { width: 360, height: 740 },
+  ];
+  const tour = async (label: string, ready: () => Promise<void>) => {
+    for (const size of sizes) {
+      await page.setViewportSize(size);
+      await ready();
+      await expectAccessible(page, { label: `${label} at ${size.width}px` });
+      const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+      expect(overflow, `${label} is wider than ${size.width}px`).toBeLessThanOrEqual(0);
+      await screen(page, `tour-${label}-${size.width}`);
+    }
+  };
+  const keyPage = `/dashboard/organizations/${org.id}/keys/${keyId}`;
+  await tour("key-page", async () => {
+    await page.goto(keyPage);
+    await expect(page.getByTestId("key-scheduled-revocation")).toBeVisible();
+  });
+  await tour("key-schedule-dialog", async () => {
+    await page.goto(keyPage);
+    await page.getByRole("button", { name: "Reschedule revocation" }).click();
+    await page.getByRole("dialog").getByLabel("At a time").check();
+    await expect(page.getByRole("dialog").getByLabel("Date and time (your local time)")).toBeVisible();
+  });
+  await tour("keys-list-scheduled", async () => {
+    await page.goto(`/dashboard/organizations/${org.id}/keys`);
+    await expect(page.getByTestId("key-revoke-at").or(page.getByTestId("key-card"))).not.toHaveCount(0);
+  });
 });

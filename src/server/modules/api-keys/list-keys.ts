@@ -10,6 +10,7 @@ export type KeyState = "active" | "revoked" | "expired";
 
 export interface KeySummary extends KeyIdentity {
   state: KeyState;
+  rateLimitWindowSeconds: number;
   lastUsedAt: Date | null;
   revokedAt: Date | null;
   /** A pending scheduled revocation (D480); null once it has taken effect (the key reads as revoked). */
@@ -21,6 +22,7 @@ export interface KeySummary extends KeyIdentity {
 }
 
 interface StoredKey extends KeyIdentity {
+  rateLimitWindowSeconds: number;
   lastUsedAt: Date | null;
   revokedAt: Date | null;
   revokeAt: Date | null;
@@ -36,6 +38,7 @@ function toSummary(key: StoredKey, now: Date): KeySummary {
   return {
     ...toKeyIdentity(key),
     state: revokedAt ? "revoked" : key.expiresAt && key.expiresAt <= now ? "expired" : "active",
+    rateLimitWindowSeconds: key.rateLimitWindowSeconds,
     lastUsedAt: key.lastUsedAt,
     revokedAt,
     revokeAt: revokedAt ? null : key.revokeAt,
