@@ -44,7 +44,7 @@ test("every screen passes axe-core (no serious or critical findings) at desktop 
   await scan(page, "/dashboard/organizations", async (p) => expect(p.getByRole("link", { name: org.name }).first()).toBeVisible());
   await scan(page, `${base}/keys`, async (p) => expect(p.getByTestId("key-row")).toHaveCount(2));
   await scan(page, `${base}/members`, heading(org.name));
-  await scan(page, `${base}/sources`, async (p) => expect(p.getByTestId("source-card")).toHaveCount(1));
+  await scan(page, `${base}/sources`, async (p) => expect(p.getByTestId("source-row")).toHaveCount(1));
   await scan(page, `${base}/sources/${sourceId}`, async (p) => expect(p.getByTestId("data-row")).toHaveCount(3));
   await scan(page, `${base}/forms`, async (p) => expect(p.getByTestId("form-row")).toHaveCount(1));
   await scan(page, `${base}/forms/${org.formId}`, async (p) => expect(p.getByTestId("record-row")).toHaveCount(1));
@@ -102,4 +102,19 @@ test("the key page, its schedule dialog and the keys list pass axe and fit at 14
     await page.goto(`/dashboard/organizations/${org.id}/keys`);
     await expect(page.getByTestId("key-revoke-at").or(page.getByTestId("key-card"))).not.toHaveCount(0);
   });
+});
+
+test("the sources table passes axe and fits at 1440, 390 and 360 px", async ({ page }) => {
+  const org = await createOrg(unique("Sources Tour"));
+  for (const name of ["North depots", "South sites with a rather long name that wraps"]) await createSource(org.id, { kind: "csv", name, keyColumn: "code" });
+  await signIn(page, seededOwner());
+  for (const size of [{ width: 1440, height: 900 }, { width: 390, height: 844 }, { width: 360, height: 740 }]) {
+    await page.setViewportSize(size);
+    await page.goto(`/dashboard/organizations/${org.id}/sources?search=s`);
+    await expect(page.getByTestId("source-row")).toHaveCount(2);
+    await expectAccessible(page, { label: `sources table at ${size.width}px` });
+    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+    expect(overflow, `sources table is wider than ${size.width}px`).toBeLessThanOrEqual(0);
+    await screen(page, `tour-sources-table-${size.width}`);
+  }
 });
