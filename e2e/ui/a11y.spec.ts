@@ -9,7 +9,7 @@ import { newRequestId } from "@/server/web/request-id";
 import { renameForm } from "@/server/modules/forms/change-form";
 import { inviteMember, resendInvitation } from "@/server/modules/memberships/invitations";
 import { expectAccessible, expectAccessibleAtBothWidths } from "../fixtures/a11y";
-import { createAccount, createOrg, seededOwner, signIn, unique } from "../fixtures/dashboard";
+import { createAccount, createOrg, screen, seededOwner, signIn, unique } from "../fixtures/dashboard";
 import { withE2eDb } from "../fixtures/e2e-db";
 import { createSource } from "../fixtures/sources";
 
@@ -74,7 +74,7 @@ test("every screen passes axe-core (no serious or critical findings) at desktop 
   await scan(page, "/dashboard/organizations", async (p) => expect(p.getByRole("link", { name: org.name }).first()).toBeVisible());
   await scan(page, `${base}/keys`, async (p) => expect(p.getByTestId("key-row")).toHaveCount(2));
   await scan(page, `${base}/members`, heading(org.name));
-  await scan(page, `${base}/sources`, async (p) => expect(p.getByTestId("source-card")).toHaveCount(1));
+  await scan(page, `${base}/sources`, async (p) => expect(p.getByTestId("source-row")).toHaveCount(1));
   await scan(page, `${base}/sources/${sourceId}`, async (p) => expect(p.getByTestId("data-row")).toHaveCount(3));
   // The rows table's drawer (issue 43 item 5), open over the page.
   await scan(page, `${base}/sources/${sourceId}`, async (p) => {
@@ -181,4 +181,65 @@ test("the invitation screens pass axe-core at 1440, 390 and 360 px without overf
   await expect(visitor.getByRole("button", { name: "Create account and join" })).toBeVisible();
   await expectAccessibleAtIssue44Sizes(visitor, "invitation-accept");
   await visitor.context().close();
+});
+
+/**
+ * Issue 44's key screens (D485): the key's page with a scheduled revocation, its schedule dialog
+ * and the keys list that shows it, at 1440×900, 390×844 and 360×740: no serious or critical axe
+ * finding, no page wider than the viewport, a screenshot of each.
+ */
+test("the key page, its schedule dialog and the keys list pass axe and fit at 1440, 390 and 360 px", async ({ page }) => {
+  test.setTimeout(120_000);
+  const org = await createOrg(unique("Keys Tour"));
+  const keyId = await withE2eDb(async (db) => {
+    const key = await mintApiKey(db, CLI_OPERATOR, { name: unique("tour"), scopes: "records:read,records:write,forms:read", organizationId: org.id, environment: "test" });
+    await db.apiKey.update({ where: { id: key.id }, data: { revokeAt: new Date(Date.now() + 86_400_000) } });
+    return key.id;
+  });
+  await signIn(page, seededOwner());
+  const sizes = [
+    { width: 1440, height: 900 },
+    { width: 390, height: 844 },
+    { width: 360, height: 740 },
+  ];
+  const tour = async (label: string, ready: () => Promise<void>) => {
+    for (const size of sizes) {
+      await page.setViewportSize(size);
+      await ready();
+      await expectAccessible(page, { label: `${label} at ${size.width}px` });
+      const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+      expect(overflow, `${label} is wider than ${size.width}px`).toBeLessThanOrEqual(0);
+      await screen(page, `tour-${label}-${size.width}`);
+    }
+  };
+  const keyPage = `/dashboard/organizations/${org.id}/keys/${keyId}`;
+  await tour("key-page", async () => {
+    await page.goto(keyPage);
+    await expect(page.getByTestId("key-scheduled-revocation")).toBeVisible();
+  });
+  await tour("key-schedule-dialog", async () => {
+    await page.goto(keyPage);
+    await page.getByRole("button", { name: "Reschedule revocation" }).click();
+    await page.getByRole("dialog").getByLabel("At a time").check();
+    await expect(page.getByRole("dialog").getByLabel("Date and time (your local time)")).toBeVisible();
+  });
+  await tour("keys-list-scheduled", async () => {
+    await page.goto(`/dashboard/organizations/${org.id}/keys`);
+    await expect(page.getByTestId("key-revoke-at").or(page.getByTestId("key-card"))).not.toHaveCount(0);
+  });
+});
+
+test("the sources table passes axe and fits at 1440, 390 and 360 px", async ({ page }) => {
+  const org = await createOrg(unique("Sources Tour"));
+  for (const name of ["North depots", "South sites with a rather long name that wraps"]) await createSource(org.id, { kind: "csv", name, keyColumn: "code" });
+  await signIn(page, seededOwner());
+  for (const size of [{ width: 1440, height: 900 }, { width: 390, height: 844 }, { width: 360, height: 740 }]) {
+    await page.setViewportSize(size);
+    await page.goto(`/dashboard/organizations/${org.id}/sources?search=s`);
+    await expect(page.getByTestId("source-row")).toHaveCount(2);
+    await expectAccessible(page, { label: `sources table at ${size.width}px` });
+    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+    expect(overflow, `sources table is wider than ${size.width}px`).toBeLessThanOrEqual(0);
+    await screen(page, `tour-sources-table-${size.width}`);
+  }
 });

@@ -54,7 +54,7 @@ test("guardrail: Needs attention for support (read-only, refused), review, appro
   await expect(owner.getByTestId("source-state")).toHaveText("Needs attention");
   expect(await metric(request, "needs_attention")).toBe(attentionBefore + 1);
   await owner.goto(`/dashboard/organizations/${org.id}/sources`);
-  await expect(owner.getByTestId("source-card")).toContainText("held back 6 deletions");
+  await expect(owner.getByTestId("source-row")).toContainText("held back 6 deletions");
   await screen(owner, "sources-list");
   await owner.goto(sourceUrl);
 
@@ -122,7 +122,7 @@ test("guardrail: Needs attention for support (read-only, refused), review, appro
   await expect(owner.getByTestId("data-row")).toHaveCount(1);
 
   await owner.goto(`/dashboard/organizations/${org.id}/sources`);
-  await expect(owner.getByTestId("source-card")).toHaveCount(1);
+  await expect(owner.getByTestId("source-row")).toHaveCount(1);
   const phoneOwner = await signedIn(browser, seededOwner(), true);
   await phoneOwner.goto(sourceUrl);
   await expect(phoneOwner.getByTestId("history-chart")).toBeVisible();
@@ -150,7 +150,7 @@ test("a failing connector shows error with its sync_error, on the page and in /m
   await expect(owner.getByTestId("sync-error").first()).toContainText("no_such_table");
   expect(await metric(request, "error")).toBe(errorsBefore + 1);
   await owner.goto(`/dashboard/organizations/${org.id}/sources`);
-  await expect(owner.getByTestId("source-card")).toContainText("no_such_table");
+  await expect(owner.getByTestId("source-row")).toContainText("no_such_table");
 });
 
 test("CSV upload: a bad line is named and changes nothing; a good file bumps data_version", async ({ browser }) => {

@@ -10,7 +10,8 @@ import { observeSyncPass } from "@/server/metrics/sync-metrics";
 import { enqueueDueSources } from "./enqueue-due-sources";
 import { deleteExpiredIdempotencyEntries } from "@/server/modules/idempotency/cleanup";
 import { SYNC_SOURCE_TASK, syncSourcePayloadSchema } from "@/server/modules/data-sources/sync-queue";
-import { IDEMPOTENCY_CLEANUP_TASK, SYNC_TICK_TASK } from "./jobs";
+import { IDEMPOTENCY_CLEANUP_TASK, KEY_REVOCATION_TASK, SYNC_TICK_TASK } from "./jobs";
+import { revokeDueKeys } from "@/server/modules/api-keys/scheduled-revocation";
 import { DELETE_SOURCE_TASK, deleteSourcePayloadSchema, purgeDeletedSource } from "@/server/modules/data-sources/manage/purge-source";
 import { ALERT_TICK_TASK } from "@/server/modules/alerts/alert-queue";
 import { alertTasks, type AlertWorkerOptions } from "./alert-tasks";
@@ -122,6 +123,10 @@ export async function startWorker(options: StartWorkerOptions): Promise<RunningW
     },
     ...alertTasks(db, secrets, options.log, options.alerts),
     ...backups.tasks,
+    [KEY_REVOCATION_TASK]: async () => {
+      const revoked = await revokeDueKeys(db);
+      if (revoked.length > 0) options.log(`revoked ${revoked.length} API key(s) whose scheduled revocation came due`);
+    },
     [IDEMPOTENCY_CLEANUP_TASK]: async () => {
       const removed = await deleteExpiredIdempotencyEntries(db);
       if (removed > 0) options.log(`removed ${removed} expired idempotency entries`);
@@ -162,6 +167,8 @@ export async function startWorker(options: StartWorkerOptions): Promise<RunningW
       parsedCronItems: parseCronItems([
         { task: SYNC_TICK_TASK, match: "* * * * *", identifier: SYNC_TICK_TASK, options: { backfillPeriod: 0, maxAttempts: 1 } },
         { task: ALERT_TICK_TASK, match: "* * * * *", identifier: ALERT_TICK_TASK, options: { backfillPeriod: 0, maxAttempts: 1 } },
+        // The API refuses a key from its scheduled time on (D480); this only writes revoked_at and the audit event.
+        { task: KEY_REVOCATION_TASK, match: "* * * * *", identifier: KEY_REVOCATION_TASK, options: { backfillPeriod: 0, maxAttempts: 1 } },
         // Hourly: entries live 24 h, so a key may replay up to ~25 h (spec 8 allows a few hours).
         { task: IDEMPOTENCY_CLEANUP_TASK, match: "17 * * * *", identifier: IDEMPOTENCY_CLEANUP_TASK, options: { backfillPeriod: 0, maxAttempts: 1 } },
         ...backups.cron,
@@ -198,6 +205,7 @@ export async function startWorker(options: StartWorkerOptions): Promise<RunningW
     tickSeconds < 60
       ? setInterval(() => {
           started.addJob(SYNC_TICK_TASK, {}, { jobKey: SYNC_TICK_TASK, maxAttempts: 1 }).catch(() => undefined);
+          started.addJob(KEY_REVOCATION_TASK, {}, { jobKey: KEY_REVOCATION_TASK, maxAttempts: 1 }).catch(() => undefined);
         }, tickSeconds * 1000)
       : undefined;
   let stopping: Promise<void> | undefined;

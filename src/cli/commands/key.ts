@@ -3,13 +3,28 @@ import { CLI_OPERATOR } from "@/server/modules/access/acting-principal";
 import { listApiKeys } from "@/server/modules/api-keys/list-keys";
 import { MAX_RATE_LIMIT, mintApiKey } from "@/server/modules/api-keys/mint-key";
 import { revokeApiKey } from "@/server/modules/api-keys/revoke-key";
-import { CliUsageError, requireOption, requirePositional, everyPage, wholeNumberOption, type CommandGroup } from "../command";
+import { cancelKeyRevocation, parseDuration, scheduleKeyRevocation } from "@/server/modules/api-keys/scheduled-revocation";
+import { CliUsageError, requireOption, requirePositional, everyPage, wholeNumberOption, type CliArgs, type CommandGroup } from "../command";
 
 function optionalDate(value: unknown, name: string): Date | null {
   if (typeof value !== "string") return null;
   const date = new Date(value);
   if (!/^\d{4}-\d{2}-\d{2}/.test(value) || Number.isNaN(date.getTime())) throw new CliUsageError(`--${name} must be an ISO 8601 timestamp`);
   return date;
+}
+
+/** `--at ISO` or `--in 24h` (not both); undefined: revoke now. */
+function revocationTime(args: CliArgs, now = new Date()): Date | undefined {
+  const at = args.values.at;
+  const after = args.values.in;
+  if (at !== undefined && after !== undefined) throw new CliUsageError("give --at TIME or --in DURATION, not both");
+  if (typeof at === "string") return optionalDate(at, "at") ?? undefined;
+  if (typeof after === "string") {
+    const ms = parseDuration(after);
+    if (ms === null) throw new CliUsageError("--in takes a duration such as 90m, 24h or 7d");
+    return new Date(now.getTime() + ms);
+  }
+  return undefined;
 }
 
 export const keyCommands: CommandGroup = {
@@ -64,14 +79,38 @@ export const keyCommands: CommandGroup = {
     },
   },
   revoke: {
-    usage: "key revoke KEY_ID",
-    summary: "Revoke a key (permanent)",
+    usage: "key revoke KEY_ID [--at ISO | --in 24h]",
+    summary: "Revoke a key (permanent), now or at a time (--at 2026-12-03T09:00:00Z, --in 90m|24h|7d)",
+    options: { at: { type: "string" }, in: { type: "string" } },
     async run(ctx, args) {
+      const keyId = requirePositional(args, 0, "KEY_ID");
+      const at = revocationTime(args);
       // NOTE: the shell operator runs the instance: any key, in any organization.
-      const revoked = await revokeApiKey(ctx.db, CLI_OPERATOR, requirePositional(args, 0, "KEY_ID"));
+      if (at) {
+        const scheduled = await scheduleKeyRevocation(ctx.db, CLI_OPERATOR, keyId, at);
+        ctx.print(
+          { id: scheduled.id, prefix: scheduled.prefix, revoke_at: scheduled.revokeAt.toISOString() },
+          `${scheduled.prefix}… (${scheduled.id}) will be revoked at ${scheduled.revokeAt.toISOString()}`,
+        );
+        return;
+      }
+      const revoked = await revokeApiKey(ctx.db, CLI_OPERATOR, keyId);
       ctx.print(
         { id: revoked.id, prefix: revoked.prefix, revoked_at: revoked.revokedAt.toISOString() },
         `Revoked ${revoked.prefix}… (${revoked.id})`,
+      );
+    },
+  },
+  "cancel-revocation": {
+    usage: "key cancel-revocation KEY_ID",
+    summary: "Cancel a key's scheduled revocation",
+    async run(ctx, args) {
+      const cancelled = await cancelKeyRevocation(ctx.db, CLI_OPERATOR, requirePositional(args, 0, "KEY_ID"));
+      ctx.print(
+        { id: cancelled.id, prefix: cancelled.prefix, cancelled_revoke_at: cancelled.cancelled?.toISOString() ?? null },
+        cancelled.cancelled
+          ? `Cancelled the revocation of ${cancelled.prefix}… scheduled for ${cancelled.cancelled.toISOString()}`
+          : `${cancelled.prefix}… had no scheduled revocation`,
       );
     },
   },
@@ -96,10 +135,11 @@ export const keyCommands: CommandGroup = {
           expires_at: key.expiresAt?.toISOString() ?? null,
           last_used_at: key.lastUsedAt?.toISOString() ?? null,
           revoked_at: key.revokedAt?.toISOString() ?? null,
+          revoke_at: key.revokeAt?.toISOString() ?? null,
           rate_limit: key.rateLimit,
           created_at: key.createdAt.toISOString(),
         })),
-        keys.map((key) => `${key.id}  ${key.prefix}…  ${key.state.padEnd(7)}  ${key.name}  [${key.scopes.join(",")}]`).join("\n") ||
+        keys.map((key) => `${key.id}  ${key.prefix}…  ${key.state.padEnd(7)}  ${key.name}  [${key.scopes.join(",")}]${key.revokeAt ? `  revokes at ${key.revokeAt.toISOString()}` : ""}`).join("\n") ||
           "(no keys)",
       );
     },

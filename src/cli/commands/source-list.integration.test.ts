@@ -74,6 +74,14 @@ describe("source list", () => {
     expect(human.stdout).toMatch(/error .*public\.broken does not exist/);
   });
 
+  it("searches by name, filters by kind and sorts like the dashboard's table (D486)", { timeout: 60_000 }, async () => {
+    expect((await listed(["--search", "AR"])).map((item) => item.name)).toEqual(["guarded"]);
+    expect((await listed(["--search", "%"]))).toEqual([]);
+    expect((await listed(["--kind", "csv"])).map((item) => item.name)).toEqual(["uploads"]);
+    expect((await listed(["--kind", "postgres_table", "--sort", "-name"])).map((item) => item.name)).toEqual(["healthy", "guarded", "broken"]);
+    expect((await cli(["source", "list", "--kind", "excel"])).code).toBe(2);
+  });
+
   it("refuses an unknown status or organization in one line", { timeout: 60_000 }, async () => {
     const bad = await cli(["source", "list", "--status", "broken"]);
     expect(bad.code).toBe(2);

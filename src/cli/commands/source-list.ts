@@ -1,5 +1,5 @@
 import { AppError } from "@/server/errors/app-error";
-import { listDataSources, type SourceListItem } from "@/server/modules/data-sources/list-sources";
+import { listDataSources, SOURCE_SORTS, type SourceListItem } from "@/server/modules/data-sources/list-sources";
 import { CLI_OPERATOR } from "@/server/modules/access/acting-principal";
 import { SOURCE_STATUS_FILTERS, type SourceStatusFilter } from "@/server/modules/data-sources/source-status";
 import { MAX_LIMIT } from "@/server/modules/pagination/page";
@@ -7,9 +7,9 @@ import { CliUsageError, everyPage, type CliArgs, type CliCommand } from "../comm
 
 /** `source list`: what support looks for first, the sources that need a person, across organizations. */
 export const sourceListCommand: CliCommand = {
-  usage: `source list [--org ORG] [--status ${SOURCE_STATUS_FILTERS.join("|")}[,...]] [--sort name|since]`,
+  usage: `source list [--org ORG] [--status ${SOURCE_STATUS_FILTERS.join("|")}[,...]] [--kind csv|postgres_table|crm_object] [--search TEXT] [--sort name|-name|since|-since]`,
   summary: "List data sources with their status (stale: scheduled, no completed pass for 3 intervals)",
-  options: { org: { type: "string" }, status: { type: "string" }, sort: { type: "string" } },
+  options: { org: { type: "string" }, status: { type: "string" }, sort: { type: "string" }, kind: { type: "string" }, search: { type: "string" } },
   async run(ctx, args) {
     const organizationId = typeof args.values.org === "string" ? args.values.org : undefined;
     if (organizationId && !(await ctx.db.organization.findUnique({ where: { id: organizationId }, select: { id: true } }))) {
@@ -17,8 +17,14 @@ export const sourceListCommand: CliCommand = {
     }
     const statuses = parseStatuses(args);
     const sort = args.values.sort ?? "name";
-    if (sort !== "name" && sort !== "since") throw new CliUsageError("--sort must be name or since");
-    const items = await everyPage((cursor) => listDataSources(ctx.db, CLI_OPERATOR, { organizationId, statuses, sort, limit: MAX_LIMIT, cursor }));
+    if (!(SOURCE_SORTS as readonly unknown[]).includes(sort)) throw new CliUsageError(`--sort must be one of ${SOURCE_SORTS.join(", ")}`);
+    const kind = args.values.kind;
+    if (kind !== undefined && kind !== "csv" && kind !== "postgres_table" && kind !== "crm_object") throw new CliUsageError("--kind must be csv, postgres_table or crm_object");
+    const search = typeof args.values.search === "string" ? args.values.search : undefined;
+    // The same domain function, filters and sort as the dashboard's sources table (D486).
+    const items = await everyPage((cursor) =>
+      listDataSources(ctx.db, CLI_OPERATOR, { organizationId, statuses, kind, search, sort: sort as (typeof SOURCE_SORTS)[number], limit: MAX_LIMIT, cursor }),
+    );
     ctx.print(items.map(listItemJson), describeList(items));
   },
 };

@@ -12,19 +12,12 @@ import { Table, TBody, TD, TH, THead, TR } from "@/components/ui/table";
 import { MintKeyDialog } from "./mint-key-dialog";
 import { RevokeKeyDialog } from "./revoke-key-dialog";
 import { RotationPanel } from "./rotation-panel";
+import { rotationDefaults } from "./rotation-defaults";
 import type { KeyRow, MintDefaults } from "./types";
 
 const FRESH: MintDefaults = { name: "", environment: "live", scopes: [], rateLimit: 600 };
 const stateTone = { active: "green", expired: "amber", revoked: "red" } as const;
 
-/** Rotation pre-fills a new mint with the old key's scopes, environment and budget (spec 5.9). */
-const rotationDefaults = (key: KeyRow): MintDefaults => ({
-  name: `${key.name} (rotated)`,
-  environment: key.environment,
-  scopes: key.scopes,
-  rateLimit: key.rateLimit,
-  rotatingKeyId: key.id,
-});
 
 /** A key's own page: its traffic and recent requests (D199). */
 export function keyPage(organizationId: string | null, keyId: string): string {
@@ -115,6 +108,7 @@ export function KeysView({ organizationId, organizationName, keys, canManage, ca
                 </div>
                 <Badge tone={stateTone[key.state]}>{key.state}</Badge>
               </div>
+              <ScheduledNote iso={key.revokeAt} />
               <div className="mt-2 flex flex-wrap gap-1">
                 {key.scopes.map((scope) => (
                   <Badge key={scope} tone="blue">
@@ -201,6 +195,7 @@ export function KeysView({ organizationId, organizationName, keys, canManage, ca
                   <Badge tone={stateTone[key.state]} data-testid="key-state">
                     {key.state}
                   </Badge>
+                  <ScheduledNote iso={key.revokeAt} />
                 </TD>
                 {canManage ? (
                   <TD className="text-right whitespace-nowrap">
@@ -270,5 +265,15 @@ export function KeysView({ organizationId, organizationName, keys, canManage, ca
         <KeyRound className="size-3" aria-hidden /> Send a key as <code>Authorization: Bearer &lt;token&gt;</code>.
       </p>
     </div>
+  );
+}
+
+/** A pending scheduled revocation (D480), on the keys list. */
+function ScheduledNote({ iso }: { iso: string | null }) {
+  if (!iso) return null;
+  return (
+    <span className="mt-1 block text-xs whitespace-nowrap text-amber-800" data-testid="key-revoke-at">
+      revokes <RelativeTime iso={iso} />
+    </span>
   );
 }

@@ -21,6 +21,8 @@ interface Props {
   onMinted: (key: KeyRow) => void;
 }
 
+const revokeOldIn = (value: FormDataEntryValue | null) => (value === "1h" || value === "24h" || value === "7d" ? value : null);
+
 export function MintKeyDialog({ open, onOpenChange, organizationId, organizationName, canMintInstance, defaults, onMinted }: Props) {
   const [scopes, setScopes] = useState<string[]>(defaults.scopes);
   const [token, setToken] = useState<string | null>(null);
@@ -42,6 +44,7 @@ export function MintKeyDialog({ open, onOpenChange, organizationId, organization
         scopes,
         expiresAt: expires ? new Date(expires).toISOString() : null,
         rateLimit: Number(form.get("rateLimit")),
+        rotates: defaults.rotatingKeyId ? { keyId: defaults.rotatingKeyId, revokeOldIn: revokeOldIn(form.get("revokeOld")) } : undefined,
       });
       setToken(minted.token);
       onMinted(minted.key);
@@ -113,6 +116,18 @@ export function MintKeyDialog({ open, onOpenChange, organizationId, organization
               </div>
             </div>
             <ScopeGrid value={scopes} onChange={setScopes} />
+            {defaults.rotatingKeyId ? (
+              <div className="space-y-1.5">
+                <Label htmlFor="key-revoke-old">Revoke the old key</Label>
+                <Select id="key-revoke-old" name="revokeOld" defaultValue="">
+                  <option value="">Later, by hand</option>
+                  <option value="1h">In 1 hour</option>
+                  <option value="24h">In 24 hours</option>
+                  <option value="7d">In 7 days</option>
+                </Select>
+                <p className="text-xs text-slate-600">A scheduled revocation can be cancelled on the old key&apos;s page until its time.</p>
+              </div>
+            ) : null}
             <DialogFormFooter
               error={error}
               errorTitle="The key was not minted"

@@ -36,3 +36,22 @@ export const count = (value: number) => numberFormat.format(value);
 export function sourceStamp(source: { dataVersion: number; schemaVersion: number; liveRows: number; tombstones: number; lastSyncedAt: string | null; updatedAt: string }): string {
   return [source.dataVersion, source.schemaVersion, source.liveRows, source.tombstones, source.lastSyncedAt ?? "-", source.updatedAt].join(":");
 }
+
+/** "12 min", "2 h 5 min", "3 d": how late an overdue pass is. */
+export function lateness(ms: number): string {
+  const minutes = Math.max(1, Math.round(ms / 60_000));
+  if (minutes < 60) return `${minutes} min`;
+  const hours = Math.floor(minutes / 60);
+  if (hours < 48) return minutes % 60 ? `${hours} h ${minutes % 60} min` : `${hours} h`;
+  return `${Math.floor(hours / 24)} d`;
+}
+
+/**
+ * A next pass that is due says how late it is ("overdue by 12 min", D487) instead of the
+ * relative time's "just now"; within a minute of its time it is "due now". Null: not overdue.
+ */
+export function overdueLabel(nextDueIso: string, now: number): string | null {
+  const late = now - new Date(nextDueIso).getTime();
+  if (late < 0) return null;
+  return late < 60_000 ? "due now" : `overdue by ${lateness(late)}`;
+}

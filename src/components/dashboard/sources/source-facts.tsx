@@ -1,6 +1,7 @@
 import type { ReactNode } from "react";
 import { RelativeTime } from "@/components/ui/relative-time";
 import { count, scheduleLabel } from "./format";
+import { NextPass } from "./next-pass";
 import type { SourceSummary } from "./types";
 
 function Fact({ label, children }: { label: string; children: ReactNode }) {
@@ -31,7 +32,7 @@ export function SourceFacts({ source }: { source: SourceSummary }) {
       </Fact>
       <Fact label="Schedule">{scheduleLabel(source.kind, source.syncIntervalSeconds)}</Fact>
       <Fact label="Next pass due">
-        {source.running ? "running now" : source.pausedAt ? <span className="text-slate-500">paused: none until resumed</span> : source.nextDueAt ? <RelativeTime iso={source.nextDueAt} /> : <span className="text-slate-500">not scheduled</span>}
+        <NextPass source={source} />
       </Fact>
       <div className="col-span-2 min-w-0">
         <dt className="text-xs text-slate-500">Columns ({source.columns.length})</dt>

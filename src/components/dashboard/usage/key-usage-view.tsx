@@ -34,7 +34,10 @@ export function KeyUsageView({
   filters,
   basePath,
   backHref,
+  overview,
 }: {
+  /** The key's settings and actions (KeyOverview), between the header and the chart. */
+  overview?: React.ReactNode;
   apiKey: KeyRow;
   usage: KeyUsage;
   /** Null for a member: the request log is for admins, support and owners (D197). */
@@ -60,6 +63,7 @@ export function KeyUsageView({
           All keys
         </Link>
       </p>
+      {overview}
       <Card aria-labelledby="usage-heading">
         <div className="mb-3 flex flex-col gap-2 sm:flex-row sm:items-center sm:justify-between">
           <h2 id="usage-heading" className="font-semibold text-slate-900">

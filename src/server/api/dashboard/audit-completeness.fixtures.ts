@@ -36,6 +36,12 @@ export const fixtures: Record<string, (w: World) => Promise<unknown>> = {
   },
   "keys.mint": async (w) => mintInput(w.orgId),
   "keys.revoke": async (w) => ({ keyId: (await w.owner.keys.mint(mintInput(w.orgId))).key.id, organizationId: w.orgId }),
+  "keys.scheduleRevocation": async (w) => ({ keyId: (await w.owner.keys.mint(mintInput(w.orgId))).key.id, organizationId: w.orgId, when: { in: "24h" } }),
+  "keys.cancelRevocation": async (w) => {
+    const keyId = (await w.owner.keys.mint(mintInput(w.orgId))).key.id;
+    await w.owner.keys.scheduleRevocation({ keyId, organizationId: w.orgId, when: { in: "1h" } });
+    return { keyId, organizationId: w.orgId };
+  },
   "members.add": async (w) => {
     const user = await w.db.user.create({ data: { email: `m-${Math.random()}@x.test`, passwordHash: "x" } });
     return { organizationId: w.orgId, email: user.email, role: "member" };

@@ -58,10 +58,16 @@ describe("dashboard procedures", () => {
     expect(await outcomeOf(s.owner.members.cancelInvitation(invitation))).toBe("OK");
     expect(await outcomeOf(s.support.keys.revoke({ keyId: s.keyB.id, organizationId: s.b.id }))).toBe("FORBIDDEN");
     expect(await outcomeOf(s.support.keys.mint(mint(null)))).toBe("FORBIDDEN");
+    expect(await outcomeOf(s.admin.keys.scheduleRevocation({ keyId: s.keyB.id, organizationId: s.a.id, when: { in: "1h" } }))).toBe("NOT_FOUND");
+    expect(await outcomeOf(s.support.keys.scheduleRevocation({ keyId: s.keyB.id, organizationId: s.b.id, when: { in: "1h" } }))).toBe("FORBIDDEN");
+    expect(await outcomeOf(s.admin.keys.cancelRevocation({ keyId: s.keyB.id, organizationId: s.a.id }))).toBe("NOT_FOUND");
+    expect(await outcomeOf(s.support.keys.cancelRevocation({ keyId: s.keyB.id, organizationId: s.b.id }))).toBe("FORBIDDEN");
+    expect(await outcomeOf(s.anonymous.keys.scheduleRevocation({ keyId: s.keyB.id, organizationId: s.b.id, when: { in: "1h" } }))).toBe("UNAUTHORIZED");
     expect(await outcomeOf(s.support.organizations.delete({ organizationId: s.b.id, confirmName: "B" }))).toBe("FORBIDDEN");
     expect(await outcomeOf(s.support.users.create({ email: "x@x.test", instanceRole: "owner", membership: null }))).toBe("FORBIDDEN");
     expect((await s.support.keys.list({ organizationId: s.b.id })).items.map((k) => k.id)).toEqual([s.keyB.id]);
     expect(await database.prisma.apiKey.count({ where: { revokedAt: { not: null } } })).toBe(0);
+    expect(await database.prisma.apiKey.count({ where: { revokeAt: { not: null } } })).toBe(0);
     expect(await database.prisma.apiKey.count()).toBe(1);
 
     const minted = await s.admin.keys.mint(mint(s.a.id));

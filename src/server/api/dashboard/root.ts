@@ -6,6 +6,7 @@ import { getKeyProcedure } from "./keys/get-key";
 import { listKeysProcedure } from "./keys/list-keys";
 import { mintKeyProcedure } from "./keys/mint-key";
 import { revokeKeyProcedure } from "./keys/revoke-key";
+import { cancelRevocationProcedure, scheduleRevocationProcedure } from "./keys/schedule-revocation";
 import { createOrganizationProcedure } from "./organizations/create-organization";
 import { deleteOrganizationProcedure } from "./organizations/delete-organization";
 import { getOrganizationProcedure } from "./organizations/get-organization";
@@ -81,7 +82,10 @@ export const dashboardRouter = createDashboardRouter({
     grid: organizationGridProcedure,
     pick: pickOrganizationsProcedure,
   }),
-  keys: createDashboardRouter({ list: listKeysProcedure, get: getKeyProcedure, mint: mintKeyProcedure, revoke: revokeKeyProcedure }),
+  keys: createDashboardRouter({ list: listKeysProcedure, get: getKeyProcedure, mint: mintKeyProcedure, revoke: revokeKeyProcedure,
+    scheduleRevocation: scheduleRevocationProcedure,
+    cancelRevocation: cancelRevocationProcedure,
+  }),
   members: createDashboardRouter({
     list: listMembersProcedure,
     add: addMemberProcedure,

@@ -52,6 +52,7 @@ interface KeyRow {
   rate_limit: number;
   rate_limit_window_seconds: number;
   revoked_at: Date | null;
+  revoke_at: Date | null;
   expires_at: Date | null;
   former_organization_id: string | null;
   /** last_used_at is older than the write interval (or unset): this request should move it. */
@@ -78,7 +79,7 @@ export async function authenticateApiKey(
   if (!hasValidChecksum(token) && !(await preChecksumKeysUsable(db))) throw unauthorized("Unknown API key.");
   const hash = hashToken(token);
   const rows = await rawRead<KeyRow>(db, Prisma.sql`
-    SELECT id, hash, prefix, scopes, organization_id, rate_limit, rate_limit_window_seconds, revoked_at, expires_at,
+    SELECT id, hash, prefix, scopes, organization_id, rate_limit, rate_limit_window_seconds, revoked_at, revoke_at, expires_at,
            former_organization_id,
            (last_used_at IS NULL OR last_used_at < now() - make_interval(secs => ${LAST_USED_WRITE_INTERVAL_SECONDS})) AS touch
       FROM api_keys WHERE hash = ${hash}`);
@@ -91,6 +92,8 @@ export async function authenticateApiKey(
     return unauthorized(message, { reason });
   };
   if (key.revoked_at) throw refuse("revoked", "This API key has been revoked.");
+  // A scheduled revocation takes effect at its time, not when the worker gets to it (D480).
+  if (key.revoke_at && key.revoke_at.getTime() <= now.getTime()) throw refuse("revoked", "This API key has been revoked.");
   // NOTE: retired keys of a deleted organization are always revoked too; this guards the NULL
   // organization_id they carry from ever reading as an instance-scoped key (D14).
   if (key.former_organization_id) throw refuse("organization_deleted", "This API key's organization was deleted.");

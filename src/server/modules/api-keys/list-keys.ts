@@ -10,25 +10,39 @@ export type KeyState = "active" | "revoked" | "expired";
 
 export interface KeySummary extends KeyIdentity {
   state: KeyState;
+  rateLimitWindowSeconds: number;
   lastUsedAt: Date | null;
   revokedAt: Date | null;
+  /** A pending scheduled revocation (D480); null once it has taken effect (the key reads as revoked). */
+  revokeAt: Date | null;
+  /** Who minted it; null for keys minted at the command line (or by a since-deleted user). */
+  createdBy: { id: string; email: string; name: string | null } | null;
   /** Set on the revoked keys of a deleted organization (D14). */
   formerOrganization: { id: string; name: string | null } | null;
 }
 
 interface StoredKey extends KeyIdentity {
+  rateLimitWindowSeconds: number;
   lastUsedAt: Date | null;
   revokedAt: Date | null;
+  revokeAt: Date | null;
+  createdBy?: { id: string; email: string; name: string | null } | null;
   formerOrganizationId: string | null;
   formerOrganizationName: string | null;
 }
 
 function toSummary(key: StoredKey, now: Date): KeySummary {
+  // NOTE: a scheduled time that has passed is a revocation already (the API refuses the key),
+  // whether or not the worker has written revoked_at yet (D480).
+  const revokedAt = key.revokedAt ?? (key.revokeAt && key.revokeAt <= now ? key.revokeAt : null);
   return {
     ...toKeyIdentity(key),
-    state: key.revokedAt ? "revoked" : key.expiresAt && key.expiresAt <= now ? "expired" : "active",
+    state: revokedAt ? "revoked" : key.expiresAt && key.expiresAt <= now ? "expired" : "active",
+    rateLimitWindowSeconds: key.rateLimitWindowSeconds,
     lastUsedAt: key.lastUsedAt,
-    revokedAt: key.revokedAt,
+    revokedAt,
+    revokeAt: revokedAt ? null : key.revokeAt,
+    createdBy: key.createdBy ?? null,
     formerOrganization: key.formerOrganizationId ? { id: key.formerOrganizationId, name: key.formerOrganizationName } : null,
   };
 }
@@ -53,6 +67,7 @@ export async function listApiKeys(
     orderBy: [{ createdAt: "desc" }, { id: "desc" }],
     take: page.limit + 1,
     omit: { hash: true },
+    include: { createdBy: { select: { id: true, email: true, name: true } } },
   });
   const listed = toPage(keys, page.limit, binding, (key) => [key.createdAt.toISOString(), key.id]);
   return { items: listed.items.map((key) => toSummary(key, now)), meta: listed.meta };
@@ -60,7 +75,7 @@ export async function listApiKeys(
 
 /** One key within the principal's reach; a key outside it is reported as absent (no existence leak). */
 export async function getApiKey(db: Db, principal: ActingPrincipal, keyId: string, now = new Date()): Promise<KeySummary> {
-  const key = await db.apiKey.findUnique({ where: { id: keyId }, omit: { hash: true } });
+  const key = await db.apiKey.findUnique({ where: { id: keyId }, omit: { hash: true }, include: { createdBy: { select: { id: true, email: true, name: true } } } });
   if (!key || !keyWithinReach(key, principal)) throw new AppError("not_found", `No API key ${keyId}.`);
   return toSummary(key, now);
 }

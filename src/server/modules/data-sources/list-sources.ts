@@ -13,6 +13,8 @@ export const listSourcesInputSchema = z.object({
   /** One source only (its detail page reads it through the same rules). */
   sourceId: z.string().min(1).optional(),
   kind: z.enum(["csv", "postgres_table", "crm_object"]).optional(),
+  /** Part of the name, any case (D486). */
+  search: z.string().trim().max(200).optional(),
   /** Any of them (OR). `stale` can hold in any state. */
   statuses: z.array(z.enum(SOURCE_STATUS_FILTERS)).optional(),
   /** `since`: longest in its condition first. Default `name`. */
@@ -76,7 +78,7 @@ export async function listDataSources(db: Db, principal: ActingPrincipal, input:
   const query = listSourcesInputSchema.parse(input);
   if (query.organizationId) requireReach(principal, query.organizationId);
   const { field, direction } = parseSort<"since" | "name">(query.sort);
-  const binding = { endpoint: "sources.list", sort: query.sort, filters: { organization: query.organizationId ?? null, source: query.sourceId ?? null, kind: query.kind ?? null, statuses: query.statuses ?? null, excludePaused: query.excludePaused } };
+  const binding = { endpoint: "sources.list", sort: query.sort, filters: { organization: query.organizationId ?? null, source: query.sourceId ?? null, kind: query.kind ?? null, search: query.search || null, statuses: query.statuses ?? null, excludePaused: query.excludePaused } };
   const after = query.cursor ? decodeCursor(query.cursor, binding, field === "since" ? cursorValues.timestamp : cursorValues.text) : undefined;
 
   const where = [Prisma.sql`s.deleting_at IS NULL`];
@@ -85,6 +87,7 @@ export async function listDataSources(db: Db, principal: ActingPrincipal, input:
   if (query.sourceId) where.push(Prisma.sql`s.id = ${query.sourceId}`);
   if (query.kind) where.push(Prisma.sql`s.kind = ${query.kind}::"DataSourceKind"`);
   if (query.excludePaused) where.push(Prisma.sql`s.paused_at IS NULL`);
+  if (query.search) where.push(Prisma.sql`s.name ILIKE ${`%${query.search.replace(/[\\%_]/g, (c) => `\\${c}`)}%`}`);
 
   const outer = [Prisma.sql`TRUE`];
   if (query.statuses && query.statuses.length > 0) {

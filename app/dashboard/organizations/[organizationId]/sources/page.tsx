@@ -4,6 +4,9 @@ import { LoadError } from "@/components/dashboard/load-error";
 import { CreateSourceDialog } from "@/components/dashboard/sources/create-source-dialog";
 import { SourcesList } from "@/components/dashboard/sources/sources-list";
 import { load } from "@/server/api/dashboard/load";
+import type { SOURCE_SORTS } from "@/server/modules/data-sources/list-sources";
+import type { SourceStatusFilter } from "@/server/modules/data-sources/source-status";
+import { one, pageSize, sourceTableQuery, tableHref } from "@/components/dashboard/sources/source-table-query";
 
 export const dynamic = "force-dynamic";
 
@@ -12,16 +15,27 @@ export default async function SourcesPage({
   searchParams,
 }: {
   params: Promise<{ organizationId: string }>;
-  searchParams: Promise<{ cursor?: string; deleted?: string }>;
+  searchParams: Promise<Record<string, string | string[] | undefined>>;
 }) {
   const { organizationId } = await params;
-  const { cursor, deleted } = await searchParams;
+  const raw = await searchParams;
+  const { cursor, deleted } = { cursor: one(raw.cursor), deleted: one(raw.deleted) };
+  const query = sourceTableQuery(raw);
   const loaded = await load(async (caller) => ({
     organization: await caller.organizations.get({ organizationId }),
-    sources: await caller.sources.list({ organizationId, cursor: cursor || undefined }),
+    sources: await caller.sources.list({
+      organizationId,
+      cursor: cursor || undefined,
+      search: query.search,
+      status: query.status as SourceStatusFilter | undefined,
+      kind: query.kind as "csv" | "postgres_table" | "crm_object" | undefined,
+      sort: query.sort as (typeof SOURCE_SORTS)[number],
+      limit: pageSize(raw),
+    }),
   }));
   if (!loaded.ok) return <LoadError {...loaded} />;
   const { organization, sources } = loaded.data;
+  const base = `/dashboard/organizations/${organizationId}/sources`;
   return (
     <div className="space-y-4">
       <div className="flex flex-col gap-3 sm:flex-row sm:items-center sm:justify-between">
@@ -35,12 +49,13 @@ export default async function SourcesPage({
           “{deleted}” is gone: its rows endpoint answers 404, and its rows are being removed in the background.
         </Alert>
       ) : null}
-      <SourcesList organizationId={organizationId} sources={sources.items} canManage={organization.canAdmin} />
+      <SourcesList organizationId={organizationId} sources={sources.items} canManage={organization.canAdmin} query={query} />
       <CursorPager
         label="More sources"
-        firstHref={cursor ? `/dashboard/organizations/${organizationId}/sources` : null}
-        nextHref={sources.nextCursor ? `/dashboard/organizations/${organizationId}/sources?cursor=${encodeURIComponent(sources.nextCursor)}` : null}
-        nextLabel="Next 100 sources →"
+        firstHref={cursor ? tableHref(base, query, raw) : null}
+        nextHref={sources.nextCursor ? tableHref(base, query, raw, sources.nextCursor) : null}
+        nextLabel="Next sources →"
+        nextTestId="sources-next-page"
       />
     </div>
   );

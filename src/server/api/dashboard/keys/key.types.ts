@@ -13,10 +13,14 @@ export const keySummarySchema = z.object({
   organizationId: z.string().nullable(),
   environment: z.enum(["live", "test"]),
   rateLimit: z.number().int(),
+  rateLimitWindowSeconds: z.number().int(),
   createdAt: isoString,
   expiresAt: isoString.nullable(),
   lastUsedAt: isoString.nullable(),
   revokedAt: isoString.nullable(),
+  /** A pending scheduled revocation (D480). */
+  revokeAt: isoString.nullable(),
+  createdBy: z.object({ id: z.string(), email: z.string(), name: z.string().nullable() }).nullable(),
   state: z.enum(["active", "expired", "revoked"]),
   formerOrganization: z.object({ id: z.string(), name: z.string().nullable() }).nullable(),
 });
@@ -30,10 +34,13 @@ export function toKeySummaryDto(key: KeySummary): z.infer<typeof keySummarySchem
     organizationId: key.organizationId,
     environment: key.environment,
     rateLimit: key.rateLimit,
+    rateLimitWindowSeconds: key.rateLimitWindowSeconds,
     createdAt: iso(key.createdAt),
     expiresAt: isoOrNull(key.expiresAt),
     lastUsedAt: isoOrNull(key.lastUsedAt),
     revokedAt: isoOrNull(key.revokedAt),
+    revokeAt: isoOrNull(key.revokeAt),
+    createdBy: key.createdBy,
     state: key.state,
     formerOrganization: key.formerOrganization,
   };

@@ -1,6 +1,7 @@
 import { sessionProcedure } from "@/server/api/dashboard/trpc";
 import { getApiKey } from "@/server/modules/api-keys/list-keys";
 import { mintApiKey } from "@/server/modules/api-keys/mint-key";
+import { rotateApiKey } from "@/server/modules/api-keys/rotate-key";
 import { keyPrincipalFor } from "@/server/modules/access/key-access";
 import { toKeySummaryDto } from "./key.types";
 import { mintKeyInput, mintKeyOutput } from "./mint-key.types";
@@ -10,13 +11,16 @@ export const mintKeyProcedure = sessionProcedure
   .output(mintKeyOutput)
   .mutation(async ({ ctx, input }) => {
     const principal = keyPrincipalFor(ctx.viewer, input.organizationId, "manage");
-    const minted = await mintApiKey(ctx.db, principal, {
+    const settings = {
       name: input.name,
       scopes: input.scopes,
       organizationId: input.organizationId,
       environment: input.environment,
       expiresAt: input.expiresAt ? new Date(input.expiresAt) : null,
       rateLimit: input.rateLimit,
-    });
+    };
+    const minted = input.rotates
+      ? await rotateApiKey(ctx.db, principal, input.rotates.keyId, settings, input.rotates.revokeOldIn)
+      : await mintApiKey(ctx.db, principal, settings);
     return { key: toKeySummaryDto(await getApiKey(ctx.db, principal, minted.id)), token: minted.token };
   });

@@ -8,6 +8,8 @@ export const mintKeyInput = keyBindingInput.extend({
   /** ISO 8601; null for a key that does not expire. */
   expiresAt: z.iso.datetime({ offset: true }).nullable(),
   rateLimit: z.number().int().min(1).max(1_000_000),
+  /** A rotation: the key replaced, and when to revoke it (null: by hand, later). D483. */
+  rotates: z.object({ keyId: z.string().min(1).max(200), revokeOldIn: z.enum(["1h", "24h", "7d"]).nullable() }).optional(),
 });
 
 export const mintKeyOutput = z.object({

@@ -1,3 +1,4 @@
+import { KeyOverview } from "@/components/dashboard/keys/key-overview";
 import { LoadError } from "@/components/dashboard/load-error";
 import { keyPageParams, keyRequestsQuery } from "@/components/dashboard/usage/key-page-params";
 import { KeyUsageView } from "@/components/dashboard/usage/key-usage-view";
@@ -15,11 +16,33 @@ export default async function OrganizationKeyPage({
   const { organizationId, keyId } = await params;
   const { filters, cursor } = keyPageParams(await searchParams);
   const loaded = await load(async (caller) => ({
+    me: await caller.viewer.me(),
+    organization: await caller.organizations.get({ organizationId }),
     key: await caller.keys.get({ organizationId, keyId }),
     usage: await caller.usage.key({ organizationId, keyIds: [keyId], range: filters.range }),
     requests: await unlessForbidden(caller.usage.keyRequests(keyRequestsQuery(organizationId, keyId, filters, cursor))),
   }));
   if (!loaded.ok) return <LoadError {...loaded} />;
+  const { me, organization, key } = loaded.data;
   const base = `/dashboard/organizations/${organizationId}/keys`;
-  return <KeyUsageView apiKey={loaded.data.key} usage={loaded.data.usage} requests={loaded.data.requests} filters={filters} basePath={`${base}/${keyId}`} backHref={base} />;
+  return (
+    <KeyUsageView
+      apiKey={key}
+      usage={loaded.data.usage}
+      requests={loaded.data.requests}
+      filters={filters}
+      basePath={`${base}/${keyId}`}
+      backHref={base}
+      overview={
+        <KeyOverview
+          apiKey={key}
+          organizationId={organizationId}
+          organizationName={organization.organization.name}
+          canManage={organization.canAdmin}
+          canMintInstance={me.isInstanceOwner}
+          keysHref={base}
+        />
+      }
+    />
+  );
 }
