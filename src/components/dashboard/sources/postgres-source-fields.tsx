@@ -9,6 +9,9 @@ import { describeError } from "@/lib/trpc-client";
 import type { DiscoverSourceDto } from "@/server/api/dashboard/sources/discover-source.types";
 import { CaptureModeField } from "./capture-mode-field";
 
+/** Order column types the connector takes (numbers, dates and timestamps), as format_type names them. */
+const ORDERABLE = /^(smallint|integer|bigint|numeric|real|double precision|date|timestamp)\b/;
+
 export const SSL_MODES = ["", "disable", "prefer", "require", "verify-ca", "verify-full", "no-verify"];
 
 /** The connection as the form holds it (the password only ever goes up). */
@@ -222,11 +225,11 @@ export function PostgresSourceFields(props: {
         </Field>
       ) : null}
       {columns || props.fixed ? (
-        <Field id={`${p}-order`} label="Order column (optional)" hint="Rows are shown and paged in this column's order.">
+        <Field id={`${p}-order`} label="Order column (optional)" hint="Rows are shown in this column's order: a number or a date column.">
           {columns ? (
             <Select id={`${p}-order`} name="orderColumn" value={order} onChange={(event) => setOrder(event.target.value)}>
               <option value="">(none)</option>
-              {columns.map((c) => (
+              {columns.filter((c) => ORDERABLE.test(c.type) || c.name === order).map((c) => (
                 <option key={c.name} value={c.name}>
                   {c.name} ({c.type})
                 </option>
