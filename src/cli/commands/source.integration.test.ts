@@ -77,8 +77,16 @@ describe("source commands", () => {
     const good = path.join(dataDir, "prices.csv");
     await writeFile(good, "sku,price\nA,1\nB,2\n");
     expect(await cliJson(["source", "upload", id, good])).toEqual({
-      id, rows: 2, data_version: 2, schema_version: 1, columns: ["sku", "price"], inserted: 2, updated: 0, tombstoned: 0, revived: 0, unchanged: 0,
+      id, dry_run: false, rows: 2, data_version: 2, schema_version: 1, columns: ["sku", "price"], inserted: 2, updated: 0, tombstoned: 0, revived: 0, unchanged: 0,
     });
+
+    // --dry-run (D496): the upload's counts against the live rows; nothing changes.
+    const next = path.join(dataDir, "prices-next.csv");
+    await writeFile(next, "sku,price\nA,1\nB,3\nC,4\nD,5\n");
+    expect(await cliJson(["source", "upload", id, next, "--dry-run"])).toMatchObject({ id, dry_run: true, rows: 4, data_version: 2, inserted: 2, updated: 1, tombstoned: 0, unchanged: 1 });
+    const human = await cli(["source", "upload", id, next, "--dry-run"]);
+    expect(human.stdout).toMatch(/^Dry run, nothing changed: uploading these 4 rows would make 2 new, 1 changed, 0 removed, 0 back, 1 unchanged\.$/m);
+    expect(await cliJson(["source", "show", id])).toMatchObject({ data_version: 2, live_rows: 2 });
 
     const bad = path.join(dataDir, "bad.csv");
     await writeFile(bad, "sku,price\nC,3\nD\n");

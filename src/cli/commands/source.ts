@@ -54,19 +54,24 @@ export const sourceCommands: CommandGroup = {
     },
   },
   upload: {
-    usage: "source upload SOURCE_ID FILE",
-    summary: "Replace a CSV source's rows with a file, reconciled on its key (data_version + 1)",
+    usage: "source upload SOURCE_ID FILE [--dry-run]",
+    summary: "Replace a CSV source's rows with a file, reconciled on its key (data_version + 1); --dry-run only counts",
+    options: { "dry-run": { type: "boolean" } },
     async run(ctx, args) {
+      const dryRun = args.values["dry-run"] === true;
       const sourceId = requirePositional(args, 0, "SOURCE_ID");
       const file = requirePositional(args, 1, "FILE");
       const content = await readFile(file, "utf8").catch((error: NodeJS.ErrnoException) => {
         throw new CliUsageError(`cannot read ${file}: ${error.code ?? error.message}`);
       });
-      const result = await replaceCsvRows(ctx.db, CLI_OPERATOR, sourceId, content);
+      const result = await replaceCsvRows(ctx.db, CLI_OPERATOR, sourceId, content, { dryRun });
+      const counts = `${result.inserted} new, ${result.updated} changed, ${result.tombstoned} removed, ${result.revived} back, ${result.unchanged} unchanged`;
       ctx.print(
-        { id: sourceId, rows: result.rows, data_version: result.dataVersion, schema_version: result.schemaVersion, columns: result.columns,
+        { id: sourceId, dry_run: dryRun, rows: result.rows, data_version: result.dataVersion, schema_version: result.schemaVersion, columns: result.columns,
           inserted: result.inserted, updated: result.updated, tombstoned: result.tombstoned, revived: result.revived, unchanged: result.unchanged },
-        `Uploaded ${result.rows} rows (data_version ${result.dataVersion}, schema_version ${result.schemaVersion}): ${result.inserted} new, ${result.updated} changed, ${result.tombstoned} removed, ${result.revived} back, ${result.unchanged} unchanged.`,
+        dryRun
+          ? `Dry run, nothing changed: uploading these ${result.rows} rows would make ${counts}.`
+          : `Uploaded ${result.rows} rows (data_version ${result.dataVersion}, schema_version ${result.schemaVersion}): ${counts}.`,
       );
     },
   },

@@ -10,6 +10,8 @@ import { Input, Label, Select } from "@/components/ui/input";
 import { describeError, trpc, type ShownError } from "@/lib/trpc-client";
 import { scheduleLabel } from "./format";
 import { CaptureModeField, type ModeSupportDto } from "./capture-mode-field";
+import { CsvKeyField } from "./csv-key-field";
+import { PostgresSourceFields, readColumns, readConnection, type ConnectionFields, type Discover } from "./postgres-source-fields";
 
 type Kind = "csv" | "postgres_table" | "crm_object";
 
@@ -28,14 +30,15 @@ const list = (value: FormDataEntryValue | null) => {
   return items.length > 0 ? items : null;
 };
 const text = (form: FormData, name: string) => String(form.get(name) ?? "").trim();
+const connectionCredentials = (c: ConnectionFields) => ({ ...c, sslmode: (c.sslmode || null) as "disable" | null });
 
 /** The connector part of the form, as create and test-connection take it. Secrets only go up. */
 function connectorSettings(kind: Exclude<Kind, "csv">, form: FormData) {
   return kind === "postgres_table"
     ? ({
         kind,
-        config: { table: text(form, "table"), keyColumn: text(form, "keyColumn"), orderColumn: text(form, "orderColumn") || null, columns: list(form.get("columns")) },
-        credentials: { url: String(form.get("url") ?? "") },
+        config: { table: text(form, "table"), keyColumn: text(form, "keyColumn"), orderColumn: text(form, "orderColumn") || null, columns: readColumns(form) },
+        credentials: connectionCredentials(readConnection(form)),
       } as const)
     : ({
         kind,
@@ -54,6 +57,9 @@ export function CreateSourceDialog({ organizationId }: { organizationId: string 
   /** "" = automatic: the best mode the target supports, chosen by the first pass. */
   const [captureMode, setCaptureMode] = useState("");
   const [pending, setPending] = useState(false);
+
+  const discover: Discover = (connection, table, keyColumn) =>
+    trpc.sources.discover.mutate({ organizationId, credentials: connectionCredentials(connection), table, keyColumn });
 
   async function testConnection(formElement: HTMLFormElement) {
     if (kind === "csv") return;
@@ -123,30 +129,17 @@ export function CreateSourceDialog({ organizationId }: { organizationId: string 
             <Input id="src-name" name="name" required maxLength={200} placeholder="Customers" />
           </Field>
           {kind === "csv" ? (
-            <Field id="src-csv-key" label="Key column (optional)" hint="The column whose value identifies a row; by default the first column.">
-              <Input id="src-csv-key" name="csvKey" maxLength={63} />
-            </Field>
+            <CsvKeyField idPrefix="src" />
           ) : null}
           {kind === "postgres_table" ? (
-            <>
-              <Field id="src-url" label="Connection URL" hint="postgres://user:password@host:5432/database. Write-only.">
-                <Input id="src-url" name="url" type="password" required autoComplete="new-password" spellCheck={false} />
-              </Field>
-              <div className="grid gap-3 sm:grid-cols-2">
-                <Field id="src-table" label="Table">
-                  <Input id="src-table" name="table" required placeholder="public.customers" />
-                </Field>
-                <Field id="src-key" label="Key column">
-                  <Input id="src-key" name="keyColumn" required placeholder="id" />
-                </Field>
-                <Field id="src-order" label="Order column (optional)">
-                  <Input id="src-order" name="orderColumn" />
-                </Field>
-                <Field id="src-columns" label="Columns (optional)" hint="Comma-separated; empty mirrors all.">
-                  <Input id="src-columns" name="columns" />
-                </Field>
-              </div>
-            </>
+            <PostgresSourceFields
+              idPrefix="src"
+              discover={discover}
+              passwordRequired={false}
+              captureMode={captureMode}
+              onCaptureMode={setCaptureMode}
+              captureModeName="captureMode"
+            />
           ) : null}
           {kind === "crm_object" ? (
             <>
@@ -180,10 +173,10 @@ export function CreateSourceDialog({ organizationId }: { organizationId: string 
               </Select>
             </Field>
           ) : null}
-          {kind !== "csv" ? (
+          {kind === "crm_object" ? (
             <CaptureModeField name="captureMode" modes={check?.ok ? check.captureModes : null} value={captureMode} onChange={setCaptureMode} allowAutomatic />
           ) : null}
-          {check ? (
+          {kind === "crm_object" && check ? (
             check.ok ? (
               <Alert tone="success" title="Connection works">
                 Read {check.rowsSampled} sample row{check.rowsSampled === 1 ? "" : "s"}; columns: {check.columns.join(", ")}.
@@ -200,7 +193,7 @@ export function CreateSourceDialog({ organizationId }: { organizationId: string 
             </Alert>
           ) : null}
           <div className="flex flex-wrap justify-end gap-2 pt-1">
-            {kind !== "csv" ? (
+            {kind === "crm_object" ? (
               <Button type="button" variant="outline" disabled={pending} onClick={(e) => e.currentTarget.form && void testConnection(e.currentTarget.form)}>
                 {check?.ok ? <CheckCircle2 aria-hidden /> : <Plug aria-hidden />} Test connection
               </Button>

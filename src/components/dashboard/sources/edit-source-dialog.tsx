@@ -12,6 +12,7 @@ import { scheduleLabel } from "./format";
 import type { SourceConnection, SourceDetail } from "./types";
 import { CaptureModeField, type ModeSupportDto } from "./capture-mode-field";
 import { captureModeLabel } from "./capture-mode-labels";
+import { PostgresSourceFields, readColumns, type Discover } from "./postgres-source-fields";
 
 const SCHEDULES: Array<[string, string]> = [
   ["300", "every 5 minutes"],
@@ -21,7 +22,6 @@ const SCHEDULES: Array<[string, string]> = [
   ["86400", "every day"],
   ["", "on request only"],
 ];
-const SSL_MODES = ["", "disable", "prefer", "require", "verify-ca", "verify-full", "no-verify"];
 
 const SECRET_NEEDED = {
   password: "Required: the host, port, database or user changed, and the stored password is only ever sent to the server it was saved for.",
@@ -63,7 +63,7 @@ export function EditSourceDialog({ source, connection, label = "Edit" }: { sourc
       edit.syncIntervalSeconds = schedule === "" ? null : Number(schedule);
     }
     if (source.kind === "postgres_table") {
-      edit.config = { orderColumn: text(form, "orderColumn") || null, columns: list(text(form, "columns")) };
+      edit.config = { orderColumn: text(form, "orderColumn") || null, columns: readColumns(form) };
       edit.connection = {
         host: text(form, "host"),
         port: Number(text(form, "port")),
@@ -102,6 +102,9 @@ export function EditSourceDialog({ source, connection, label = "Edit" }: { sourc
   }
 
   const pg = connection?.kind === "postgres_table" ? connection : null;
+  /** The stored connection with the form's changes; the server refuses a new destination without the password (D360). */
+  const discover: Discover = (fields) =>
+    trpc.sources.discoverSaved.mutate({ organizationId: source.organizationId, sourceId: source.id, connection: { ...fields, password: fields.password || undefined } });
   const crm = connection?.kind === "crm_object" ? connection : null;
   // D360: a changed destination needs its secret again (the server refuses the edit without it).
   const onFormChange = (event: React.FormEvent<HTMLFormElement>) => {
@@ -130,7 +133,7 @@ export function EditSourceDialog({ source, connection, label = "Edit" }: { sourc
               </Select>
             </Field>
           ) : null}
-          {source.kind !== "csv" ? (
+          {source.kind === "crm_object" ? (
             <div className="space-y-2 rounded-md border border-slate-200 p-3">
               <p className="text-sm">
                 Now: <strong>{captureModeLabel(source.captureMode)}</strong>
@@ -154,25 +157,22 @@ export function EditSourceDialog({ source, connection, label = "Edit" }: { sourc
           ) : null}
           {source.kind === "postgres_table" && pg ? (
             <>
-              <Fixed label="Table and key column" value={`${String(config.table)} · ${String(config.keyColumn)}`} />
-              <div className="grid gap-3 sm:grid-cols-2">
-                <Field id="edit-host" label="Host"><Input id="edit-host" name="host" required defaultValue={pg.host} spellCheck={false} /></Field>
-                <Field id="edit-port" label="Port"><Input id="edit-port" name="port" required inputMode="numeric" pattern="[0-9]+" defaultValue={String(pg.port)} /></Field>
-                <Field id="edit-database" label="Database"><Input id="edit-database" name="database" required defaultValue={pg.database} spellCheck={false} /></Field>
-                <Field id="edit-user" label="User"><Input id="edit-user" name="user" required defaultValue={pg.user} spellCheck={false} /></Field>
-                <Field id="edit-password" label="Password" hint={secretNeeded ? SECRET_NEEDED.password : pg.hasPassword ? "Stored. Leave blank to keep it." : "None stored."}>
-                  <Input id="edit-password" name="password" type="password" autoComplete="new-password" required={secretNeeded} placeholder={secretNeeded ? "required" : "unchanged"} />
-                </Field>
-                <Field id="edit-sslmode" label="sslmode">
-                  <Select id="edit-sslmode" name="sslmode" defaultValue={pg.sslmode ?? ""}>
-                    {SSL_MODES.map((mode) => <option key={mode} value={mode}>{mode === "" ? "(driver default)" : mode}</option>)}
-                  </Select>
-                </Field>
-                <Field id="edit-order" label="Order column (optional)"><Input id="edit-order" name="orderColumn" defaultValue={String(config.orderColumn ?? "")} /></Field>
-                <Field id="edit-columns" label="Columns (optional)" hint="Comma-separated; empty mirrors all.">
-                  <Input id="edit-columns" name="columns" defaultValue={Array.isArray(config.columns) ? config.columns.join(", ") : ""} />
-                </Field>
-              </div>
+              <p className="text-sm">
+                Capture mode now: <strong>{captureModeLabel(source.captureMode)}</strong>
+              </p>
+              <PostgresSourceFields
+                idPrefix="edit"
+                discover={discover}
+                initial={pg}
+                fixed={{ table: String(config.table), keyColumn: String(config.keyColumn) }}
+                initialConfig={{ orderColumn: typeof config.orderColumn === "string" ? config.orderColumn : null, columns: Array.isArray(config.columns) ? config.columns.map(String) : null }}
+                passwordHint={secretNeeded ? SECRET_NEEDED.password : pg.hasPassword ? "Stored. Leave blank to keep it." : "None stored."}
+                passwordRequired={secretNeeded}
+                captureMode={captureMode}
+                onCaptureMode={setCaptureMode}
+                captureModeName="editCaptureMode"
+                currentCaptureMode={source.captureMode}
+              />
             </>
           ) : null}
           {source.kind === "crm_object" && crm ? (

@@ -111,6 +111,8 @@ export const fixtures: Record<string, (w: World) => Promise<unknown>> = {
 export const changesNothing: Record<string, string> = {
   "sources.testConnection": "only connects to the customer's system and reports; stores nothing",
   "sources.testSavedConnection": "only connects to the customer's system with the stored connection and reports; stores nothing",
+  "sources.discover": "only reads the customer's catalog (tables, columns) and reports; stores nothing",
+  "sources.discoverSaved": "only reads the customer's catalog with the stored connection and reports; stores nothing",
 };
 
 function channelInput(w: World) {

@@ -56,7 +56,9 @@ async function answerCsvUpload(req: Request, target: CsvUploadTarget, db: Prisma
     if (mediaType !== "text/csv") {
       throw new AppError("unsupported_media_type", "Send the file itself as the body, with Content-Type: text/csv.");
     }
-    const result = await replaceCsvRows(db, principal, target.sourceId, boundedBodyChunks(req, UPLOAD_CSV_MAX_BYTES));
+    // `?dry_run=1` (D496): the upload's counts against the live rows, rolled back; the dialog's confirmation.
+    const dryRun = new URL(req.url).searchParams.get("dry_run") === "1";
+    const result = await replaceCsvRows(db, principal, target.sourceId, boundedBodyChunks(req, UPLOAD_CSV_MAX_BYTES), { dryRun });
     return jsonResponse(result, 200, requestId);
   } catch (error) {
     if (isAppError(error)) {

@@ -24,6 +24,7 @@ import { syncActivityProcedure } from "./sources/sync-activity";
 import { syncHistoryProcedure } from "./sources/sync-history";
 import { syncNowProcedure } from "./sources/sync-now";
 import { testConnectionProcedure, testSavedConnectionProcedure } from "./sources/test-connection";
+import { discoverSavedSourceProcedure, discoverSourceProcedure } from "./sources/discover-source";
 import { deleteSourceProcedure } from "./sources/delete-source";
 import { editSourceProcedure } from "./sources/edit-source";
 import { pauseSourceProcedure, resumeSourceProcedure } from "./sources/pause-source";
@@ -117,6 +118,8 @@ export const dashboardRouter = createDashboardRouter({
     create: createSourceProcedure,
     testConnection: testConnectionProcedure,
     testSavedConnection: testSavedConnectionProcedure,
+    discover: discoverSourceProcedure,
+    discoverSaved: discoverSavedSourceProcedure,
     connection: sourceConnectionProcedure,
     edit: editSourceProcedure,
     pause: pauseSourceProcedure,

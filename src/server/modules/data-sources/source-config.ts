@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { parseTableName } from "./connectors/postgres-table/identifiers";
-import { parsePostgresUrl } from "./connectors/targets/postgres-target";
+import { parsePostgresUrl, postgresUrl, SSL_MODES } from "./connectors/targets/postgres-target";
 
 /**
  * The non-secret settings (data_sources.config) and the secrets (credentials_encrypted, sealed)
@@ -21,16 +21,50 @@ export const postgresTableConfigSchema = z.object({
 });
 export type PostgresTableConfig = z.infer<typeof postgresTableConfigSchema>;
 
+const judgedUrl = z.string().superRefine((value, context) => {
+  const parsed = parsePostgresUrl(value);
+  if (!parsed.ok) context.addIssue({ code: "custom", message: parsed.reason });
+});
+
+/**
+ * The dashboard's connection fields (D492): host, port, database, user, password, sslmode, each
+ * its own field. They become the same URL the connector stores (sealed, as ever) and are judged by
+ * the same rules, so a field cannot smuggle in what a URL may not carry.
+ */
+export const postgresConnectionFieldsSchema = z.object({
+  host: z.string().trim().min(1, "give the database server's host name or address").max(253),
+  port: z.number().int().min(1).max(65_535).default(5432),
+  database: z.string().trim().min(1, "give the database name").max(63),
+  user: z.string().trim().min(1, "give the user name").max(63),
+  password: z.string().max(1024).nullish(),
+  sslmode: z.enum(SSL_MODES).nullish(),
+});
+export type PostgresConnectionFields = z.input<typeof postgresConnectionFieldsSchema>;
+
+/** The URL of connection fields; an empty password is none. */
+export function urlOfConnectionFields(fields: z.infer<typeof postgresConnectionFieldsSchema>): string {
+  return postgresUrl({ ...fields, password: fields.password ? fields.password : null, sslmode: fields.sslmode ?? null });
+}
+
 /**
  * A tenant's URL is parsed into an allow-listed target (host, port, database, user, password,
  * sslmode): anything else is refused with a message naming it (see targets/postgres-target.ts).
+ * The connection fields are taken too, and stored as that URL.
  */
-export const postgresCredentialsSchema = z.object({
-  url: z.string().superRefine((value, context) => {
-    const parsed = parsePostgresUrl(value);
-    if (!parsed.ok) context.addIssue({ code: "custom", message: parsed.reason });
-  }),
-});
+const urlCredentials = z.object({ url: judgedUrl }).strict();
+const fieldCredentials = postgresConnectionFieldsSchema
+  .strict()
+  .transform((fields) => ({ url: urlOfConnectionFields(fields) }))
+  .pipe(urlCredentials);
+/** NOTE: not a z.union: a union reports "Invalid input", where each form's own reason is wanted. */
+export const postgresCredentialsSchema = z
+  .custom<{ url: string } | PostgresConnectionFields>((value) => typeof value === "object" && value !== null, "must be an object")
+  .transform((value, context) => {
+    const parsed = ("url" in value ? urlCredentials : fieldCredentials).safeParse(value);
+    if (parsed.success) return parsed.data;
+    for (const issue of parsed.error.issues) context.addIssue({ code: "custom", message: issue.message, path: issue.path });
+    return z.NEVER;
+  });
 export type PostgresCredentials = z.infer<typeof postgresCredentialsSchema>;
 /** A stored secret, judged again by the connector at every connect. */
 export const storedPostgresCredentialsSchema = z.object({ url: z.string() });

@@ -117,4 +117,14 @@ describe("dashboard sources procedures", () => {
     expect(await failure(s.admin.sources.create({ organizationId: s.a.id, source: { ...settings, name: "T" } }))).toMatch(/^BAD_REQUEST: [\s\S]*parameter options is not allowed/);
     expect(await database.prisma.dataSource.count({ where: { organizationId: s.a.id } })).toBe(0);
   });
+
+  it("discovery (D493): managers only; a refused target answers with its reason and never the password", async () => {
+    const s = await setup();
+    const credentials = { host: "169.254.169.254", port: 5432, database: "db", user: "u", password: "sup3r-secret", sslmode: null };
+    const found = await s.admin.sources.discover({ organizationId: s.a.id, credentials });
+    expect(found).toMatchObject({ ok: false, reason: expect.stringMatching(/^Could not connect: /) });
+    expect(JSON.stringify(found)).not.toContain("sup3r-secret");
+    for (const caller of [s.member, s.support]) expect(await failure(caller.sources.discover({ organizationId: s.a.id, credentials }))).toMatch(/^FORBIDDEN/);
+    expect(await failure(s.admin.sources.discover({ organizationId: s.b.id, credentials }))).toMatch(/^FORBIDDEN/);
+  });
 });

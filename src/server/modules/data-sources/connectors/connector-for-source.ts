@@ -25,10 +25,15 @@ export interface ConnectorDeps {
 
 type ManagedSource = Pick<DataSource, "id" | "kind" | "config" | "credentialsEncrypted">;
 
+/** The targets a connection is judged by: the deps' own, else the operator's policy. */
+export function connectorTargets(deps: ConnectorDeps): ConnectorTargets {
+  return deps.targets ?? defaultConnectorTargets();
+}
+
 /** The connector of a managed source, or why it cannot be built (bad config, unreadable secrets). */
 export function connectorForSource(source: ManagedSource, deps: ConnectorDeps): Result<Connector> {
   if (source.kind === "csv") return failure("CSV sources are uploaded by hand; they have no connector");
-  const targets = deps.targets ?? defaultConnectorTargets();
+  const targets = connectorTargets(deps);
   const credentials = openCredentials(deps.secrets, source.id, source.credentialsEncrypted);
   if (!credentials.ok) return credentials;
   if (source.kind === "postgres_table") {

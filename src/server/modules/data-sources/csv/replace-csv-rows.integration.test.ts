@@ -28,7 +28,7 @@ describe("CSV upload", () => {
     const before = await db.prisma.dataSource.findUniqueOrThrow({ where: { id: sourceId } });
     await tick();
     const result = await replaceCsvRows(db.prisma, CLI_OPERATOR, sourceId, "sku,price\nA,1\nB,2\n");
-    expect(result).toEqual({ rows: 2, dataVersion: 2, schemaVersion: 1, columns: ["sku", "price"], inserted: 2, updated: 0, tombstoned: 0, revived: 0, unchanged: 0 });
+    expect(result).toEqual({ dryRun: false, rows: 2, dataVersion: 2, schemaVersion: 1, columns: ["sku", "price"], inserted: 2, updated: 0, tombstoned: 0, revived: 0, unchanged: 0 });
     const source = await db.prisma.dataSource.findUniqueOrThrow({ where: { id: sourceId } });
     expect(source).toMatchObject({ syncStatus: "ok", syncError: null, dataVersion: 2, schemaVersion: 1 });
     expect(source.lastSyncedAt).not.toBeNull();
@@ -165,5 +165,36 @@ describe("CSV upload", () => {
     const sourceId = await csvSource("  ");
     expect((await db.prisma.dataSource.findUniqueOrThrow({ where: { id: sourceId } })).config).toEqual({ keyColumn: null });
     await expect(replaceCsvRows(db.prisma, CLI_OPERATOR, "no-such-source", "a\n1\n")).rejects.toMatchObject({ code: "not_found" });
+  });
+});
+
+describe("CSV upload, dry run (issue 44, item 3; D496)", () => {
+  it("counts what the upload would remove, change and add against the live rows, and changes nothing", async () => {
+    const sourceId = await csvSource("sku");
+    await replaceCsvRows(db.prisma, CLI_OPERATOR, sourceId, "sku,price\nA,1\nB,2\nC,3\n");
+    const before = await db.prisma.dataSource.findUniqueOrThrow({ where: { id: sourceId } });
+    const rowsBefore = await storedRows(db.prisma, sourceId);
+    const runsBefore = await db.prisma.syncRun.count({ where: { dataSourceId: sourceId } });
+    const auditBefore = await db.prisma.auditEvent.count({ where: { targetId: sourceId } });
+
+    // A unchanged, B changed, C removed, D and E added.
+    const file = "sku,price\nA,1\nB,20\nD,4\nE,5\n";
+    const dry = await replaceCsvRows(db.prisma, CLI_OPERATOR, sourceId, file, { dryRun: true });
+    expect(dry).toEqual({ dryRun: true, rows: 4, dataVersion: before.dataVersion, schemaVersion: before.schemaVersion, columns: ["sku", "price"], inserted: 2, updated: 1, tombstoned: 1, revived: 0, unchanged: 1 });
+
+    const after = await db.prisma.dataSource.findUniqueOrThrow({ where: { id: sourceId } });
+    expect(after).toEqual(before);
+    expect(await storedRows(db.prisma, sourceId)).toEqual(rowsBefore);
+    expect(await db.prisma.syncRun.count({ where: { dataSourceId: sourceId } })).toBe(runsBefore);
+    expect(await db.prisma.auditEvent.count({ where: { targetId: sourceId } })).toBe(auditBefore);
+
+    // The real upload then reports the same counts.
+    const real = await replaceCsvRows(db.prisma, CLI_OPERATOR, sourceId, file);
+    expect(real).toMatchObject({ dryRun: false, rows: 4, dataVersion: before.dataVersion + 1, inserted: 2, updated: 1, tombstoned: 1, unchanged: 1 });
+  });
+
+  it("a file the upload would refuse is refused by the dry run too", async () => {
+    const sourceId = await csvSource("sku");
+    await expect(replaceCsvRows(db.prisma, CLI_OPERATOR, sourceId, "sku,price\nA,1\nA,2\n", { dryRun: true })).rejects.toMatchObject({ code: "bad_request" });
   });
 });

@@ -11,6 +11,8 @@ import { parseCsv, type CsvInput } from "./parse-csv";
 import { reconcileCsvRows, type CsvChangeCounts } from "./reconcile-csv-rows";
 
 export interface CsvReplaceResult extends CsvChangeCounts {
+  /** A dry run (D496): what the upload would do; nothing was kept. */
+  dryRun: boolean;
   rows: number;
   dataVersion: number;
   schemaVersion: number;
@@ -26,7 +28,13 @@ export interface CsvReplaceResult extends CsvChangeCounts {
  * `content` may be a stream (the dashboard's upload body): it is read only after the source is found
  * within the principal's reach, and parsed as it arrives (D161).
  */
-export async function replaceCsvRows(db: Db, principal: ActingPrincipal, sourceId: string, content: CsvInput): Promise<CsvReplaceResult> {
+export async function replaceCsvRows(
+  db: Db,
+  principal: ActingPrincipal,
+  sourceId: string,
+  content: CsvInput,
+  options: { dryRun?: boolean } = {},
+): Promise<CsvReplaceResult> {
   const source = await db.dataSource.findFirst({ where: { id: sourceId, ...withinReach(principal) } });
   if (!source) throw new AppError("not_found", `No data source ${sourceId}.`);
   if (source.kind !== "csv") throw new AppError("bad_request", `Data source ${sourceId} is managed (${source.kind}); only CSV sources take uploads.`);
@@ -34,7 +42,7 @@ export async function replaceCsvRows(db: Db, principal: ActingPrincipal, sourceI
   const keyColumn = config.success ? config.data.keyColumn : null;
   const parsed = await parseCsv(content, { keyColumn });
 
-  const result = await inTransaction(db, async (tx) => {
+  const outcome = await inTransaction(db, async (tx) => {
     const stamp = await lockSourceForWrite(tx, sourceId);
     // At or before every stamp this upload writes (issue 21.9), even if the clocks disagree.
     const startedAt = new Date(Math.min(Date.now(), stamp.getTime()));
@@ -43,6 +51,13 @@ export async function replaceCsvRows(db: Db, principal: ActingPrincipal, sourceI
     const current = await tx.dataSource.findUnique({ where: { id: sourceId }, select: { columns: true } });
     if (!current) throw new AppError("not_found", `No data source ${sourceId}.`);
     const counts = await reconcileCsvRows(tx, sourceId, stamp, parsed.rows);
+    if (options.dryRun) {
+      // NOTE (D496): the dry run is the upload itself, rolled back: the same parser and limits,
+      // the same lock and reconciliation against the live rows, so its counts are the ones the
+      // upload would report (unless the rows change in between). Nothing of it is kept or audited.
+      const stored = await tx.dataSource.findUniqueOrThrow({ where: { id: sourceId }, select: { dataVersion: true, schemaVersion: true } });
+      throw new DryRunDone({ dryRun: true, rows: parsed.rows.length, dataVersion: stored.dataVersion, schemaVersion: stored.schemaVersion, columns: parsed.columns, ...counts });
+    }
     const schemaChanged = current.columns.length > 0 && columnsChanged(current.columns, parsed.columns);
     const updated = await tx.dataSource.update({
       where: { id: sourceId },
@@ -79,15 +94,28 @@ export async function replaceCsvRows(db: Db, principal: ActingPrincipal, sourceI
       metadata: { rows: parsed.rows.length, data_version: updated.dataVersion, ...counts },
     });
     return {
+      dryRun: false,
       rows: parsed.rows.length,
       dataVersion: updated.dataVersion,
       schemaVersion: updated.schemaVersion,
       columns: updated.columns,
       ...counts,
     };
-  }, { ...SOURCE_TRANSACTION_OPTIONS });
+  }, { ...SOURCE_TRANSACTION_OPTIONS }).catch((error: unknown) => {
+    if (error instanceof DryRunDone) return error.result;
+    throw error;
+  });
+  if (outcome.dryRun) return outcome;
+  const result = outcome;
   // Statistics after a big write (D136), for every door (dashboard route, CLI): the next rows
   // page plans as an index range scan.
   await analyzeAfterUpload(db, result);
   return result;
+}
+
+/** Thrown out of the dry run's transaction so that it rolls back, carrying what it counted. */
+class DryRunDone extends Error {
+  constructor(readonly result: CsvReplaceResult) {
+    super("csv dry run rolled back");
+  }
 }

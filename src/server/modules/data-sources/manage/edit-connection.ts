@@ -2,7 +2,9 @@ import { z } from "zod";
 import { AppError } from "@/server/errors/app-error";
 import { failure, success, type Result } from "../result";
 import { checkCrmUrl } from "../connectors/targets/crm-target";
-import { checkPostgresTarget, parsePostgresUrl, SSL_MODES, type PostgresTarget } from "../connectors/targets/postgres-target";
+import { checkPostgresTarget, parsePostgresUrl, postgresUrl, SSL_MODES, type PostgresTarget } from "../connectors/targets/postgres-target";
+
+export { postgresUrl };
 import type { ConnectorTargets } from "../connectors/connector";
 import { crmCredentialsSchema, postgresTableConfigSchema, type CrmObjectConfig, type PostgresTableConfig } from "../source-config";
 
@@ -54,14 +56,6 @@ export interface PostgresConnectionView {
 
 export function postgresConnectionView(target: PostgresTarget): PostgresConnectionView {
   return { host: target.host, port: target.port, database: target.database, user: target.user, sslmode: target.sslmode, hasPassword: target.password !== null };
-}
-
-/** A target back to the URL the connector stores (every part percent-escaped). */
-export function postgresUrl(target: PostgresTarget): string {
-  const host = target.host.includes(":") ? `[${target.host}]` : target.host;
-  const auth = encodeURIComponent(target.user) + (target.password === null ? "" : `:${encodeURIComponent(target.password)}`);
-  const query = target.sslmode === null ? "" : `?sslmode=${target.sslmode}`;
-  return `postgres://${auth}@${host}:${target.port}/${encodeURIComponent(target.database)}${query}`;
 }
 
 /** The stored target with the edit laid over it; `changed` names the parts that differ. */

@@ -76,6 +76,14 @@ export function parsePostgresUrl(text: string): Result<PostgresTarget> {
   return success({ host, port, database, user: user.value, password: password.value === "" ? null : password.value, sslmode });
 }
 
+/** A target back to the URL the connector stores (every part percent-escaped). */
+export function postgresUrl(target: PostgresTarget): string {
+  const host = target.host.includes(":") ? `[${target.host}]` : target.host;
+  const auth = encodeURIComponent(target.user) + (target.password === null ? "" : `:${encodeURIComponent(target.password)}`);
+  const query = target.sslmode === null ? "" : `?sslmode=${target.sslmode}`;
+  return `postgres://${auth}@${host}:${target.port}/${encodeURIComponent(target.database)}${query}`;
+}
+
 /** `host:port/database`, for messages: never the user's password. */
 export function describePostgresTarget(target: PostgresTarget): string {
   const host = target.host.includes(":") ? `[${target.host}]` : target.host;
