@@ -2,12 +2,13 @@ import { CLI_OPERATOR } from "@/server/modules/access/acting-principal";
 import { LINK_BASE } from "@/server/modules/alerts/alert-message";
 import { createChannel, deleteChannel, listChannels, type ChannelView } from "@/server/modules/alerts/channels";
 import { listDeliveries } from "@/server/modules/alerts/deliveries";
-import { createRule, deleteRule, listRules, type RuleView } from "@/server/modules/alerts/rules";
+import { createRule, deleteRule, listRules } from "@/server/modules/alerts/rules";
 import { operatorTargetPolicy } from "@/server/modules/data-sources/connectors/targets/target-policy";
 import { loadEncryptionKey } from "@/server/modules/data-sources/credentials/encryption-key";
 import { createSecretBox } from "@/server/modules/data-sources/credentials/secret-box";
 import { sendTestMessage } from "@/server/modules/alerts/deliveries";
 import { MAX_LIMIT } from "@/server/modules/pagination/page";
+import { alertRuleChangeCommands, ruleJson, ruleLine } from "./alert-rule";
 import { backupAlertCommands } from "./backup-alert";
 import { CliUsageError, requireOption, requirePositional, requireSecretOption, wholeNumberOption, type CliArgs, type CommandGroup } from "../command";
 
@@ -33,19 +34,6 @@ const channelJson = (c: ChannelView) => ({
   created_at: c.createdAt.toISOString(),
 });
 const channelLine = (c: ChannelView) => `${c.id}  ${c.kind.padEnd(8)} ${c.name}  → ${c.kind === "email" ? c.emailTo.join(", ") : c.urlHint}`;
-
-const ruleJson = (r: RuleView) => ({
-  id: r.id,
-  organization_id: r.organizationId,
-  source_id: r.sourceId,
-  source_name: r.sourceName,
-  channel_id: r.channelId,
-  channel_name: r.channelName,
-  remind_after_minutes: r.remindAfterMinutes,
-  created_at: r.createdAt.toISOString(),
-});
-const ruleLine = (r: RuleView) =>
-  `${r.id}  ${r.sourceName ?? "every source"} → ${r.channelName}${r.remindAfterMinutes ? ` (remind every ${r.remindAfterMinutes} min)` : ""}`;
 
 export const alertCommands: CommandGroup = {
   "channel create": {
@@ -154,4 +142,5 @@ export const alertCommands: CommandGroup = {
     },
   },
   ...backupAlertCommands,
+  ...alertRuleChangeCommands,
 };

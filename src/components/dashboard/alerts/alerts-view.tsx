@@ -1,18 +1,17 @@
 "use client";
 
-import { Bell, Mail, MessageSquare, Plus, Send, Trash2 } from "lucide-react";
+import { Mail, MessageSquare, Plus, Send, Trash2 } from "lucide-react";
 import { useRouter } from "next/navigation";
 import { useState } from "react";
 import { Alert } from "@/components/ui/alert";
 import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
 import { Card, EmptyState } from "@/components/ui/card";
-import { Table, TBody, TD, TH, THead, TR } from "@/components/ui/table";
 import { describeError, trpc, type ShownError } from "@/lib/trpc-client";
 import { ChannelDialog } from "./channel-dialog";
 import { ConfirmDialog } from "./confirm-dialog";
 import { DeliveriesTable } from "./deliveries-table";
-import { RuleDialog } from "./rule-dialog";
+import { RulesCard } from "./rules-card";
 import type { ChannelRow, DeliveriesPage, RuleRow, SourceOption } from "./types";
 
 interface Props {
@@ -28,11 +27,11 @@ interface Props {
   smtpConfigured: boolean;
 }
 
-type Confirm = { kind: "channel"; channel: ChannelRow } | { kind: "rule"; rule: RuleRow };
+type Confirm = { kind: "channel"; channel: ChannelRow };
 
 export function AlertsView({ organizationId, channels, ruleChannels, rules, sources, deliveries, canManage, smtpConfigured }: Props) {
   const router = useRouter();
-  const [dialog, setDialog] = useState<"channel" | "rule" | null>(null);
+  const [dialog, setDialog] = useState<"channel" | null>(null);
   const [confirm, setConfirm] = useState<Confirm | null>(null);
   const [testing, setTesting] = useState<string | null>(null);
   const [notice, setNotice] = useState<{ tone: "success" | "error"; text: string; requestId?: string | null } | null>(null);
@@ -122,54 +121,7 @@ export function AlertsView({ organizationId, channels, ruleChannels, rules, sour
       </Card>
 
       {rules && organizationId ? (
-        <Card aria-labelledby="rules-heading">
-          <div className="mb-3 flex flex-col gap-2 sm:flex-row sm:items-center sm:justify-between">
-            <h2 id="rules-heading" className="text-base font-semibold text-slate-900">
-              Rules
-            </h2>
-            {canManage ? (
-              <Button onClick={() => setDialog("rule")} disabled={ruleChannels.length === 0} title={ruleChannels.length === 0 ? "Add a channel first" : undefined}>
-                <Bell aria-hidden /> New rule
-              </Button>
-            ) : null}
-          </div>
-          {rules.length === 0 ? (
-            <EmptyState title="No rules yet">
-              {!canManage
-                ? "An admin of this organization can add one."
-                : ruleChannels.length === 0
-                  ? "Add a channel first; then a rule sends it this organization's alerts."
-                  : "Add a rule to send alerts about one source, or all of them, to a channel."}
-            </EmptyState>
-          ) : (
-            <Table aria-label="Rules">
-              <THead>
-                <TR>
-                  <TH>Sources</TH>
-                  <TH>Channel</TH>
-                  <TH>Reminder</TH>
-                  {canManage ? <TH className="text-right">Actions</TH> : null}
-                </TR>
-              </THead>
-              <TBody>
-                {rules.map((rule) => (
-                  <TR key={rule.id}>
-                    <TD>{rule.sourceName ?? "Every source"}</TD>
-                    <TD>{rule.channelName}</TD>
-                    <TD className="whitespace-nowrap">{rule.remindAfterMinutes ? `every ${rule.remindAfterMinutes} min` : "none"}</TD>
-                    {canManage ? (
-                      <TD className="text-right">
-                        <Button variant="ghost" size="sm" onClick={() => setConfirm({ kind: "rule", rule })} aria-label={`Delete rule for ${rule.sourceName ?? "every source"} to ${rule.channelName}`}>
-                          <Trash2 aria-hidden /> Delete
-                        </Button>
-                      </TD>
-                    ) : null}
-                  </TR>
-                ))}
-              </TBody>
-            </Table>
-          )}
-        </Card>
+        <RulesCard organizationId={organizationId} rules={rules} ruleChannels={ruleChannels} sources={sources} canManage={canManage} onNotice={setNotice} />
       ) : null}
 
       <Card aria-labelledby="deliveries-heading">
@@ -189,18 +141,6 @@ export function AlertsView({ organizationId, channels, ruleChannels, rules, sour
           }}
         />
       ) : null}
-      {dialog === "rule" && organizationId ? (
-        <RuleDialog
-          organizationId={organizationId}
-          channels={ruleChannels}
-          sources={sources}
-          onClose={() => setDialog(null)}
-          onCreated={() => {
-            setDialog(null);
-            refresh();
-          }}
-        />
-      ) : null}
       {confirm?.kind === "channel" ? (
         <ConfirmDialog
           title={`Delete channel “${confirm.channel.name}”?`}
@@ -209,19 +149,6 @@ export function AlertsView({ organizationId, channels, ruleChannels, rules, sour
           onClose={() => setConfirm(null)}
           onConfirm={async () => {
             await trpc.alerts.deleteChannel.mutate({ channelId: confirm.channel.id });
-            setConfirm(null);
-            refresh();
-          }}
-        />
-      ) : null}
-      {confirm?.kind === "rule" ? (
-        <ConfirmDialog
-          title="Delete this rule?"
-          description={`${confirm.rule.sourceName ?? "Every source"} will no longer alert “${confirm.rule.channelName}”.`}
-          action="Delete rule"
-          onClose={() => setConfirm(null)}
-          onConfirm={async () => {
-            await trpc.alerts.deleteRule.mutate({ ruleId: confirm.rule.id });
             setConfirm(null);
             refresh();
           }}

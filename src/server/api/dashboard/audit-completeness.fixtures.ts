@@ -105,6 +105,15 @@ export const fixtures: Record<string, (w: World) => Promise<unknown>> = {
     const channel = await w.owner.alerts.createChannel(channelInput(w));
     return { ruleId: (await w.owner.alerts.createRule(ruleInput(w, channel.id))).id };
   },
+  "alerts.updateRule": async (w) => {
+    const channel = await w.owner.alerts.createChannel(channelInput(w));
+    const rule = await w.owner.alerts.createRule(ruleInput(w, channel.id));
+    return { ruleId: rule.id, sourceId: null, channelId: channel.id, remindAfterMinutes: 120 };
+  },
+  "alerts.muteRule": async (w) => {
+    const channel = await w.owner.alerts.createChannel(channelInput(w));
+    return { ruleId: (await w.owner.alerts.createRule(ruleInput(w, channel.id))).id, until: new Date(Date.now() + 3_600_000).toISOString() };
+  },
 };
 
 /** Mutations that change nothing in this service's state, each with the reason. */

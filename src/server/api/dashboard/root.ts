@@ -59,6 +59,8 @@ import { createChannelProcedure } from "./alerts/create-channel";
 import { createRuleProcedure } from "./alerts/create-rule";
 import { deleteChannelProcedure } from "./alerts/delete-channel";
 import { deleteRuleProcedure } from "./alerts/delete-rule";
+import { muteRuleProcedure } from "./alerts/mute-rule";
+import { updateRuleProcedure } from "./alerts/update-rule";
 import { listChannelsProcedure } from "./alerts/list-channels";
 import { listDeliveriesProcedure } from "./alerts/list-deliveries";
 import { listRulesProcedure } from "./alerts/list-rules";
@@ -147,6 +149,8 @@ export const dashboardRouter = createDashboardRouter({
     testChannel: testChannelProcedure,
     rules: listRulesProcedure,
     createRule: createRuleProcedure,
+    updateRule: updateRuleProcedure,
+    muteRule: muteRuleProcedure,
     deleteRule: deleteRuleProcedure,
     deliveries: listDeliveriesProcedure,
     open: openAlertsProcedure,

@@ -34,7 +34,7 @@ export async function evaluateSourceAlerts(db: PrismaClient, sourceId: string, o
     if (!source || !recorded || source.pausedAt !== null) return [];
 
     const current = alertStateOf(source, now);
-    const channels = await channelsFor(tx, source);
+    const channels = await channelsFor(tx, source, now);
     const created: string[] = [];
     if (current !== recorded.state) {
       await tx.alertSourceState.update({ where: { dataSourceId: sourceId }, data: { state: current, since: now } });
@@ -62,10 +62,14 @@ export async function evaluateSourceAlerts(db: PrismaClient, sourceId: string, o
   });
 }
 
-/** The live channels whose rules cover the source, each once, with its shortest reminder. */
-async function channelsFor(tx: Tx, source: DataSource): Promise<{ channelId: string; remindAfterMinutes: number | null }[]> {
+/** The live channels whose unmuted rules (D500) cover the source, each once, with its shortest reminder. */
+async function channelsFor(tx: Tx, source: DataSource, now: Date): Promise<{ channelId: string; remindAfterMinutes: number | null }[]> {
   const rules = await tx.alertRule.findMany({
-    where: { organizationId: source.organizationId, OR: [{ dataSourceId: null }, { dataSourceId: source.id }], channel: { deletedAt: null } },
+    where: {
+      organizationId: source.organizationId,
+      AND: [{ OR: [{ dataSourceId: null }, { dataSourceId: source.id }] }, { OR: [{ mutedUntil: null }, { mutedUntil: { lte: now } }] }],
+      channel: { deletedAt: null },
+    },
     select: { channelId: true, remindAfterMinutes: true },
     orderBy: { createdAt: "asc" },
   });

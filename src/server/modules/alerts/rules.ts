@@ -24,10 +24,12 @@ export interface RuleView {
   channelName: string;
   channelKind: "email" | "chat_url";
   remindAfterMinutes: number | null;
+  /** Sends nothing until then (D500); null when not muted (a past time reads as null). */
+  mutedUntil: Date | null;
   createdAt: Date;
 }
 
-const ruleInclude = { dataSource: { select: { name: true } }, channel: { select: { name: true, kind: true } } } as const;
+export const ruleInclude = { dataSource: { select: { name: true } }, channel: { select: { name: true, kind: true } } } as const;
 
 type RuleRow = {
   id: string;
@@ -35,12 +37,13 @@ type RuleRow = {
   dataSourceId: string | null;
   channelId: string;
   remindAfterMinutes: number | null;
+  mutedUntil: Date | null;
   createdAt: Date;
   dataSource: { name: string } | null;
   channel: { name: string; kind: "email" | "chat_url" };
 };
 
-function toRuleView(rule: RuleRow): RuleView {
+export function toRuleView(rule: RuleRow, now = new Date()): RuleView {
   return {
     id: rule.id,
     organizationId: rule.organizationId,
@@ -50,6 +53,7 @@ function toRuleView(rule: RuleRow): RuleView {
     channelName: rule.channel.name,
     channelKind: rule.channel.kind,
     remindAfterMinutes: rule.remindAfterMinutes,
+    mutedUntil: rule.mutedUntil && rule.mutedUntil > now ? rule.mutedUntil : null,
     createdAt: rule.createdAt,
   };
 }
@@ -66,14 +70,7 @@ export async function createRule(db: PrismaClient, principal: ActingPrincipal, r
   return db.$transaction(async (tx) => {
     const organization = await tx.organization.findUnique({ where: { id: input.organizationId }, select: { id: true } });
     if (!organization) throw new AppError("not_found", `No organization ${input.organizationId}.`);
-    const channel = await requireChannel(tx, principal, input.channelId);
-    if (channel.organizationId !== null && channel.organizationId !== input.organizationId) {
-      throw new AppError("bad_request", "That channel belongs to another organization.");
-    }
-    if (input.sourceId !== null) {
-      const source = await tx.dataSource.findFirst({ where: { id: input.sourceId, organizationId: input.organizationId }, select: { id: true } });
-      if (!source) throw new AppError("not_found", `No data source ${input.sourceId}.`);
-    }
+    await requireRuleTargets(tx, principal, input.organizationId, input);
     const rule = await tx.alertRule.create({
       data: { organizationId: input.organizationId, dataSourceId: input.sourceId, channelId: input.channelId, remindAfterMinutes: input.remindAfterMinutes },
       include: ruleInclude,
@@ -89,10 +86,28 @@ export async function createRule(db: PrismaClient, principal: ActingPrincipal, r
   });
 }
 
+/** The channel (this organization's, or the instance's) and the source (this organization's) a rule may name. */
+export async function requireRuleTargets(tx: Db, principal: ActingPrincipal, organizationId: string, targets: { channelId: string; sourceId: string | null }): Promise<void> {
+  const channel = await requireChannel(tx, principal, targets.channelId);
+  if (channel.organizationId !== null && channel.organizationId !== organizationId) {
+    throw new AppError("bad_request", "That channel belongs to another organization.");
+  }
+  if (targets.sourceId !== null) {
+    const source = await tx.dataSource.findFirst({ where: { id: targets.sourceId, organizationId }, select: { id: true } });
+    if (!source) throw new AppError("not_found", `No data source ${targets.sourceId}.`);
+  }
+}
+
+/** The organization a rule belongs to, or null when there is no such rule (for the role check before the change). */
+export async function ruleOrganization(db: Db, ruleId: string): Promise<string | null> {
+  const rule = await db.alertRule.findUnique({ where: { id: ruleId }, select: { organizationId: true } });
+  return rule?.organizationId ?? null;
+}
+
 export async function listRules(db: Db, principal: ActingPrincipal, organizationId: string): Promise<RuleView[]> {
   requireReach(principal, organizationId);
   const rules = await db.alertRule.findMany({ where: { organizationId }, include: ruleInclude, orderBy: [{ createdAt: "asc" }, { id: "asc" }] });
-  return rules.map(toRuleView);
+  return rules.map((rule) => toRuleView(rule));
 }
 
 export async function deleteRule(db: PrismaClient, principal: ActingPrincipal, ruleId: string): Promise<RuleView> {

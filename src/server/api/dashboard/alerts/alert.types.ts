@@ -28,9 +28,10 @@ export const ruleSchema = z.object({
   channelName: z.string(),
   channelKind: z.enum(["email", "chat_url"]),
   remindAfterMinutes: z.number().nullable(),
+  mutedUntil: isoString.nullable(),
   createdAt: isoString,
 });
-export const toRuleDto = (r: RuleView): z.infer<typeof ruleSchema> => ({ ...r, createdAt: iso(r.createdAt) });
+export const toRuleDto = (r: RuleView): z.infer<typeof ruleSchema> => ({ ...r, mutedUntil: isoOrNull(r.mutedUntil), createdAt: iso(r.createdAt) });
 
 export const deliverySchema = z.object({
   id: z.string(),

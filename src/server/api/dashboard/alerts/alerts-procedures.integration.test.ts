@@ -14,8 +14,9 @@ async function setup() {
   const admin = await make({ email: `admin-${Math.random()}@x.test`, membership: { organizationId: a.id, role: "admin" } });
   const member = await make({ email: `member-${Math.random()}@x.test`, membership: { organizationId: a.id, role: "member" } });
   const support = await make({ email: `support-${Math.random()}@x.test`, instanceRole: "support" });
+  const adminB = await make({ email: `admin-b-${Math.random()}@x.test`, membership: { organizationId: b.id, role: "admin" } });
   const as = (userId: string) => createDashboardCaller({ db: database.prisma, requestId: "req_test", sessionUserId: userId });
-  return { a, b, owner: as(ownerRow.id), admin: as(admin.id), member: as(member.id), support: as(support.id), memberEmail: member.email };
+  return { a, b, owner: as(ownerRow.id), admin: as(admin.id), member: as(member.id), support: as(support.id), adminB: as(adminB.id), memberEmail: member.email };
 }
 
 const email = (organizationId: string | null, to = ["ops@example.com"]) => ({ kind: "email" as const, organizationId, name: "Ops", to });
@@ -46,6 +47,17 @@ describe("alert procedures", () => {
     const rule = await s.admin.alerts.createRule({ organizationId: s.a.id, sourceId: null, channelId: channel.id, remindAfterMinutes: 60 });
     await s.owner.alerts.createRule({ organizationId: s.a.id, sourceId: null, channelId: instance.id, remindAfterMinutes: null });
     expect(await outcomeOf(s.member.alerts.deleteRule({ ruleId: rule.id }))).toBe("FORBIDDEN");
+    // Editing and muting (D500): admins and owners of the organization; members are refused, other tenants see nothing.
+    const until = new Date(Date.now() + 3_600_000).toISOString();
+    expect(await outcomeOf(s.member.alerts.updateRule({ ruleId: rule.id, sourceId: null, channelId: channel.id, remindAfterMinutes: 30 }))).toBe("FORBIDDEN");
+    expect(await outcomeOf(s.member.alerts.muteRule({ ruleId: rule.id, until }))).toBe("FORBIDDEN");
+    expect(await outcomeOf(s.support.alerts.muteRule({ ruleId: rule.id, until }))).toBe("FORBIDDEN");
+    expect(await outcomeOf(s.adminB.alerts.muteRule({ ruleId: rule.id, until }))).toBe("NOT_FOUND");
+    expect(await outcomeOf(s.admin.alerts.updateRule({ ruleId: rule.id, sourceId: null, channelId: instance.id, remindAfterMinutes: null }))).toBe("NOT_FOUND");
+    expect(await outcomeOf(s.admin.alerts.muteRule({ ruleId: rule.id, until: "tomorrow" }))).toBe("BAD_REQUEST");
+    expect(await s.admin.alerts.updateRule({ ruleId: rule.id, sourceId: null, channelId: channel.id, remindAfterMinutes: 30 })).toMatchObject({ remindAfterMinutes: 30, mutedUntil: null });
+    expect((await s.admin.alerts.muteRule({ ruleId: rule.id, until })).mutedUntil).toBe(until);
+    expect((await s.owner.alerts.muteRule({ ruleId: rule.id, until: null })).mutedUntil).toBeNull();
     expect((await s.member.alerts.rules({ organizationId: s.a.id })).map((r) => r.channelName)).toEqual(["Ops", "Ops"]);
 
     const test = await s.admin.alerts.testChannel({ channelId: channel.id });
