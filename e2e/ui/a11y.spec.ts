@@ -104,6 +104,12 @@ test("every screen passes axe-core (no serious or critical findings) at desktop 
   await expect(page.getByRole("listbox", { name: "Organization" }).getByRole("option", { name: org.name })).toBeVisible();
   await expectAccessibleAtBothWidths(page, { label: "/dashboard/audit with the organization picker open" });
   await scan(page, "/dashboard/support", heading(/Support/));
+  // Issue 43: the search's "no request id in what you pasted", and a dashboard answer's request page (its user).
+  await scan(page, "/dashboard/requests?id=nothing+useful", async (p) => expect(p.getByTestId("request-search-no-id")).toBeVisible());
+  const dashboardRequest = await withE2eDb(async (db) =>
+    (await db.$queryRawUnsafe<{ id: string }[]>(`SELECT request_id AS id FROM request_log WHERE surface = 'dashboard' AND user_id IS NOT NULL ORDER BY occurred_at DESC LIMIT 1`))[0]?.id,
+  );
+  if (dashboardRequest) await scan(page, `/dashboard/requests/${dashboardRequest}`, async (p) => expect(p.getByTestId("request-user")).toBeVisible());
   await scan(page, "/docs", async (p) => expect(p.locator(".swagger-ui .opblock").first()).toBeVisible({ timeout: 30_000 }));
   await scan(page, "/docs/device-sync", async (p) => expect(p.getByRole("link", { name: /API reference/ })).toBeVisible());
 });
