@@ -120,7 +120,9 @@ test("an organization admin sees only their organization's requests; a member ha
   await page.setViewportSize(desktop);
   await signIn(page, admin);
   await page.getByRole("navigation").getByRole("link", { name: "Requests" }).first().click();
+  await expect(page).toHaveURL(/\/dashboard\/requests$/);
   await expect(page.getByRole("main")).toContainText(mine.name);
+  await expect(page.getByTestId("request-log-row").first()).toBeVisible();
   const hrefs = await page.getByTestId("request-log-row").getByRole("link").evaluateAll((links) => links.map((l) => l.getAttribute("href")));
   expect(hrefs).toContain(`/dashboard/requests/${ours.requestId}`);
   expect(hrefs).not.toContain(`/dashboard/requests/${other.requestId}`);
@@ -136,6 +138,6 @@ test("an organization admin sees only their organization's requests; a member ha
   await page.goto(`/dashboard/organizations/${mine.id}/keys`);
   await expect(page.getByRole("navigation", { name: "Organization sections" }).getByRole("link", { name: "Requests" })).toHaveCount(0);
   await page.goto(`/dashboard/organizations/${mine.id}/requests`);
-  await expect(page.getByRole("alert")).toContainText("You do not have access to this");
+  await expect(page.getByRole("alert").filter({ hasText: "You do not have access to this" })).toBeVisible();
   await expect(page.getByTestId("request-log-row")).toHaveCount(0);
 });
