@@ -125,7 +125,7 @@ export function InvitationAccept() {
         <h2 className="text-lg font-semibold text-slate-900">
           Join {preview.organizationName} as {preview.role}
         </h2>
-        <p className="mt-1 text-sm break-all text-slate-600">
+        <p className="mt-1 text-sm [overflow-wrap:anywhere] text-slate-600">
           For {preview.email}. The link works once and expires {expires}.
         </p>
       </div>
@@ -140,7 +140,7 @@ export function InvitationAccept() {
         </Button>
       ) : preview.signedInAs ? (
         <div className="space-y-3">
-          <p className="text-sm break-all text-slate-700">
+          <p className="text-sm [overflow-wrap:anywhere] text-slate-700">
             You are signed in as {preview.signedInAs}, and this invitation is for {preview.email}. Sign out, then open the link again.
           </p>
           <Button variant="outline" onClick={() => void signOut({ callbackUrl: "/invitation" })}>

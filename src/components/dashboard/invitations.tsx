@@ -103,7 +103,7 @@ export function PendingInvitations({ organizationId, invitations, nextHref, firs
       <ul className="mt-3 divide-y divide-slate-100">
         {invitations.map((invitation) => (
           <li key={invitation.id} data-testid="invitation-row" className="flex flex-wrap items-center justify-between gap-2 py-2 text-sm">
-            <span className="min-w-0 break-all">
+            <span className="min-w-0 [overflow-wrap:anywhere]">
               <span className="font-medium text-slate-900">{invitation.email}</span>{" "}
               {invitation.state === "expired" ? <Badge tone="amber">expired</Badge> : <Badge tone="blue">pending</Badge>}{" "}
               <span className="text-slate-600">
