@@ -78,7 +78,7 @@ describe("source list", () => {
     expect((await listed(["--search", "AR"])).map((item) => item.name)).toEqual(["guarded"]);
     expect((await listed(["--search", "%"]))).toEqual([]);
     expect((await listed(["--kind", "csv"])).map((item) => item.name)).toEqual(["uploads"]);
-    expect((await listed(["--kind", "postgres_table", "--sort", "-name"])).map((item) => item.name)).toEqual(["healthy", "guarded", "broken"]);
+    expect((await listed(["--kind", "postgres_table", "--sort=-name"])).map((item) => item.name)).toEqual(["healthy", "guarded", "broken"]);
     expect((await cli(["source", "list", "--kind", "excel"])).code).toBe(2);
   });
 

@@ -7,7 +7,7 @@ import { CliUsageError, everyPage, type CliArgs, type CliCommand } from "../comm
 
 /** `source list`: what support looks for first, the sources that need a person, across organizations. */
 export const sourceListCommand: CliCommand = {
-  usage: `source list [--org ORG] [--status ${SOURCE_STATUS_FILTERS.join("|")}[,...]] [--kind csv|postgres_table|crm_object] [--search TEXT] [--sort name|-name|since|-since]`,
+  usage: `source list [--org ORG] [--status ${SOURCE_STATUS_FILTERS.join("|")}[,...]] [--kind csv|postgres_table|crm_object] [--search TEXT] [--sort=name|-name|since|-since]`,
   summary: "List data sources with their status (stale: scheduled, no completed pass for 3 intervals)",
   options: { org: { type: "string" }, status: { type: "string" }, sort: { type: "string" }, kind: { type: "string" }, search: { type: "string" } },
   async run(ctx, args) {
