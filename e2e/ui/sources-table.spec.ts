@@ -26,17 +26,17 @@ test("the sources table searches, filters by state and kind, sorts and pages by 
   expect(await names()).toEqual(["Alpha sites", "Gamma sites"]);
 
   await page.getByLabel("Search by name").fill("");
-  await page.getByLabel("State").selectOption("ok");
+  await page.getByLabel("State", { exact: true }).selectOption("ok");
   await page.getByRole("button", { name: "Apply" }).click();
   expect(await names()).toEqual(["Beta depots"]);
 
-  await page.getByLabel("State").selectOption("");
-  await page.getByLabel("Kind").selectOption("postgres_table");
+  await page.getByLabel("State", { exact: true }).selectOption("");
+  await page.getByLabel("Kind", { exact: true }).selectOption("postgres_table");
   await page.getByRole("button", { name: "Apply" }).click();
   await expect(page.getByText("No sources match")).toBeVisible();
 
-  await page.getByLabel("Kind").selectOption("csv");
-  await page.getByLabel("Sort").selectOption("-name");
+  await page.getByLabel("Kind", { exact: true }).selectOption("csv");
+  await page.getByLabel("Sort", { exact: true }).selectOption("-name");
   await page.getByRole("button", { name: "Apply" }).click();
   expect(await names()).toEqual(["Gamma sites", "Beta depots", "Alpha sites"]);
 
