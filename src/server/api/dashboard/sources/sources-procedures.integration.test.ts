@@ -81,6 +81,10 @@ describe("dashboard sources procedures", () => {
     // Another organization's source named under one's own is absent, even for the owner.
     expect(await failure(s.admin.sources.get({ organizationId: s.a.id, sourceId: inB.id }))).toMatch(/^NOT_FOUND/);
     expect(await failure(s.admin.sources.get({ organizationId: s.b.id, sourceId: inB.id }))).toMatch(/^FORBIDDEN/);
+    // The deletion review's held rows (D465): whoever may read the source; nobody across tenants.
+    for (const caller of [s.owner, s.admin, s.member, s.support]) expect((await caller.sources.heldRows(key)).items).toEqual([]);
+    expect(await failure(s.admin.sources.heldRows({ organizationId: s.b.id, sourceId: inB.id }))).toMatch(/^FORBIDDEN/);
+    expect(await failure(s.admin.sources.heldRows({ organizationId: s.a.id, sourceId: inB.id }))).toMatch(/^NOT_FOUND/);
     expect(await failure(s.admin.sources.board({}))).toMatch(/^FORBIDDEN/);
     expect(await failure(s.member.sources.board({}))).toMatch(/^FORBIDDEN/);
     expect((await s.admin.sources.list({ organizationId: s.a.id })).items.map((x) => x.id)).toEqual([id]);
