@@ -3,9 +3,7 @@ import { cp, mkdtemp, readdir, rm, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { mintApiKey } from "@/server/modules/api-keys/mint-key";
-import { CLI_OPERATOR } from "@/server/modules/access/acting-principal";
-import { replaceCsvRows } from "@/server/modules/data-sources/csv/replace-csv-rows";
+import { displayPrefix, generateToken, hashToken } from "@/server/modules/api-keys/token";
 import { startApiProcess } from "@/test/api-process";
 import { createTestDatabase } from "@/test/db";
 import { withClient } from "./admin";
@@ -15,9 +13,12 @@ import { applyMigrations, DEFAULT_MIGRATIONS_DIR } from "./migrations";
 // An instance of the previous release (prisma/releases.json), filled with data of every kind, is
 // upgraded by the current code: every row survives (count and checksum per table, over the columns
 // the table had before), and the API answers the same pages (D394).
-// NOTE: the fill and the "before" pages use the current code on the older schema; that holds while
-// the tables they touch are unchanged by the migrations since (a migration that changes them
-// must say how, and this test would tell).
+// NOTE: the fill writes the older schema with statements that name only the columns it had (raw
+// inserts, createMany: no RETURNING of columns added since), because the current code cannot run on
+// it: this wave's migrations add columns the code reads and writes (api_keys.revoke_at,
+// request_log.surface, audit_events.target_label). So the "same pages" check compares the pages
+// after the upgrade with what the fill wrote, not with pages the old schema served; serving the
+// old schema would need the previous release's own code.
 const releases = JSON.parse(readFileSync("prisma/releases.json", "utf8")) as Record<string, { commit: string; lastMigration: string } | string>;
 const previous = Object.entries(releases).filter((entry): entry is [string, { commit: string; lastMigration: string }] => typeof entry[1] === "object").at(-1)!;
 const D345 = "20261128130000_tombstone_indexes";
@@ -45,39 +46,50 @@ const T = (minutes: number) => new Date(Date.UTC(2026, 10, 20, 12, minutes));
 async function fill(url: string): Promise<{ organizationId: string; sourceId: string; formId: string; token: string }> {
   const db = createPrismaClient(url);
   try {
-    const organization = await db.organization.create({ data: { name: "Upgraded" } });
-    await db.user.create({ data: { email: "owner@upgrade.test", passwordHash: "x", isInstanceOwner: true } });
-    const key = await mintApiKey(db, CLI_OPERATOR, { name: "before", scopes: "*:*", organizationId: organization.id });
-    await mintApiKey(db, CLI_OPERATOR, { name: "instance", scopes: "*:*", organizationId: null });
-    const csv = await db.dataSource.create({ data: { organizationId: organization.id, name: "Prices", kind: "csv", config: { keyColumn: "sku" } } });
-    const lines = (from: number, to: number, price: string) => Array.from({ length: to - from }, (_, i) => `S${from + i},${price}`).join("\n");
-    await replaceCsvRows(db, CLI_OPERATOR, csv.id, `sku,price\n${lines(0, 300, "1")}\n`);
-    // Second upload: 100 rows gone (tombstones), 100 changed (row versions), 50 new.
-    await replaceCsvRows(db, CLI_OPERATOR, csv.id, `sku,price\n${lines(100, 200, "1")}\n${lines(200, 300, "2")}\n${lines(300, 350, "1")}\n`);
-    for (const kind of ["postgres_table", "crm_object"] as const) {
-      const source = await db.dataSource.create({
-        data: { organizationId: organization.id, name: kind, kind, config: { table: "public.t", keyColumn: "id" }, credentialsEncrypted: "v1:opaque", columns: ["id", "v"] },
+    const [organizationId, ownerId] = [crypto.randomUUID(), crypto.randomUUID()];
+    await db.organization.createMany({ data: [{ id: organizationId, name: "Upgraded" }] });
+    await db.user.createMany({ data: [{ id: ownerId, email: "owner@upgrade.test", passwordHash: "x", isInstanceOwner: true }] });
+    const token = generateToken("live");
+    for (const [name, token_, org] of [["before", token, organizationId], ["instance", generateToken("live"), null]] as const) {
+      await db.$executeRaw`INSERT INTO api_keys (id, name, prefix, hash, checksummed, scopes, organization_id, rate_limit)
+        VALUES (${crypto.randomUUID()}, ${name}, ${displayPrefix(token_)}, ${hashToken(token_)}, true, ${["*:*"]}::text[], ${org}, 600)`;
+    }
+    let sourceId = "";
+    for (const kind of ["csv", "postgres_table", "crm_object"] as const) {
+      const id = crypto.randomUUID();
+      if (kind === "csv") sourceId = id;
+      await db.dataSource.createMany({
+        data: [{ id, organizationId, name: kind, kind, config: kind === "csv" ? { keyColumn: "sku" } : { table: "public.t", keyColumn: "id" }, credentialsEncrypted: kind === "csv" ? null : "v1:opaque", columns: ["id", "v"] }],
       });
+      // 200 rows, a tenth of them tombstones, 20 row versions: what uploads and passes leave.
       await db.dataSourceRow.createMany({
         data: Array.from({ length: 200 }, (_, i) => ({
-          dataSourceId: source.id, externalId: String(i), data: { id: i, v: `v${i}` }, dataHash: `h${i}`, displayOrder: i,
+          dataSourceId: id, externalId: String(i), data: { id: i, v: `v${i}` }, dataHash: `h${i}`, displayOrder: i,
           createdAt: T(0), updatedAt: T(i % 50), deletedAt: i % 10 === 0 ? T(55) : null,
         })),
       });
       await db.dataSourceRowVersion.createMany({
         data: Array.from({ length: 20 }, (_, i) => ({
-          dataSourceId: source.id, rowId: `00000000-0000-4000-8000-${String(i).padStart(12, "0")}`, externalId: String(i), data: { id: i, v: "old" },
+          dataSourceId: id, rowId: `00000000-0000-4000-8000-${String(i).padStart(12, "0")}`, externalId: String(i), data: { id: i, v: "old" },
           displayOrder: i, createdAt: T(0), updatedAt: T(1), supersededAt: T(2),
         })),
       });
-      await db.syncRun.create({ data: { dataSourceId: source.id, trigger: "schedule", status: "ok", startedAt: T(3), finishedAt: T(4), inserted: 200 } });
+      await db.syncRun.createMany({ data: [{ dataSourceId: id, trigger: "schedule", status: "ok", startedAt: T(3), finishedAt: T(4), inserted: 200 }] });
     }
-    const form = await db.form.create({ data: { organizationId: organization.id, name: "Visits" } });
+    const formId = crypto.randomUUID();
+    await db.form.createMany({ data: [{ id: formId, organizationId, name: "Visits" }] });
     await db.record.createMany({
-      data: Array.from({ length: 120 }, (_, i) => ({ organizationId: organization.id, formId: form.id, createdBy: `u${i % 7}`, fieldValues: { n: i }, createdAt: T(i % 60) })),
+      data: Array.from({ length: 120 }, (_, i) => ({ organizationId, formId, createdBy: `u${i % 7}`, fieldValues: { n: i }, createdAt: T(i % 60) })),
     });
-    await db.auditEvent.create({ data: { action: "test.before_upgrade", actorType: "cli", targetType: "organization", targetId: organization.id, createdAt: T(5) } });
-    return { organizationId: organization.id, sourceId: csv.id, formId: form.id, token: key.token };
+    await db.auditEvent.createMany({
+      data: [
+        { action: "test.before_upgrade", actorType: "cli", targetType: "organization", targetId: organizationId, createdAt: T(5) },
+        { action: "api_key.minted", actorType: "cli", organizationId, targetType: "api_key", targetId: organizationId, metadata: { name: "before" }, createdAt: T(6) },
+        { action: "data_source.created", actorType: "cli", organizationId, targetType: "data_source", targetId: sourceId, metadata: { name: "csv" }, createdAt: T(7) },
+        { action: "form.created", actorType: "cli", organizationId, targetType: "form", targetId: formId, metadata: { name: "Visits" }, createdAt: T(8) },
+      ],
+    });
+    return { organizationId, sourceId, formId, token };
   } finally {
     await db.$disconnect();
   }
@@ -142,16 +154,13 @@ describe(`an upgrade from ${previous[0]} (${previous[1].commit}) to the current 
   it.each([
     [`${previous[0]}, its last migration applied`, previous[1].lastMigration],
     ["an instance that has not applied D345 yet", "20261126081000_source_live_rows"],
-  ])("from %s: every row survives and the API answers the same pages", async (_from, last) => {
+  ])("from %s: every row survives and the API answers with what the older schema held", async (_from, last) => {
     const database = await createTestDatabase({ migrated: false });
     cleanups.push(database.drop);
     await applyMigrations(database.url, { migrationsDir: await releaseMigrations(previous[0], last) });
     const target = await fill(database.url);
-    const before = await pages(database.url, target, true);
-    expect([(before.rows.data as unknown[]).length, (before.records.data as unknown[]).length]).toEqual([100, 50]);
     const old = await snapshot(database.url);
-    expect(old.tables.request_log?.rows).toBeGreaterThanOrEqual(5);
-    expect(old.tables.audit_events?.rows).toBeGreaterThan(3); // key.created among them
+    expect(old.tables.audit_events?.rows).toBe(4);
 
     const { applied } = await applyMigrations(database.url);
     const current = (await readdir(DEFAULT_MIGRATIONS_DIR)).filter((name) => name > last && name !== "migration_lock.toml");
@@ -159,6 +168,13 @@ describe(`an upgrade from ${previous[0]} (${previous[1].commit}) to the current 
     if (last < D345) expect(applied).toContain(D345);
 
     expect((await snapshot(database.url, old.columns)).tables).toEqual(old.tables);
-    expect(await pages(database.url, target, false)).toEqual(before);
-  }, 240_000); // two API processes and a fill: 25 s on the loaded 2-core machine
+    // The API on the upgraded schema answers with what the older one held, and writes (records, the request log).
+    const after = await pages(database.url, target, true);
+    const rows = after.rows.data as Array<{ external_id: string; deleted_at: string | null; data: { v: string } }>;
+    expect(rows.map((row) => [row.external_id, row.deleted_at !== null, row.data.v])).toEqual(Array.from({ length: 100 }, (_, i) => [String(i), i % 10 === 0, `v${i}`]));
+    const records = after.records.data as Array<{ field_values: { n?: number; i?: number } }>;
+    expect(records).toHaveLength(50);
+    expect(new Set(records.map((record) => JSON.stringify(record.field_values))).size).toBe(50);
+    expect(await pages(database.url, target, false)).toEqual(after);
+  }, 240_000); // two API processes and a fill
 });

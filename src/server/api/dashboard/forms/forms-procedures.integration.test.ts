@@ -221,7 +221,7 @@ describe("forms", () => {
       ["form.renamed", "user", orgA],
       ["form.deleted", "user", orgA],
     ]);
-    expect(events[1]!.metadata).toEqual({ from: "Water quality", to: "Water samples" });
+    expect(events[1]!.metadata).toMatchObject({ from: "Water quality", to: "Water samples" });
   });
 
   it("refuses to delete a form that has records, saying how many, and changes nothing", async () => {
