@@ -47,7 +47,7 @@ test("issue 44's source dialogs pass axe-core at 1440, 390 and 360 px: discovery
     await page.keyboard.press("Escape");
 
     await page.goto(`${base}/sources/${pgSource}`);
-    await page.getByRole("button", { name: "Edit" }).click();
+    await page.getByRole("button", { name: "Edit", exact: true }).click();
     await page.getByRole("dialog").getByRole("button", { name: "Test connection" }).click();
     await expect(page.getByRole("dialog")).toContainText("Connection works");
     await scanAtIssue44Sizes(page, "edit source, discovered");

@@ -48,7 +48,7 @@ test("a rotated customer password fails the pass; the admin edits in the new one
   await page.reload();
   await expect(page.getByTestId("source-state")).toHaveText("error");
 
-  await page.getByRole("button", { name: "Edit" }).click();
+  await page.getByRole("button", { name: "Edit", exact: true }).click();
   const dialog = page.getByRole("dialog");
   await expect(dialog.getByLabel("User")).toHaveValue(role);
   await expect(dialog.getByLabel("Password")).toHaveValue("");
@@ -77,7 +77,7 @@ test("a rotated customer password fails the pass; the admin edits in the new one
 
   const phone = await signedIn(browser, admin, true);
   await phone.goto(`/dashboard/organizations/${org.id}/sources/${sourceId}`);
-  await phone.getByRole("button", { name: "Edit" }).click();
+  await phone.getByRole("button", { name: "Edit", exact: true }).click();
   await expect(phone.getByRole("dialog").getByLabel("Host")).toBeVisible();
   await screen(phone, "source-edit-form-phone");
 });

@@ -44,9 +44,9 @@ export function SourcesList({ organizationId, sources, canManage, query }: { org
           Search by name
           <Input type="search" name="search" defaultValue={query.search ?? ""} placeholder="e.g. sites" className="mt-1" />
         </label>
-        <label className="text-xs font-medium text-slate-600">
-          State
-          <Select name="status" defaultValue={query.status ?? ""} className="mt-1">
+        <div className="text-xs font-medium text-slate-600">
+          <label htmlFor="sources-status">State</label>
+          <Select id="sources-status" name="status" defaultValue={query.status ?? ""} className="mt-1">
             <option value="">Any state</option>
             {STATES.map((s) => (
               <option key={s.value} value={s.value}>
@@ -54,10 +54,10 @@ export function SourcesList({ organizationId, sources, canManage, query }: { org
               </option>
             ))}
           </Select>
-        </label>
-        <label className="text-xs font-medium text-slate-600">
-          Kind
-          <Select name="kind" defaultValue={query.kind ?? ""} className="mt-1">
+        </div>
+        <div className="text-xs font-medium text-slate-600">
+          <label htmlFor="sources-kind">Kind</label>
+          <Select id="sources-kind" name="kind" defaultValue={query.kind ?? ""} className="mt-1">
             <option value="">Any kind</option>
             {Object.entries(KIND_LABELS).map(([value, label]) => (
               <option key={value} value={value}>
@@ -65,17 +65,17 @@ export function SourcesList({ organizationId, sources, canManage, query }: { org
               </option>
             ))}
           </Select>
-        </label>
-        <label className="text-xs font-medium text-slate-600">
-          Sort
-          <Select name="sort" defaultValue={query.sort} className="mt-1">
+        </div>
+        <div className="text-xs font-medium text-slate-600">
+          <label htmlFor="sources-sort">Sort</label>
+          <Select id="sources-sort" name="sort" defaultValue={query.sort} className="mt-1">
             {SORTS.map((s) => (
               <option key={s.value} value={s.value}>
                 {s.label}
               </option>
             ))}
           </Select>
-        </label>
+        </div>
         <div className="flex gap-2 sm:col-span-2 lg:col-span-5">
           <button type="submit" className="h-9 rounded-md bg-slate-900 px-4 text-sm font-medium text-white hover:bg-slate-800 focus-visible:ring-2 focus-visible:ring-blue-600 focus-visible:outline-none">
             Apply
