@@ -70,6 +70,14 @@ describe("source edit, pause, resume, resync and delete", () => {
     expect(await cliJson(["source", "resync", id])).toMatchObject({ id, requested_at: expect.any(String) });
     const jobs = await database.prisma.$queryRawUnsafe<{ key: string }[]>("SELECT key FROM graphile_worker.jobs WHERE task_identifier = 'sync_source'");
     expect(jobs.map((job) => job.key)).toEqual([`sync_source:resync:${id}`]);
+    // With the queue: an unscheduled source's resume queues nothing; a scheduled one's queues its pass.
+    await cliJson(["source", "pause", id]);
+    expect(await cliJson(["source", "resume", id])).toMatchObject({ id, pass_queued: false, scheduled: false });
+    await cliJson(["source", "edit", id, "--interval", "300"]);
+    await cliJson(["source", "pause", id]);
+    expect(await cliJson(["source", "resume", id])).toMatchObject({ id, pass_queued: true, scheduled: true });
+    const queued = await database.prisma.$queryRawUnsafe<{ key: string }[]>("SELECT key FROM graphile_worker.jobs WHERE task_identifier = 'sync_source' ORDER BY key");
+    expect(queued.map((job) => job.key)).toEqual([`sync_source:manual:${id}`, `sync_source:resync:${id}`]);
 
     // delete
     await cliFails(["source", "delete", id], /^error: missing --confirm/);
@@ -88,6 +96,11 @@ describe("source edit, pause, resume, resync and delete", () => {
       "data_source.paused",
       "data_source.resumed",
       "data_source.resync_requested",
+      "data_source.paused",
+      "data_source.resumed",
+      "data_source.edited",
+      "data_source.paused",
+      "data_source.resumed",
       "data_source.deleted",
     ]);
     expect(actions.every((a) => a.actorType === "cli")).toBe(true);

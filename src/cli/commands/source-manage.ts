@@ -82,13 +82,13 @@ export const sourceManageCommands: CommandGroup = {
   },
   resume: {
     usage: "source resume SOURCE_ID",
-    summary: "Resume a paused source; its next pass is queued at once",
+    summary: "Resume a paused source; a scheduled one's next pass is queued at once",
     async run(ctx, args) {
       const sourceId = requirePositional(args, 0, "SOURCE_ID");
       const resumed = await resumeDataSource(ctx.db, CLI_OPERATOR, sourceId);
       ctx.print(
-        { id: sourceId, resumed_at: resumed.resumedAt.toISOString(), pass_queued: resumed.passQueued },
-        `Resumed data source ${sourceId}; ${resumed.passQueued ? "its next pass is queued" : "the worker's next tick runs its pass"}.`,
+        { id: sourceId, resumed_at: resumed.resumedAt.toISOString(), pass_queued: resumed.passQueued, scheduled: resumed.scheduled },
+        `Resumed data source ${sourceId}; ${resumeOutcome(resumed)}.`,
       );
     },
   },
@@ -156,4 +156,9 @@ async function editInput(args: CliArgs): Promise<EditSourceInput> {
   if (args.values["client-secret"] !== undefined) connection.clientSecret = await requireSecretOption(args, "client-secret");
   if (Object.keys(connection).length > 0) edit.connection = connection;
   return edit;
+}
+
+function resumeOutcome(resumed: { passQueued: boolean; scheduled: boolean }): string {
+  if (!resumed.scheduled) return "it has no schedule, so it syncs when someone asks";
+  return resumed.passQueued ? "its next pass is queued" : "the worker's next tick runs its pass";
 }

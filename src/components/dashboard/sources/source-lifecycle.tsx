@@ -41,6 +41,7 @@ export function PauseResync({ source }: { source: SourceDetail }) {
         {paused ? (
           <Button variant="outline" disabled={pending} onClick={() => void run("Not resumed", async () => {
             const resumed = await trpc.sources.resume.mutate(key);
+            if (!resumed.scheduled) return "Resumed: it syncs when someone presses “Sync now”.";
             return resumed.passQueued ? "Resumed: its next pass is queued now." : "Resumed: the worker's next tick runs its pass.";
           })}>
             <Play aria-hidden /> Resume

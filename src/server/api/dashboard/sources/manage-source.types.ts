@@ -16,7 +16,7 @@ export const editSourceOutput = z.object({ id: z.string(), changed: z.array(z.st
 export const pauseSourceInput = sourceInput;
 export const pauseSourceOutput = z.object({ pausedAt: isoString });
 export const resumeSourceInput = sourceInput;
-export const resumeSourceOutput = z.object({ resumedAt: isoString, passQueued: z.boolean() });
+export const resumeSourceOutput = z.object({ resumedAt: isoString, passQueued: z.boolean(), scheduled: z.boolean() });
 export const resyncSourceInput = sourceInput;
 export const resyncSourceOutput = z.object({ requestedAt: isoString });
 

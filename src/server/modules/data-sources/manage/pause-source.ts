@@ -32,8 +32,11 @@ export async function pauseDataSource(db: Db, principal: ActingPrincipal, source
   });
 }
 
-/** Resume: the next pass is queued at once (the tick would find the source due anyway). */
-export async function resumeDataSource(db: Db, principal: ActingPrincipal, sourceId: string): Promise<{ resumedAt: Date; passQueued: boolean }> {
+/**
+ * Resume: a scheduled source's next pass is queued at once (the tick would find it due anyway);
+ * an unscheduled one stays as it was before the pause, syncing only when someone asks (D501).
+ */
+export async function resumeDataSource(db: Db, principal: ActingPrincipal, sourceId: string): Promise<{ resumedAt: Date; passQueued: boolean; scheduled: boolean }> {
   const source = await requireSource(db, principal, sourceId);
   if (!source.pausedAt) throw new AppError("conflict", `Data source ${sourceId} is not paused.`);
   const resumedAt = new Date();
@@ -44,7 +47,8 @@ export async function resumeDataSource(db: Db, principal: ActingPrincipal, sourc
     });
     if (updated.count === 0) throw new AppError("conflict", `Data source ${sourceId} changed meanwhile; reload and try again.`);
     // NOTE: queued in the same transaction, so the job exists exactly when the resume commits.
-    const passQueued = await queueInstalled(tx);
+    const scheduled = source.syncIntervalSeconds !== null;
+    const passQueued = scheduled && (await queueInstalled(tx));
     if (passQueued) await addQueueJob(tx, SYNC_SOURCE_TASK, { sourceId, trigger: "manual" }, syncJobKey(sourceId, "manual"), SYNC_MAX_ATTEMPTS);
     await recordAuditEvent(tx, {
       action: "data_source.resumed",
@@ -53,6 +57,6 @@ export async function resumeDataSource(db: Db, principal: ActingPrincipal, sourc
       target: { type: "data_source", id: sourceId },
       metadata: { name: source.name, kind: source.kind, paused_at: source.pausedAt!.toISOString() },
     });
-    return { resumedAt, passQueued };
+    return { resumedAt, passQueued, scheduled };
   });
 }
