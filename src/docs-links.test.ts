@@ -16,7 +16,7 @@ const FILE_EXTENSIONS = /\.(md|ts|tsx|mts|mjs|js|json|sql|toml|prisma|sh|css|yml
 /**
  * The backticked tokens of a markdown text that name a path: one word with a slash, or a file
  * name with a known extension. Placeholders (`<name>`, `*`), URL paths (`/api/v1`), commands
- * (with spaces) and dotted suffixes (`.types.ts`) are not paths.
+ * (with spaces), media types and dotted suffixes (`.types.ts`) are not paths.
  */
 function pathTokens(markdown: string): string[] {
   const tokens = [...markdown.matchAll(/`([^`\n]+)`/g)].map((match) => match[1]!);
@@ -26,6 +26,7 @@ function pathTokens(markdown: string): string[] {
       !token.startsWith("/") &&
       !token.startsWith(".") &&
       !token.includes("://") &&
+      !/^(application|text|image|multipart)\//.test(token) &&
       (token.includes("/") || FILE_EXTENSIONS.test(token)),
   );
 }
@@ -53,7 +54,7 @@ function missing(guide: string, tokens: string[], names: Set<string>): string[] 
 
 describe("the guides name only paths that exist", () => {
   it("reads paths and leaves placeholders, commands and URL paths alone", () => {
-    const text = "`src/a.ts`, `app/api/v1/[...trpc]/route.ts`, `router.ts`, `src/x/<area>/`, `*.test.ts`, `/api/v1`, `npm run lint`, `.types.ts`, `data_sources:read`";
+    const text = "`src/a.ts`, `app/api/v1/[...trpc]/route.ts`, `router.ts`, `src/x/<area>/`, `*.test.ts`, `/api/v1`, `npm run lint`, `.types.ts`, `data_sources:read`, `application/json`";
     expect(pathTokens(text)).toEqual(["src/a.ts", "app/api/v1/[...trpc]/route.ts", "router.ts"]);
   });
 
