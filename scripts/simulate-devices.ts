@@ -6,9 +6,10 @@ import { formatSummary, simulate } from "@/simulator/simulate";
 import { startFakeCrm } from "@/server/modules/data-sources/testing/fake-crm-server";
 import { parseModeOption, SIMULATED_MODES } from "@/simulator/modes";
 
-// `npm run simulate:devices -- [--devices N] [--runs R] [--seed S] [--mode compare|xmin|cdc|all] [--crm]` (default all): devices that follow the
+// `npm run simulate:devices -- [--devices N] [--runs R] [--seed S] [--mode compare|xmin|cdc|all] [--crm] [--settle-ms MS]` (default all): devices that follow the
 // rows API while passes commit under them must end with the server's live rows (src/simulator).
 // --crm adds a CRM object, read in modified_since mode, from the local Salesforce stand-in.
+// --settle-ms: the wait before the last pulls, for an API that reads on a replica (its staleness bound, D502).
 // --mode cdc puts the customer tables on a second embedded server with wal_level = logical.
 // The customer tables live on this machine's embedded server, so the npm script allows private
 // connector targets (D51); against BASE_URL the app's own setting applies.
@@ -20,6 +21,7 @@ const { values } = parseArgs({
     seed: { type: "string" },
     mode: { type: "string", default: "all" },
     crm: { type: "boolean", default: false },
+    "settle-ms": { type: "string", default: "0" },
   },
 });
 const number = (name: string, value: string | undefined, min: number) => {
@@ -32,6 +34,7 @@ const number = (name: string, value: string | undefined, min: number) => {
 };
 const devices = number("devices", values.devices, 1);
 const runs = number("runs", values.runs, 1);
+const settleMs = number("settle-ms", values["settle-ms"], 0);
 const modes = parseModeOption(values.mode);
 if (!modes.ok) {
   process.stderr.write(`${modes.reason}\n`);
@@ -47,7 +50,7 @@ const crm = values.crm ? await startFakeCrm() : undefined;
 let failed = false;
 try {
   const summaries = [];
-  for (const mode of modes.modes) summaries.push(await simulate({ ...environment.deps, crm }, { devices, runs, seed, mode, print }));
+  for (const mode of modes.modes) summaries.push(await simulate({ ...environment.deps, crm }, { devices, runs, seed, mode, settleMs, print }));
   for (const summary of summaries) {
     print(formatSummary(summary));
     failed ||= summary.divergedRuns.length > 0;

@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from "node:child_process";
-import { createWriteStream } from "node:fs";
+import { createWriteStream, writeFileSync } from "node:fs";
 import net from "node:net";
 import path from "node:path";
 
@@ -40,15 +40,19 @@ export function startChild(name: string, command: string, args: string[], option
   };
 }
 
-/** Runs a command to its end; rejects with its output when it fails. */
-export function run(command: string, args: string[], options: { env?: NodeJS.ProcessEnv; cwd?: string } = {}): Promise<string> {
+/** Runs a command to its end; rejects with its output's tail when it fails (the whole of it goes to `logFile` if given). */
+export function run(command: string, args: string[], options: { env?: NodeJS.ProcessEnv; cwd?: string; logFile?: string } = {}): Promise<string> {
   return new Promise((resolve, reject) => {
     const child = spawn(command, args, { cwd: options.cwd, env: options.env ?? process.env, stdio: ["ignore", "pipe", "pipe"] });
     let output = "";
     child.stdout.on("data", (chunk: Buffer) => (output += chunk.toString()));
     child.stderr.on("data", (chunk: Buffer) => (output += chunk.toString()));
     child.once("error", reject);
-    child.once("exit", (code) => (code === 0 ? resolve(output) : reject(new Error(`${command} ${args.join(" ")} exited ${code}:\n${output.slice(-2000)}`))));
+    child.once("exit", (code) => {
+      if (options.logFile) writeFileSync(options.logFile, output);
+      if (code === 0) resolve(output);
+      else reject(new Error(`${command} ${args.join(" ")} exited ${code}${options.logFile ? ` (whole output: ${options.logFile})` : ""}:\n${output.slice(-2000)}`));
+    });
   });
 }
 

@@ -272,6 +272,10 @@ describe("reads from the replica (D404)", () => {
     expect(maxLag).toBeGreaterThan(1);
   });
 
+  // The last pulls come this long after the last write: the staleness a replica read may have (the
+  // apps' 1 s lag bound plus two 200 ms polls, D502), with a margin. Without it an empty final delta
+  // on a replica 1 s behind would end a device's run before it saw the last pass.
+  const STALENESS_BOUND_MS = 2_000;
   it("the device simulator through haproxy with the replica 2 s behind during passes: 0 divergences over 20 runs, some pages on the replica", { timeout: 240_000 }, async () => {
     // The delay alternates (2 s on, 2 s off): while on, every pass commits behind a replica 2 s
     // back (past the 1 s bound, so reads must fall back or wait for the snapshot); while off, the
@@ -285,9 +289,10 @@ describe("reads from the replica (D404)", () => {
     const before = await readsByTarget();
     const started = Date.now();
     // `npm run simulate:devices` against the running topology: its passes commit on the primary, its devices read through haproxy.
-    const output = await run(process.execPath, ["--import", "tsx", "scripts/simulate-devices.ts", "--runs", "20", "--mode", "compare", "--seed", "46"], {
+    const output = await run(process.execPath, ["--import", "tsx", "scripts/simulate-devices.ts", "--runs", "20", "--mode", "compare", "--seed", "46", "--settle-ms", String(STALENESS_BOUND_MS)], {
       cwd: repoRoot,
       env: { ...process.env, NODE_ENV: "production", GROUNDWORK_ALLOW_PRIVATE_TARGETS: "on", BASE_URL: balancer!.url, DATABASE_URL: data!.primaryUrl },
+      logFile: path.join(repoRoot, "reports", "topology-simulator.log"),
     });
     clearInterval(toggling);
     await switching;

@@ -68,6 +68,19 @@ export interface RunResult {
 }
 
 const QUIESCE_CYCLES = 20;
+
+export interface ScenarioOptions {
+  seed: number;
+  devicesPerKind: number;
+  mode: SimulatedMode;
+  /**
+   * How long the devices wait, once the last write committed, before pulling until quiet: the
+   * staleness the API may serve. 0 against one database; against a read replica, its bound
+   * (GROUNDWORK_READ_MAX_LAG_MS plus the lag poll, D502), since an empty delta then means
+   * "nothing new as of at most that long ago".
+   */
+  settleMs?: number;
+}
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /**
@@ -76,7 +89,7 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
  * concurrently with pages of 3–7 rows. Then one final pass, the devices pull until a delta comes
  * back empty, and each device's table is compared with the server's live rows.
  */
-export async function runScenario(deps: SimulationDeps, options: { seed: number; devicesPerKind: number; mode: SimulatedMode }): Promise<RunResult> {
+export async function runScenario(deps: SimulationDeps, options: ScenarioOptions): Promise<RunResult> {
   const rng = createRng(options.seed);
   const derive = (): Rng => createRng(rng.int(0, 2 ** 31));
   const timeline = new Timeline();
@@ -111,7 +124,7 @@ export async function runScenario(deps: SimulationDeps, options: { seed: number;
 
 async function runWithSource(
   deps: SimulationDeps,
-  options: { seed: number; devicesPerKind: number; mode: SimulatedMode },
+  options: ScenarioOptions,
   run: { derive: () => Rng; timeline: Timeline; organizationId: string; table: TableWriter; tableSourceId: string; customer: CustomerQueries },
 ): Promise<RunResult> {
   const { derive, timeline, organizationId, table } = run;
@@ -143,7 +156,7 @@ async function runWithSource(
     }
   }
   try {
-    return await runDevices(deps, run, { seed: options.seed, sources, devices, crm, faults: faults.counts, derive, table, csv });
+    return await runDevices(deps, run, { seed: options.seed, settleMs: options.settleMs ?? 0, sources, devices, crm, faults: faults.counts, derive, table, csv });
   } finally {
     for (const device of devices) if (device instanceof LibraryDevice) await device.close().catch(() => undefined);
     await rm(faults.directory, { recursive: true, force: true });
@@ -155,6 +168,7 @@ async function runDevices(
   run: { timeline: Timeline; table: TableWriter; tableSourceId: string; customer: CustomerQueries },
   world: {
     seed: number;
+    settleMs: number;
     sources: DeviceSource[];
     devices: (Device | LibraryDevice)[];
     crm: Awaited<ReturnType<typeof crmSource>> | null;
@@ -200,6 +214,9 @@ async function runDevices(
     writing = false;
     await Promise.all(loops);
   }
+  // Measured from the last commit, not from the loops' end, which already took some of it.
+  const lastWriteAt = timeline.lastWriteAt() ?? Date.now();
+  if (world.settleMs > 0) await sleep(Math.max(0, lastWriteAt + world.settleMs - Date.now()));
 
   for (const device of devices) {
     if (errors.has(device)) continue;

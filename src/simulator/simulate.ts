@@ -9,6 +9,8 @@ export interface SimulationOptions {
   seed: number;
   /** The capture mode of the Postgres-table source (modes.ts). */
   mode: SimulatedMode;
+  /** The wait before the devices' last pulls (ScenarioOptions.settleMs). */
+  settleMs?: number;
   /** Where progress and traces go (one line at a time). */
   print: (line: string) => void;
 }
@@ -45,7 +47,7 @@ export async function simulate(deps: SimulationDeps, options: SimulationOptions)
   const started = Date.now();
   for (let index = 0; index < options.runs; index++) {
     const seed = runSeed(options.seed, index);
-    const result = await runScenario(deps, { seed, devicesPerKind: options.devices, mode: options.mode });
+    const result = await runScenario(deps, { seed, devicesPerKind: options.devices, mode: options.mode, settleMs: options.settleMs });
     passes.incremental += result.passes.incremental;
     passes.full += result.passes.full;
     passes.streamed += result.passes.streamed;

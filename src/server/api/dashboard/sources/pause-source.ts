@@ -12,11 +12,11 @@ export const pauseSourceProcedure = sessionProcedure
     return { pausedAt: pausedAt.toISOString() };
   });
 
-/** Resume: the next pass is queued at once. */
+/** Resume: a scheduled source's next pass is queued at once (D501). */
 export const resumeSourceProcedure = sessionProcedure
   .input(resumeSourceInput)
   .output(resumeSourceOutput)
   .mutation(async ({ ctx, input }) => {
     const resumed = await resumeDataSource(ctx.db, sourcePrincipal(ctx.viewer, input.organizationId, "manage"), input.sourceId);
-    return { resumedAt: resumed.resumedAt.toISOString(), passQueued: resumed.passQueued };
+    return { resumedAt: resumed.resumedAt.toISOString(), passQueued: resumed.passQueued, scheduled: resumed.scheduled };
   });
