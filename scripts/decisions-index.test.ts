@@ -58,6 +58,39 @@ describe("the decisions index", () => {
     expect(rebuilt.split(INDEX_END).length).toBe(2);
   });
 
+  it("groups the index by topic, an unmapped group under Other, anchors unchanged (issue 45)", () => {
+    const grouped = `# Decisions
+
+## Platform
+
+### D7. A platform choice
+Text.
+
+## The /api/v1 surface
+
+### D8. An API choice
+Text.
+
+## Keys and authorization (spec 2.1, 3.1, 5)
+
+### D9. A key choice
+Text.
+
+## A group someone appended in parallel
+
+### D6. Not yet mapped
+Text.
+`;
+    const index = withIndex(grouped);
+    const order = ["**API surface** (1)", "[D8](#d8-an-api-choice)", "**Auth and keys** (1)", "[D9](#d9-a-key-choice)",
+      "**Operations** (1)", "[D7](#d7-a-platform-choice)", "**Other** (1)", "[D6](#d6-not-yet-mapped)"];
+    const positions = order.map((needle) => index.indexOf(needle));
+    expect(positions.every((p) => p >= 0), `missing: ${order.filter((_, i) => positions[i]! < 0).join(", ")}`).toBe(true);
+    expect(positions).toEqual([...positions].sort((a, b) => a - b));
+    expect(parseDecisions(grouped).map((d) => d.group)).toEqual(["A group someone appended in parallel", "Platform", "The /api/v1 surface", "Keys and authorization (spec 2.1, 3.1, 5)"]);
+    expect(withIndex(index)).toBe(index);
+  });
+
   it("finds numbers used twice", () => {
     expect(duplicateIds(parseDecisions(`${sample}\n### D4. Again\n`))).toEqual(["D4"]);
   });
