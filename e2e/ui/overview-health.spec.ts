@@ -62,11 +62,11 @@ test("the Overview and Organizations pages show an organization's health, with l
   await expectAccessibleAtBothWidths(page, { label: "overview-health" });
 
   // The strip's "in error" leads to the sources table filtered by that state.
-  await page.getByRole("link", { name: `${org.name}: 1 source in error` }).first().click();
+  await page.getByRole("link", { name: `1 in error — ${org.name}` }).first().click();
   await expect(page).toHaveURL(new RegExp(`/dashboard/organizations/${org.id}/sources\\?status=error$`));
   await expect(page.getByTestId("source-name")).toHaveText(["Depot list"]);
   await page.goto("/dashboard");
-  await card.getByRole("link", { name: `${org.name}: 1 source needs attention` }).click();
+  await card.getByRole("link", { name: `1 needs attention — ${org.name}` }).click();
   await expect(page).toHaveURL(/status=needs_attention$/);
   await expect(page.getByTestId("source-name")).toHaveText(["Site register"]);
 
@@ -79,7 +79,7 @@ test("the Overview and Organizations pages show an organization's health, with l
   await expect(row.getByTestId("org-error-rate")).toContainText("33 %");
   await expect(page.getByRole("row").filter({ hasText: other.name })).toHaveCount(0);
   await expectAccessibleAtBothWidths(page, { label: "organizations-health" });
-  await row.getByRole("link", { name: `${org.name}: 1 source in error` }).click();
+  await row.getByRole("link", { name: `1 in error — ${org.name}` }).click();
   await expect(page).toHaveURL(/status=error$/);
   await expect(page.getByTestId("source-name")).toHaveText(["Depot list"]);
 

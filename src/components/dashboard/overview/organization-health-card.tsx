@@ -42,7 +42,7 @@ export function OrganizationHealthCard({ organization, health }: { organization:
                 </Link>
               </span>
             ) : (
-              <Link className="hover:underline" href={`${base}/requests`} aria-label={`${organization.name}: requests of the last 24 hours`}>
+              <Link className="hover:underline" href={`${base}/requests`}>
                 {health.requests.total.toLocaleString("en")} · <span className={health.requests.errors > 0 ? "font-medium text-red-800" : ""}>{errorRateText(health.requests)} errors</span>
                 <span className="block text-xs text-slate-600">{errorSplitText(health.requests)}</span>
               </Link>
@@ -53,7 +53,7 @@ export function OrganizationHealthCard({ organization, health }: { organization:
           <dt className="text-slate-600">Open alerts</dt>
           <dd data-testid="org-open-alerts">
             {health.openAlerts > 0 ? (
-              <Link className="font-medium text-red-800 underline" href={`${base}/sources?sort=since`} aria-label={`${organization.name}: ${plural(health.openAlerts, "open alert")}`}>
+              <Link className="font-medium text-red-800 underline" href={`${base}/sources?sort=since`} aria-label={`${health.openAlerts} — ${plural(health.openAlerts, "open alert")} in ${organization.name}`}>
                 {health.openAlerts}
               </Link>
             ) : (

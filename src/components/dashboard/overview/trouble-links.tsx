@@ -17,7 +17,7 @@ export function TroubleLinks({ organizationId, sources, organizationName }: { or
     return (
       <span className="text-slate-600">
         No sources yet.{" "}
-        <Link className="text-blue-800 underline" href={sourcesHref(organizationId)} aria-label={`Add a source to ${organizationName}`}>
+        <Link className="text-blue-800 underline" href={sourcesHref(organizationId)} aria-label={`Add one: a source for ${organizationName}`}>
           Add one
         </Link>
       </span>
@@ -26,7 +26,7 @@ export function TroubleLinks({ organizationId, sources, organizationName }: { or
   const shown = TROUBLES.filter((t) => sources[t.field] > 0);
   if (shown.length === 0) {
     return (
-      <Link className="text-green-800 hover:underline" href={sourcesHref(organizationId)} data-testid="sources-all-ok" aria-label={`${organizationName}: ${sources.total} sources, none in trouble`}>
+      <Link className="text-green-800 hover:underline" href={sourcesHref(organizationId)} data-testid="sources-all-ok" aria-label={`${sources.total} ${sources.total === 1 ? "source" : "sources"}, none in trouble — ${organizationName}`}>
         {sources.total} {sources.total === 1 ? "source" : "sources"}, none in trouble
       </Link>
     );
@@ -39,7 +39,7 @@ export function TroubleLinks({ organizationId, sources, organizationName }: { or
             className={`font-medium underline decoration-dotted underline-offset-2 hover:decoration-solid ${t.tone}`}
             href={sourcesHref(organizationId, t.status)}
             data-testid={`trouble-${t.status}`}
-            aria-label={`${organizationName}: ${sources[t.field]} ${sources[t.field] === 1 ? "source" : "sources"} ${t.label}`}
+            aria-label={`${sources[t.field]} ${t.label} — ${organizationName}`}
           >
             {sources[t.field]} {t.label}
           </Link>
