@@ -50,7 +50,7 @@ export default async function OverviewPage({ searchParams }: { searchParams: Pro
           </h2>
           <p className="text-sm text-slate-600">
             <span data-testid="overview-org-count">{grid.totals.organizations}</span> {grid.totals.organizations === 1 ? "organization" : "organizations"} ·{" "}
-            {activeKeys} active {activeKeys === 1 ? "key" : "keys"} · {me.memberships.length} of them yours
+            {activeKeys} active {activeKeys === 1 ? "key" : "keys"} · you belong to {me.memberships.length}
           </p>
         </div>
         {grid.totals.organizations > 0 ? (

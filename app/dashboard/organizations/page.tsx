@@ -33,6 +33,7 @@ export default async function OrganizationsPage({ searchParams }: { searchParams
         isOwner={me.isInstanceOwner}
         health={Object.fromEntries(health.items.map((item) => [item.organizationId, item]))}
         requestsSince={health.window.requestsSince}
+        currentHourSince={health.window.currentHourSince}
       />
       <CursorPager
         label="More organizations"

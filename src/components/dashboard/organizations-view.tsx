@@ -12,7 +12,7 @@ import { Input, Label } from "@/components/ui/input";
 import { RelativeTime } from "@/components/ui/relative-time";
 import { Table, TBody, TD, TH, THead, TR } from "@/components/ui/table";
 import { describeError, trpc, type ShownError } from "@/lib/trpc-client";
-import { errorRateText, errorSplitText, utcHour, type HealthFigures } from "./overview/health-format";
+import { errorRateText, errorSplitText, windowStartText, type HealthFigures } from "./overview/health-format";
 import { TroubleLinks } from "./overview/trouble-links";
 
 interface OrganizationRow {
@@ -28,12 +28,14 @@ export function OrganizationsView({
   isOwner,
   health,
   requestsSince,
+  currentHourSince,
 }: {
   organizations: OrganizationRow[];
   isOwner: boolean;
   /** By organization id (organizations.health's rows). */
   health: Record<string, HealthFigures>;
   requestsSince: string;
+  currentHourSince: string;
 }) {
   const router = useRouter();
   const [createOpen, setCreateOpen] = useState(false);
@@ -54,7 +56,7 @@ export function OrganizationsView({
       ) : (
         <>
         <p className="mb-2 text-sm text-slate-600">
-          Requests and error rate: API requests since {utcHour(requestsSince)} yesterday, with the current hour so far.
+          Requests and error rate: API requests since {windowStartText(requestsSince, currentHourSince)}, with the current hour so far.
         </p>
         <Table aria-label="Organizations">
           <THead>

@@ -47,3 +47,8 @@ export const plural = (n: number, one: string, many = `${one}s`) => `${n.toLocal
 export function utcHour(iso: string): string {
   return `${iso.slice(11, 16)} UTC`;
 }
+
+/** "19:00 UTC yesterday", or "00:00 UTC today" when the window starts on the current UTC day (in its last hour). */
+export function windowStartText(since: string, currentHourSince: string): string {
+  return `${utcHour(since)} ${since.slice(0, 10) === currentHourSince.slice(0, 10) ? "today" : "yesterday"}`;
+}

@@ -1,7 +1,7 @@
 import { Activity, AlertTriangle, Bell, FileText, Gauge } from "lucide-react";
 import Link from "next/link";
 import { Card } from "@/components/ui/card";
-import { errorRateText, errorSplitText, plural, utcHour, type HealthFigures } from "./health-format";
+import { errorRateText, errorSplitText, plural, windowStartText, type HealthFigures } from "./health-format";
 import { TroubleLinks } from "./trouble-links";
 
 export interface HealthWindow {
@@ -27,7 +27,7 @@ export function HealthStrip({
   everyone: boolean;
 }) {
   const { sources, requests } = totals;
-  const since = `Since ${utcHour(window.requestsSince)} yesterday, with the current hour so far`;
+  const since = `Since ${windowStartText(window.requestsSince, window.currentHourSince)}, with the current hour so far`;
   return (
     <section aria-labelledby="health-heading" className="mb-6">
       <h2 id="health-heading" className="sr-only">
@@ -61,7 +61,7 @@ export function HealthStrip({
           Since 00:00 UTC
         </Figure>
         <Figure icon={<Bell aria-hidden />} label="Open alerts" value={totals.openAlerts} testId="health-open-alerts">
-          {totals.openAlerts === 0 ? "Nothing is alerting." : "Sources alerts see in trouble (not paused)."}
+          {totals.openAlerts === 0 ? "Nothing is alerting." : "Sources that alerts report in trouble."}
         </Figure>
       </div>
     </section>
