@@ -1,4 +1,7 @@
 import { describe, expect, it } from "vitest";
+import { Prisma } from "@/server/db/generated/client";
+import { recordsSinceSql } from "@/server/modules/records/records-today";
+import { requestCountsSql } from "@/server/modules/request-log/organization-usage";
 import { useTestDatabase } from "@/test/db";
 import { CLI_OPERATOR } from "@/server/modules/access/acting-principal";
 import { mintApiKey } from "@/server/modules/api-keys/mint-key";
@@ -135,5 +138,46 @@ describe("organization health", () => {
     // Support sees every organization, requests included.
     const support = await organizationHealth(db(), healthReachForViewer(viewer({ isSupport: true })), [a.id], now);
     expect(support.items[0]?.requests?.total).toBe(6);
+  });
+});
+
+describe("organization health at size", () => {
+  it("reads the rollups and records through their indexes, never a whole table", { timeout: 300_000 }, async () => {
+    // 200 organizations with a key each and 30 days of rollups (2 classes): 288 000 rollup rows, of
+    // which 24 h are a thirtieth (13 months are kept: in production far less); 400 forms with 100 000 records over 7 days.
+    await db().$executeRawUnsafe(`INSERT INTO organizations (id, name, updated_at) SELECT 'size-' || i, 'Size ' || i, now() FROM generate_series(1, 200) i`);
+    await db().$executeRawUnsafe(`INSERT INTO api_keys (id, name, prefix, hash, scopes, organization_id, rate_limit)
+      SELECT 'size-key-' || i, 'k', 'gw_live_' || i, 'hash-' || i, '{records:read}', 'size-' || (i % 200 + 1), 10 FROM generate_series(1, 200) i`);
+    await db().$executeRawUnsafe(`INSERT INTO request_usage_hourly (api_key_id, hour, status_class, route, organization_id, requests)
+      SELECT 'size-key-' || k, date_trunc('hour', now()) - h * interval '1 hour', c, r, 'size-' || (k % 200 + 1), 3
+        FROM generate_series(1, 200) k, generate_series(0, 719) h, unnest(ARRAY['2xx', '4xx']) c, unnest(ARRAY['/a']) r`);
+    await db().$executeRawUnsafe(`INSERT INTO forms (id, organization_id, name, updated_at) SELECT 'size-form-' || i, 'size-' || (i % 200 + 1), 'F', now() FROM generate_series(1, 400) i`);
+    await db().$executeRawUnsafe(`INSERT INTO records (id, organization_id, form_id, created_by, field_values, created_at)
+      SELECT 'size-rec-' || i, 'size-' || (i % 400 % 200 + 1), 'size-form-' || (i % 400 + 1), 't', '{}', now() - (i % 10080) * interval '1 minute'
+        FROM generate_series(1, 100000) i`);
+    await db().$executeRawUnsafe(`ANALYZE`);
+    const plan = async (sql: Prisma.Sql) => (await db().$queryRaw<{ "QUERY PLAN": string }[]>(Prisma.sql`EXPLAIN ${sql}`)).map((r) => r["QUERY PLAN"]).join("\n");
+    const since = new Date(Date.now() - 23 * HOUR);
+    const page = Array.from({ length: 24 }, (_, i) => `size-${i + 1}`);
+
+    const requests = await plan(requestCountsSql(page, since));
+    // Either way is bounded: the keys' hours by the primary key, or one day by the hour index.
+    expect(requests, requests).toMatch(/request_usage_hourly_(pkey|hour_idx)/);
+    expect(requests, requests).not.toMatch(/Seq Scan on request_usage_hourly/);
+    // An owner's totals: every organization's keys, still through the primary key, key by key.
+    const everyone = await plan(requestCountsSql(null, since));
+    expect(everyone, everyone).toMatch(/request_usage_hourly_hour_idx/);
+    expect(everyone, everyone).not.toMatch(/Seq Scan on request_usage_hourly/);
+    const records = await plan(recordsSinceSql(page, new Date(Date.now() - 10 * HOUR)));
+    expect(records, records).not.toMatch(/Seq Scan on records/);
+    const allRecords = await plan(recordsSinceSql(null, new Date(Date.now() - 10 * HOUR)));
+    expect(allRecords, allRecords).not.toMatch(/Seq Scan on records/);
+
+    const started = Date.now();
+    const health = await organizationHealth(db(), healthReachForPrincipal(CLI_OPERATOR), page);
+    expect(Date.now() - started).toBeLessThan(5_000);
+    expect(health.items).toHaveLength(24);
+    // 1 key × 24 hours × 3 requests per class.
+    expect(health.items[0]?.requests?.byClass).toMatchObject({ "2xx": 72, "4xx": 72 });
   });
 });
