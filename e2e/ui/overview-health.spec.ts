@@ -94,6 +94,17 @@ test("the Overview and Organizations pages show an organization's health, with l
   // The owner sees every organization; "in trouble" leads to the support board.
   await page.context().clearCookies();
   await signIn(page, seededOwner());
+  // Every organization is in reach; found by name, this one's card shows its own figures.
+  await page.goto(`/dashboard?q=${encodeURIComponent(org.name)}`);
+  const ownerCard = page.getByTestId("organization-health");
+  await expect(ownerCard).toHaveCount(1);
+  await expect(ownerCard.getByTestId("org-requests")).toContainText("3 · 33 % errors");
+  await expect(ownerCard.getByTestId("trouble-error")).toHaveText("1 in error");
+  await page.goto("/dashboard");
+  await expectAccessibleAtBothWidths(page, { label: "overview-health-owner" });
+  await page.goto("/dashboard/organizations");
+  await expectAccessibleAtBothWidths(page, { label: "organizations-health-owner" });
+  await page.goto("/dashboard");
   await page.getByRole("link", { name: "Open the support board" }).click();
   await expect(page).toHaveURL(/\/dashboard\/support$/);
 });
