@@ -130,7 +130,7 @@ function HealthCells({ organization, health }: { organization: OrganizationRow; 
         {requests ? (
           <span title={errorSplitText(requests)} className={requests.errors > 0 ? "font-medium text-red-800" : ""}>
             {errorRateText(requests)}
-            {requests.errors > 0 ? <span className="block text-xs font-normal text-slate-600">{errorSplitText(requests)}</span> : null}
+            {requests.errors > 0 ? <span className="block text-xs font-normal whitespace-nowrap text-slate-600">{errorSplitText(requests)}</span> : null}
           </span>
         ) : (
           <span className="text-slate-600">—</span>
