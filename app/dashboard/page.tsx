@@ -1,9 +1,10 @@
-import { ArrowRight, Building2, KeyRound, Users } from "lucide-react";
 import Link from "next/link";
 import { roleLabel } from "@/components/dashboard/app-shell";
 import { LoadError } from "@/components/dashboard/load-error";
 import { MyInvitations } from "@/components/dashboard/invitations";
-import { Card, EmptyState, PageHeader } from "@/components/ui/card";
+import { HealthStrip } from "@/components/dashboard/overview/health-strip";
+import { OrganizationHealthCard } from "@/components/dashboard/overview/organization-health-card";
+import { EmptyState, PageHeader } from "@/components/ui/card";
 import { CursorPager } from "@/components/ui/cursor-pager";
 import { load } from "@/server/api/dashboard/load";
 
@@ -12,15 +13,24 @@ export const dynamic = "force-dynamic";
 export default async function OverviewPage({ searchParams }: { searchParams: Promise<{ q?: string; cursor?: string }> }) {
   const { q, cursor } = await searchParams;
   const search = typeof q === "string" ? q.trim().slice(0, 200) : "";
-  const loaded = await load(async (caller) => ({
-    me: await caller.viewer.me(),
-    grid: await caller.organizations.grid({ search: search || undefined, cursor: cursor || undefined }),
-    invitations: await caller.viewer.invitations(),
-  }));
+  const loaded = await load(async (caller) => {
+    const grid = await caller.organizations.grid({ search: search || undefined, cursor: cursor || undefined });
+    return {
+      me: await caller.viewer.me(),
+      grid,
+      // The page's organizations' rows; the strip's totals cover every organization in reach.
+      health: await caller.organizations.health({ organizationIds: grid.items.map((o) => o.id) }),
+      invitations: await caller.viewer.invitations(),
+    };
+  });
   if (!loaded.ok) return <LoadError {...loaded} />;
-  const { me, grid, invitations } = loaded.data;
+  const { me, grid, health, invitations } = loaded.data;
   const organizations = grid.items;
   const activeKeys = grid.totals.activeKeys;
+  const healthOf = new Map(health.items.map((item) => [item.organizationId, item]));
+  const everyone = me.isInstanceOwner || me.isSupport;
+  // One organization in reach: the strip's links go straight to its filtered sources table.
+  const only = !everyone && health.totals.organizations === 1 && organizations.length === 1 ? { id: organizations[0]!.id, name: organizations[0]!.name } : null;
   const pageLink = (next?: string) => {
     const params = new URLSearchParams();
     if (search) params.set("q", search);
@@ -32,28 +42,17 @@ export default async function OverviewPage({ searchParams }: { searchParams: Pro
     <div>
       <PageHeader title="Overview" description={`Signed in as ${me.name ?? me.email} · ${roleLabel(me)}`} />
       <MyInvitations invitations={invitations} />
-      <div className="mb-6 grid grid-cols-3 gap-2 sm:gap-3">
-        <Card>
-          <p className="flex items-center gap-2 text-xs text-slate-600 sm:text-sm">
-            <Building2 className="hidden size-4 sm:block" aria-hidden /> Organizations
-          </p>
-          <p className="mt-1 text-2xl font-semibold" data-testid="overview-org-count">{grid.totals.organizations}</p>
-        </Card>
-        <Card>
-          <p className="flex items-center gap-2 text-xs text-slate-600 sm:text-sm">
-            <KeyRound className="hidden size-4 sm:block" aria-hidden /> Active keys
-          </p>
-          <p className="mt-1 text-2xl font-semibold">{activeKeys}</p>
-        </Card>
-        <Card>
-          <p className="flex items-center gap-2 text-xs text-slate-600 sm:text-sm">
-            <Users className="hidden size-4 sm:block" aria-hidden /> Your memberships
-          </p>
-          <p className="mt-1 text-2xl font-semibold">{me.memberships.length}</p>
-        </Card>
-      </div>
+      {health.totals.organizations > 0 ? <HealthStrip totals={health.totals} window={health.window} only={only} everyone={everyone} /> : null}
       <div className="mb-3 flex flex-col gap-2 sm:flex-row sm:items-center sm:justify-between">
-        <h2 className="text-lg font-semibold text-slate-900">Organizations</h2>
+        <div>
+          <h2 id="organization-health" className="text-lg font-semibold text-slate-900">
+            Organizations
+          </h2>
+          <p className="text-sm text-slate-600">
+            <span data-testid="overview-org-count">{grid.totals.organizations}</span> {grid.totals.organizations === 1 ? "organization" : "organizations"} ·{" "}
+            {activeKeys} active {activeKeys === 1 ? "key" : "keys"} · you belong to {me.memberships.length}
+          </p>
+        </div>
         {grid.totals.organizations > 0 ? (
           <form method="get" role="search" aria-label="Search organizations" className="flex gap-2">
             <label htmlFor="org-search" className="sr-only">
@@ -91,20 +90,8 @@ export default async function OverviewPage({ searchParams }: { searchParams: Pro
       ) : (
         <ul className="grid gap-3 sm:grid-cols-2 lg:grid-cols-3">
           {organizations.map((organization) => (
-            <li key={organization.id}>
-              <Link
-                href={`/dashboard/organizations/${organization.id}/keys`}
-                className="group block rounded-lg border border-slate-200 bg-white p-4 hover:border-slate-400 focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-blue-600"
-              >
-                <p className="flex items-center justify-between font-medium text-slate-900">
-                  <span className="truncate">{organization.name}</span>
-                  <ArrowRight className="size-4 text-slate-400 group-hover:text-slate-700" aria-hidden />
-                </p>
-                <p className="mt-1 text-sm text-slate-600">
-                  {organization.activeKeyCount} active key{organization.activeKeyCount === 1 ? "" : "s"} · {organization.memberCount} member
-                  {organization.memberCount === 1 ? "" : "s"}
-                </p>
-              </Link>
+            <li key={organization.id} className="min-w-0">
+              <OrganizationHealthCard organization={organization} health={healthOf.get(organization.id)} />
             </li>
           ))}
         </ul>

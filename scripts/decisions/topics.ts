@@ -70,6 +70,11 @@ export const GROUP_TOPICS: Readonly<Record<string, (typeof TOPICS)[number]>> = {
   "An owner's and admin's console: alert rules after creation (issue 44, item 8)": "Dashboard",
   "CI findings after the issue 43/44 wave": "Operations",
   "Issue 45 — a front door": "Architecture",
+  "Issue 44 — Overview health": "Dashboard",
+  "Issue 44 — phone layout": "Dashboard",
+  "Issue 44 — small fixes": "Dashboard",
+  "Issue 43 — remaining": "Dashboard",
+  "Issue 45 — layer rules": "Architecture",
 };
 
 /** The topic of a group heading; "Other" for a group not in the table (or an entry before any group). */

@@ -11,12 +11,16 @@ const PAGE_SIZE = 100;
 
 export default async function OrganizationsPage({ searchParams }: { searchParams: Promise<{ cursor?: string }> }) {
   const { cursor } = await searchParams;
-  const loaded = await load(async (caller) => ({
-    me: await caller.viewer.me(),
-    grid: await caller.organizations.grid({ cursor: cursor || undefined, limit: PAGE_SIZE }),
-  }));
+  const loaded = await load(async (caller) => {
+    const grid = await caller.organizations.grid({ cursor: cursor || undefined, limit: PAGE_SIZE });
+    return {
+      me: await caller.viewer.me(),
+      grid,
+      health: await caller.organizations.health({ organizationIds: grid.items.map((o) => o.id) }),
+    };
+  });
   if (!loaded.ok) return <LoadError {...loaded} />;
-  const { me, grid } = loaded.data;
+  const { me, grid, health } = loaded.data;
   const everyone = me.isInstanceOwner || me.isSupport;
   return (
     <div>
@@ -24,7 +28,13 @@ export default async function OrganizationsPage({ searchParams }: { searchParams
         title="Organizations"
         description={`${everyone ? "Every organization on this instance" : "The organizations you belong to"} (${grid.totals.organizations}).`}
       />
-      <OrganizationsView organizations={grid.items} isOwner={me.isInstanceOwner} />
+      <OrganizationsView
+        organizations={grid.items}
+        isOwner={me.isInstanceOwner}
+        health={Object.fromEntries(health.items.map((item) => [item.organizationId, item]))}
+        requestsSince={health.window.requestsSince}
+        currentHourSince={health.window.currentHourSince}
+      />
       <CursorPager
         label="More organizations"
         className="mt-4"

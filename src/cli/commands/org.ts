@@ -2,6 +2,7 @@ import { CLI_OPERATOR } from "@/server/modules/access/acting-principal";
 import { createOrganization } from "@/server/modules/organizations/create-organization";
 import { listAllOrganizations } from "@/server/modules/organizations/list-organizations";
 import { deleteOrganizationConfirmed } from "@/server/modules/organizations/delete-organization";
+import { orgHealthCommand } from "./org-health";
 import { requireOption, requirePositional, type CommandGroup } from "../command";
 
 export const orgCommands: CommandGroup = {
@@ -24,6 +25,7 @@ export const orgCommands: CommandGroup = {
       ctx.print({ id: organizationId, deleted: true }, `Deleted organization ${organizationId}`);
     },
   },
+  health: orgHealthCommand,
   list: {
     usage: "org list",
     summary: "List organizations",

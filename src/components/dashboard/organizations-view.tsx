@@ -12,6 +12,8 @@ import { Input, Label } from "@/components/ui/input";
 import { RelativeTime } from "@/components/ui/relative-time";
 import { Table, TBody, TD, TH, THead, TR } from "@/components/ui/table";
 import { describeError, trpc, type ShownError } from "@/lib/trpc-client";
+import { errorRateText, errorSplitText, windowStartText, type HealthFigures } from "./overview/health-format";
+import { TroubleLinks } from "./overview/trouble-links";
 
 interface OrganizationRow {
   id: string;
@@ -21,7 +23,20 @@ interface OrganizationRow {
   activeKeyCount: number;
 }
 
-export function OrganizationsView({ organizations, isOwner }: { organizations: OrganizationRow[]; isOwner: boolean }) {
+export function OrganizationsView({
+  organizations,
+  isOwner,
+  health,
+  requestsSince,
+  currentHourSince,
+}: {
+  organizations: OrganizationRow[];
+  isOwner: boolean;
+  /** By organization id (organizations.health's rows). */
+  health: Record<string, HealthFigures>;
+  requestsSince: string;
+  currentHourSince: string;
+}) {
   const router = useRouter();
   const [createOpen, setCreateOpen] = useState(false);
   const [deleting, setDeleting] = useState<OrganizationRow | null>(null);
@@ -39,10 +54,17 @@ export function OrganizationsView({ organizations, isOwner }: { organizations: O
           {isOwner ? "Create one, then add its members and mint its API keys." : "Ask an instance owner to add you to an organization."}
         </EmptyState>
       ) : (
+        <>
+        <p className="mb-2 text-sm text-slate-600">
+          Requests and error rate: API requests since {windowStartText(requestsSince, currentHourSince)}, with the current hour so far.
+        </p>
         <Table aria-label="Organizations">
           <THead>
             <TR>
               <TH>Name</TH>
+              <TH>Sources in trouble</TH>
+              <TH>API requests, 24 h</TH>
+              <TH>Error rate</TH>
               <TH>Members</TH>
               <TH>Active keys</TH>
               <TH>Created</TH>
@@ -57,6 +79,7 @@ export function OrganizationsView({ organizations, isOwner }: { organizations: O
                     {o.name}
                   </Link>
                 </TD>
+                <HealthCells organization={o} health={health[o.id]} />
                 <TD>
                   <Link href={`/dashboard/organizations/${o.id}/members`} className="hover:underline">
                     {o.memberCount}
@@ -77,6 +100,7 @@ export function OrganizationsView({ organizations, isOwner }: { organizations: O
             ))}
           </TBody>
         </Table>
+        </>
       )}
       {createOpen ? <CreateOrganizationDialog onClose={() => setCreateOpen(false)} onCreated={(id) => router.push(`/dashboard/organizations/${id}/members`)} /> : null}
       {deleting ? (
@@ -90,6 +114,29 @@ export function OrganizationsView({ organizations, isOwner }: { organizations: O
         />
       ) : null}
     </div>
+  );
+}
+
+function HealthCells({ organization, health }: { organization: OrganizationRow; health: HealthFigures | undefined }) {
+  if (!health) return <><TD /><TD /><TD /></>;
+  const { requests } = health;
+  return (
+    <>
+      <TD data-testid="org-trouble">
+        <TroubleLinks organizationId={organization.id} organizationName={organization.name} sources={health.sources} />
+      </TD>
+      <TD data-testid="org-requests">{requests ? requests.total.toLocaleString("en") : <span className="text-slate-600">Admins only</span>}</TD>
+      <TD data-testid="org-error-rate">
+        {requests ? (
+          <span title={errorSplitText(requests)} className={requests.errors > 0 ? "font-medium text-red-800" : ""}>
+            {errorRateText(requests)}
+            {requests.errors > 0 ? <span className="block text-xs font-normal whitespace-nowrap text-slate-600">{errorSplitText(requests)}</span> : null}
+          </span>
+        ) : (
+          <span className="text-slate-600">—</span>
+        )}
+      </TD>
+    </>
   );
 }
 

@@ -11,6 +11,7 @@ import { createOrganizationProcedure } from "./organizations/create-organization
 import { deleteOrganizationProcedure } from "./organizations/delete-organization";
 import { getOrganizationProcedure } from "./organizations/get-organization";
 import { organizationGridProcedure } from "./organizations/organization-grid";
+import { organizationHealthProcedure } from "./organizations/organization-health";
 import { pickOrganizationsProcedure } from "./organizations/pick-organizations";
 import { approveDeletionsProcedure } from "./sources/approve-deletions";
 import { createSourceProcedure } from "./sources/create-source";
@@ -83,6 +84,7 @@ export const dashboardRouter = createDashboardRouter({
     create: createOrganizationProcedure,
     delete: deleteOrganizationProcedure,
     grid: organizationGridProcedure,
+    health: organizationHealthProcedure,
     pick: pickOrganizationsProcedure,
   }),
   keys: createDashboardRouter({ list: listKeysProcedure, get: getKeyProcedure, mint: mintKeyProcedure, revoke: revokeKeyProcedure,

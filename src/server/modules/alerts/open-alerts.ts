@@ -28,3 +28,18 @@ export async function listOpenAlerts(db: Db, organizationIds: readonly string[] 
      LIMIT ${limit}`;
   return { total: rows[0]?.total ?? 0, items: rows.map(({ total: _total, ...item }) => item) };
 }
+
+/**
+ * How many sources are in trouble as alerts last saw them, per organization (the same set as
+ * listOpenAlerts: not ok, not paused), for the given organizations or every one (null).
+ */
+export async function countOpenAlertsByOrganization(db: Db, organizationIds: readonly string[] | null): Promise<{ organizationId: string; open: number }[]> {
+  if (organizationIds !== null && organizationIds.length === 0) return [];
+  const scope = organizationIds === null ? Prisma.sql`TRUE` : Prisma.sql`s.organization_id = ANY(${[...organizationIds]}::text[])`;
+  return db.$queryRaw<{ organizationId: string; open: number }[]>`
+    SELECT s.organization_id AS "organizationId", count(*)::int AS open
+      FROM alert_source_states a
+      JOIN data_sources s ON s.id = a.data_source_id
+     WHERE a.state <> 'ok' AND s.paused_at IS NULL AND ${scope}
+     GROUP BY s.organization_id`;
+}
