@@ -1,6 +1,11 @@
+import { randomBytes } from "node:crypto";
 import { expect, test, type Page } from "@playwright/test";
 import { CLI_OPERATOR } from "@/server/modules/access/acting-principal";
+import { createChannel } from "@/server/modules/alerts/channels";
+import { sendTestMessage } from "@/server/modules/alerts/deliveries";
 import { evaluateSourceAlerts } from "@/server/modules/alerts/evaluate-source";
+import { createRule } from "@/server/modules/alerts/rules";
+import { createSecretBox } from "@/server/modules/data-sources/credentials/secret-box";
 import { mintApiKey } from "@/server/modules/api-keys/mint-key";
 import { contrastRatio } from "@/components/ui/chart-palette";
 import { expectAccessible, expectAccessibleAtBothWidths, STRUCTURE_RULES } from "../fixtures/a11y";
@@ -202,14 +207,40 @@ test("a member is told who approves held-back deletions, an admin is told to app
 });
 
 test("source pages and Alerts have unique landmarks (axe landmark-unique and page-has-heading-one enforced)", async ({ page }) => {
-  test.setTimeout(120_000);
+  test.setTimeout(150_000);
   const org = await createOrg();
   const sourceId = await createSource(org.id, { kind: "csv", name: unique("Landmarks"), keyColumn: "sku" });
-  await withE2eDb((db) => db.dataSource.update({ where: { id: sourceId }, data: { syncStatus: "needs_attention", declinedDeletions: 2, lastSyncedAt: new Date() } }));
+  const now = Date.now();
+  await withE2eDb(async (db) => {
+    // A pass, rows and held deletions: the history and rows tables (each in a section of the same
+    // name, today's duplicate landmarks), and the review's table.
+    await db.dataSource.update({ where: { id: sourceId }, data: { syncStatus: "needs_attention", declinedDeletions: 2, lastSyncedAt: new Date(now) } });
+    await db.syncRun.create({ data: { dataSourceId: sourceId, trigger: "upload", status: "ok", startedAt: new Date(now - 5_000), finishedAt: new Date(now - 4_000), inserted: 2 } });
+    for (const sku of ["A-1", "A-2"]) {
+      await db.dataSourceRow.create({ data: { dataSourceId: sourceId, externalId: sku, data: { sku }, dataHash: sku, createdAt: new Date(now), updatedAt: new Date(now) } });
+    }
+    // Alerts: a channel, a rule and a delivery, so the Rules and Deliveries tables are drawn.
+    const channel = await createChannel(db, { secrets: createSecretBox(randomBytes(32)), policy: { allowPrivate: true } }, CLI_OPERATOR, {
+      kind: "email",
+      organizationId: org.id,
+      name: "Landmark team",
+      to: ["team@example.com"],
+    });
+    await createRule(db, CLI_OPERATOR, { organizationId: org.id, sourceId: null, channelId: channel.id, remindAfterMinutes: null });
+    await sendTestMessage(db, CLI_OPERATOR, channel.id, "http://127.0.0.1");
+  });
   await signIn(page, seededOwner());
   for (const path of [`/dashboard/organizations/${org.id}/sources`, `/dashboard/organizations/${org.id}/sources/${sourceId}`, `/dashboard/organizations/${org.id}/alerts`, "/dashboard/instance/alerts"]) {
     await page.goto(path);
     await expect(page.getByRole("heading", { level: 1 }).first()).toBeVisible();
+    if (path.endsWith(sourceId)) {
+      await expect(page.getByRole("table", { name: "Sync history" })).toBeVisible();
+      await expect(page.getByRole("table", { name: "Rows" })).toBeVisible();
+    }
+    if (path.endsWith("/alerts") && path.includes(org.id)) {
+      await expect(page.getByRole("table", { name: "Rules" })).toBeVisible();
+      await expect(page.getByRole("table", { name: "Deliveries" })).toBeVisible();
+    }
     await expectAccessibleAtBothWidths(page, { ...strict, label: path.replace(org.id, "ORG").replace(sourceId, "SOURCE") });
   }
 });
