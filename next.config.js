@@ -21,7 +21,8 @@ const nextConfig = {
   // Next loads every page's and route's server bundle at boot by default; most of them (the
   // dashboard's screens) are never used by an API-only instance, and together they held ~45 MB
   // of the idle process (docs/decisions.md, D125). Each loads on its first request instead.
-  experimental: { preloadEntriesOnStart: false },
+  // authInterrupts: forbidden() and app/**/forbidden.tsx, so a refused page answers 403 (D522).
+  experimental: { preloadEntriesOnStart: false, authInterrupts: true },
   // The custom server (src/server/http/node-server.ts) sends these on every response; stated
   // here too so a plain `next start` is not less safe (docs/decisions.md, D48). The content
   // security policy is not: it carries a per-request nonce, which only the custom server mints

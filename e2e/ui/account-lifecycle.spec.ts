@@ -46,7 +46,7 @@ test("a password reset works end to end: shown once, the old password and sessio
   await expect(shown).toHaveText(/^[A-Za-z0-9]{20}$/);
   const password = (await shown.textContent())!;
   await screen(owner, "users-reset-password-1280");
-  await owner.getByRole("button", { name: "Done" }).click();
+  await owner.getByRole("button", { name: "I have copied it" }).click();
   await expect(owner.getByTestId("reset-password")).toHaveCount(0);
 
   expect((await callProcedure(page, "query", "viewer.me", undefined)).status).toBe(401);

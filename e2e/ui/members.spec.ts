@@ -24,7 +24,7 @@ test("owner creates an organization and a user, manages memberships, and deletes
   const password = (await dialog.getByTestId("created-password").textContent())!.trim();
   expect(password).toMatch(/^[A-Za-z0-9]{20}$/);
   await screen(page, "user-created-password");
-  await dialog.getByRole("button", { name: "Done" }).click();
+  await dialog.getByRole("button", { name: "I have copied it" }).click();
   await expect(page.getByText(password)).toHaveCount(0);
 
   // Membership: add by email, then promote to admin.

@@ -53,8 +53,8 @@ test("a request id pasted in the top bar opens that request's page with its key 
   await screen(page, "request-page-phone");
 
   // An id nobody has (or someone else's) reads "not found", with this page's own request id.
-  await page.goto("/dashboard/requests/req_000000000000000000000000");
-  await expect(page.getByRole("alert").filter({ hasText: "Not found" })).toBeVisible();
+  expect((await page.goto("/dashboard/requests/req_000000000000000000000000"))?.status()).toBe(404);
+  await expect(page.getByRole("heading", { level: 1, name: "Not found" })).toBeVisible();
   await screen(page, "request-not-found-phone");
 });
 

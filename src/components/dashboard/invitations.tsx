@@ -6,9 +6,9 @@ import { useState } from "react";
 import { Alert } from "@/components/ui/alert";
 import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
-import { CopyButton } from "@/components/ui/copy-button";
 import { CursorPager } from "@/components/ui/cursor-pager";
 import { Dialog, DialogContent } from "@/components/ui/dialog";
+import { OneTimeSecret, useOneTimeSecret } from "@/components/ui/one-time-secret";
 import { RelativeTime } from "@/components/ui/relative-time";
 import { describeError, trpc, type ShownError } from "@/lib/trpc-client";
 
@@ -49,9 +49,16 @@ export function DeliveryNotice({ email, delivery, onClose }: { email: string; de
       </Alert>
     );
   }
+  return <LinkDialog email={email} delivery={delivery} onClose={onClose} />;
+}
+
+/** The link shown once, guarded: closing it unsaved asks first (D520). */
+function LinkDialog({ email, delivery, onClose }: { email: string; delivery: Extract<InvitationDelivery, { kind: "link" }>; onClose: () => void }) {
+  const guard = useOneTimeSecret(delivery.link, onClose);
   return (
-    <Dialog open onOpenChange={(open) => !open && onClose()}>
+    <Dialog open onOpenChange={(open) => !open && guard.requestClose()}>
       <DialogContent
+        onEscapeKeyDown={guard.onEscapeKeyDown}
         title={`Pass this link on to ${email}`}
         description={
           delivery.reason === "no_relay"
@@ -60,16 +67,10 @@ export function DeliveryNotice({ email, delivery, onClose }: { email: string; de
         }
       >
         <div className="space-y-3">
-          <Alert tone="warning" title="Copy this link now">
+          <OneTimeSecret guard={guard} value={delivery.link} noun="link" testId="invitation-link" warningTitle="Copy this link now">
             It is shown only this once and works once, for 7 days. Groundwork keeps only its hash. Whoever opens it can join as {email}: send
             it to that person only.
-          </Alert>
-          <div className="flex flex-col gap-2 sm:flex-row sm:items-center">
-            <code data-testid="invitation-link" className="block min-w-0 flex-1 rounded-md border border-slate-300 bg-slate-50 px-3 py-2 font-mono text-sm break-all select-all">
-              {delivery.link}
-            </code>
-            <CopyButton value={delivery.link} label="Copy link" />
-          </div>
+          </OneTimeSecret>
           <div className="flex justify-end">
             <Button onClick={onClose}>I have copied it</Button>
           </div>

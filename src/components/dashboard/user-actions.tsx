@@ -5,7 +5,7 @@ import { useRouter } from "next/navigation";
 import { useState } from "react";
 import { Alert } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";
-import { CopyButton } from "@/components/ui/copy-button";
+import { OneTimeSecret, useOneTimeSecret } from "@/components/ui/one-time-secret";
 import { Dialog, DialogContent } from "@/components/ui/dialog";
 import { describeError, trpc, type ShownError } from "@/lib/trpc-client";
 
@@ -73,6 +73,8 @@ function ActionDialog({ action, user, onClose }: { action: Action; user: Lifecyc
     onClose();
     router.refresh();
   };
+  // A new password is shown once: closing it unsaved asks first (D520).
+  const guard = useOneTimeSecret(password, close);
   async function run() {
     setPending(true);
     setError(null);
@@ -94,24 +96,18 @@ function ActionDialog({ action, user, onClose }: { action: Action; user: Lifecyc
   }
   const text = copy[action];
   return (
-    <Dialog open onOpenChange={(next) => !next && close()}>
-      <DialogContent title={password ? "New password" : text.title} description={password ? undefined : text.body(user)}>
+    <Dialog open onOpenChange={(next) => !next && guard.requestClose()}>
+      <DialogContent title={password ? "New password" : text.title} description={password ? undefined : text.body(user)} onEscapeKeyDown={guard.onEscapeKeyDown}>
         {password ? (
           <div className="space-y-3">
-            <Alert tone="warning" title="Copy this password now">
-              It is shown only this once; only its hash is stored. Hand it to the person over a safe channel.
-            </Alert>
             <p className="text-sm">
               Email: <strong>{user.email}</strong>
             </p>
-            <div className="flex flex-col gap-2 sm:flex-row sm:items-center">
-              <code data-testid="reset-password" className="flex-1 rounded-md border border-slate-300 bg-slate-50 px-3 py-2 font-mono text-sm break-all select-all">
-                {password}
-              </code>
-              <CopyButton value={password} label="Copy password" />
-            </div>
+            <OneTimeSecret guard={guard} value={password} noun="password" testId="reset-password" warningTitle="Copy this password now">
+              It is shown only this once; only its hash is stored. Hand it to the person over a safe channel.
+            </OneTimeSecret>
             <div className="flex justify-end">
-              <Button onClick={close}>Done</Button>
+              <Button onClick={close}>I have copied it</Button>
             </div>
           </div>
         ) : (

@@ -3,10 +3,9 @@
 import { UserPlus } from "lucide-react";
 import { useRouter } from "next/navigation";
 import { useState } from "react";
-import { Alert } from "@/components/ui/alert";
 import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
-import { CopyButton } from "@/components/ui/copy-button";
+import { OneTimeSecret, useOneTimeSecret } from "@/components/ui/one-time-secret";
 import { Dialog, DialogContent, DialogFormFooter } from "@/components/ui/dialog";
 import { Input, Label, Select } from "@/components/ui/input";
 import { Table, TBody, TD, TH, THead, TR } from "@/components/ui/table";
@@ -148,6 +147,8 @@ function CreateUserDialog({ onClose }: { onClose: () => void }) {
   const [created, setCreated] = useState<{ email: string; password: string } | null>(null);
   const [error, setError] = useState<ShownError | null>(null);
   const [pending, setPending] = useState(false);
+  // The generated password is shown once: closing it unsaved asks first (D520).
+  const guard = useOneTimeSecret(created?.password ?? null, onClose);
   async function onSubmit(event: React.FormEvent<HTMLFormElement>) {
     event.preventDefault();
     const form = new FormData(event.currentTarget);
@@ -170,24 +171,22 @@ function CreateUserDialog({ onClose }: { onClose: () => void }) {
     }
   }
   return (
-    <Dialog open onOpenChange={(next) => !next && onClose()}>
-      <DialogContent title={created ? "Account created" : "New user"} description={created ? undefined : "A password is generated and shown once; hand it to the person over a safe channel."}>
+    <Dialog open onOpenChange={(next) => !next && guard.requestClose()}>
+      <DialogContent
+        title={created ? "Account created" : "New user"}
+        description={created ? undefined : "A password is generated and shown once; hand it to the person over a safe channel."}
+        onEscapeKeyDown={guard.onEscapeKeyDown}
+      >
         {created ? (
           <div className="space-y-3">
-            <Alert tone="warning" title="Copy this password now">
-              It is shown only this once; only its hash is stored.
-            </Alert>
             <p className="text-sm">
               Email: <strong data-testid="created-email">{created.email}</strong>
             </p>
-            <div className="flex flex-col gap-2 sm:flex-row sm:items-center">
-              <code data-testid="created-password" className="flex-1 rounded-md border border-slate-300 bg-slate-50 px-3 py-2 font-mono text-sm break-all select-all">
-                {created.password}
-              </code>
-              <CopyButton value={created.password} label="Copy password" />
-            </div>
+            <OneTimeSecret guard={guard} value={created.password} noun="password" testId="created-password" warningTitle="Copy this password now">
+              It is shown only this once; only its hash is stored.
+            </OneTimeSecret>
             <div className="flex justify-end">
-              <Button onClick={onClose}>Done</Button>
+              <Button onClick={onClose}>I have copied it</Button>
             </div>
           </div>
         ) : (

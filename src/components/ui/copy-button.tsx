@@ -4,7 +4,7 @@ import { Check, Copy } from "lucide-react";
 import { useState } from "react";
 import { Button } from "./button";
 
-export function CopyButton({ value, label = "Copy" }: { value: string; label?: string }) {
+export function CopyButton({ value, label = "Copy", onCopied }: { value: string; label?: string; onCopied?: () => void }) {
   const [copied, setCopied] = useState(false);
   return (
     <Button
@@ -12,7 +12,12 @@ export function CopyButton({ value, label = "Copy" }: { value: string; label?: s
       variant="outline"
       size="sm"
       onClick={async () => {
-        await navigator.clipboard.writeText(value).catch(() => undefined);
+        // A refused clipboard is no copy: a one-time secret's dialog keeps asking (D520).
+        const ok = await navigator.clipboard.writeText(value).then(
+          () => true,
+          () => false,
+        );
+        if (ok) onCopied?.();
         setCopied(true);
         setTimeout(() => setCopied(false), 2000);
       }}

@@ -4,17 +4,27 @@ import { cn } from "@/lib/utils";
 /**
  * Scrolls sideways on narrow screens instead of squeezing columns. The scrolling box takes focus
  * (tabIndex 0, named after the table) so a keyboard can scroll it too (WCAG 2.1.1; axe
- * scrollable-region-focusable).
+ * scrollable-region-focusable). Its region's name adds ", table": a table usually sits in a
+ * section named by the same heading, and two regions of one name are one landmark too many
+ * (axe landmark-unique, D525).
  */
 export function Table({ className, wrapperClassName, ...props }: ComponentProps<"table"> & { wrapperClassName?: string }) {
+  const label = props["aria-label"];
+  const labelledBy = props["aria-labelledby"];
+  const hintId = labelledBy ? `${labelledBy.split(" ")[0]}-table-hint` : undefined;
   return (
     <div
       tabIndex={0}
       role="region"
-      aria-label={props["aria-label"]}
-      aria-labelledby={props["aria-labelledby"]}
+      aria-label={label ? `${label}, table` : undefined}
+      aria-labelledby={labelledBy && hintId ? `${labelledBy} ${hintId}` : undefined}
       className={cn("w-full overflow-x-auto rounded-lg border border-slate-200 bg-white focus-visible:ring-2 focus-visible:ring-blue-600 focus-visible:outline-none", wrapperClassName)}
     >
+      {hintId ? (
+        <span id={hintId} hidden>
+          , table
+        </span>
+      ) : null}
       <table className={cn("w-full caption-bottom text-sm", className)} {...props} />
     </div>
   );

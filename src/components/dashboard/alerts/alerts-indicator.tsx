@@ -1,11 +1,12 @@
 import { BellRing, CheckCircle2 } from "lucide-react";
 import Link from "next/link";
 import { RelativeTime } from "@/components/ui/relative-time";
+import { EscapeClosesDetails } from "./escape-closes";
 import { STATE_LABELS, type OpenAlerts } from "./types";
 
 /**
  * The top bar's open alerts: how many sources in the viewer's organizations are in trouble, and
- * a list linking to each (a native disclosure: keyboard and screen readers need nothing more).
+ * a list linking to each (a native disclosure, which Esc also closes).
  */
 export function AlertsIndicator({ open }: { open: OpenAlerts }) {
   if (open.total === 0) {
@@ -16,12 +17,18 @@ export function AlertsIndicator({ open }: { open: OpenAlerts }) {
     );
   }
   return (
-    <details className="relative" data-testid="alerts-indicator">
-      <summary className="flex cursor-pointer list-none items-center gap-1.5 rounded-md border border-amber-300 bg-amber-50 px-2 py-1 text-xs font-medium whitespace-nowrap text-amber-900 hover:bg-amber-100 focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-blue-600">
-        <BellRing className="size-4" aria-hidden />
-        {open.total}{" "}
-        <span className="sr-only md:not-sr-only">open alert{open.total === 1 ? "" : "s"}</span>
-      </summary>
+    <EscapeClosesDetails
+      className="relative"
+      testId="alerts-indicator"
+      summaryClassName="flex cursor-pointer list-none items-center gap-1.5 rounded-md border border-amber-300 bg-amber-50 px-2 py-1 text-xs font-medium whitespace-nowrap text-amber-900 hover:bg-amber-100 focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-blue-600"
+      summary={
+        <>
+          <BellRing className="size-4" aria-hidden />
+          {open.total}{" "}
+          <span className="sr-only md:not-sr-only">open alert{open.total === 1 ? "" : "s"}</span>
+        </>
+      }
+    >
       <div className="fixed inset-x-3 top-14 z-30 rounded-md border border-slate-200 bg-white p-2 shadow-lg md:absolute md:inset-x-auto md:top-auto md:right-0 md:mt-1 md:w-80">
         <p className="px-2 pb-1 text-xs text-slate-500">Sources in trouble, longest first</p>
         <ul className="space-y-0.5">
@@ -42,6 +49,6 @@ export function AlertsIndicator({ open }: { open: OpenAlerts }) {
         </ul>
         {open.total > open.items.length ? <p className="px-2 pt-1 text-xs text-slate-500">and {open.total - open.items.length} more</p> : null}
       </div>
-    </details>
+    </EscapeClosesDetails>
   );
 }

@@ -15,7 +15,7 @@ export interface CommandSpec {
 
 const auth = `-H "Authorization: Bearer $${TOKEN_VARIABLE}"`;
 
-export function buildCommands(base: string, organizationId: string, formId: string | null, sourceId: string | null): CommandSpec[] {
+export function buildCommands(base: string, organizationId: string, formId: string | null, sourceId: string | null, idempotencyKey: string): CommandSpec[] {
   const api = `${base}/api/v1/organizations/${organizationId}`;
   const commands: CommandSpec[] = [];
   if (formId) {
@@ -32,8 +32,9 @@ export function buildCommands(base: string, organizationId: string, formId: stri
         id: "create-record",
         title: "Create a record (safe to retry)",
         scope: "records:write",
-        explain: "Use one Idempotency-Key per submission: a retry with the same key and body returns the first answer (X-Idempotent-Replay: true) instead of a second record.",
-        command: `curl -sS -X POST "${records}" \\\n  ${auth} \\\n  -H "Content-Type: application/json" \\\n  -H "Idempotency-Key: device-42-submission-0001" \\\n  -d '{"created_by":"device-42","field_values":{"site":"NB-001","ok":true}}'`,
+        explain:
+          "Use one Idempotency-Key per submission: a retry with the same key and body returns the first answer (X-Idempotent-Replay: true) instead of a second record. The key below is new on every view of this page: a fixed one would give everyone who ran this sample after the first person that first answer back (a replay) and no record of their own. Run it twice and the second answer is the replay.",
+        command: `curl -sS -X POST "${records}" \\\n  ${auth} \\\n  -H "Content-Type: application/json" \\\n  -H "Idempotency-Key: ${idempotencyKey}" \\\n  -d '{"created_by":"device-42","field_values":{"site":"NB-001","ok":true}}'`,
       },
     );
   }

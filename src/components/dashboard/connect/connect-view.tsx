@@ -13,6 +13,30 @@ interface Item {
   name: string;
 }
 
+interface FormItem extends Item {
+  records: number;
+}
+
+interface SourceItem extends Item {
+  /** ok, needs_attention, error, never_synced, stale or paused. */
+  state: string;
+  healthy: boolean;
+}
+
+const SOURCE_STATE_LABELS: Record<string, string> = { needs_attention: "needs attention", error: "error", never_synced: "never synced", stale: "stale", paused: "paused" };
+
+/**
+ * The samples start on what makes them runnable (D523): a form that has records (the list call
+ * then shows some) and a healthy source (its rows call answers rows, not a failed pass's state);
+ * the first one otherwise. Every form and source stays choosable.
+ */
+export function defaultChoices(forms: FormItem[], sources: SourceItem[]): { formId: string | null; sourceId: string | null } {
+  return {
+    formId: (forms.find((f) => f.records > 0) ?? forms[0])?.id ?? null,
+    sourceId: (sources.find((s) => s.healthy) ?? sources[0])?.id ?? null,
+  };
+}
+
 function IdItem({ label, id, testId }: { label: string; id: string; testId: string }) {
   return (
     <li data-testid={testId} className="grid gap-1 py-2 sm:grid-cols-[minmax(0,16rem)_1fr_auto] sm:items-center sm:gap-3">
@@ -28,10 +52,25 @@ function IdItem({ label, id, testId }: { label: string; id: string; testId: stri
 }
 
 /** Everything an integrator needs from this organization: ids, ready-to-run calls, the scopes, the docs. */
-export function ConnectView({ base, organization, forms, sources, canAdmin }: { base: string; organization: Item; forms: Item[]; sources: Item[]; canAdmin: boolean }) {
-  const [formId, setFormId] = useState(forms[0]?.id ?? null);
-  const [sourceId, setSourceId] = useState(sources[0]?.id ?? null);
-  const commands = buildCommands(base, organization.id, formId, sourceId);
+export function ConnectView({
+  base,
+  organization,
+  forms,
+  sources,
+  canAdmin,
+  idempotencyKey,
+}: {
+  base: string;
+  organization: Item;
+  forms: FormItem[];
+  sources: SourceItem[];
+  canAdmin: boolean;
+  /** Minted per view of the page (crypto.randomUUID on the server), so the sample never replays. */
+  idempotencyKey: string;
+}) {
+  const [formId, setFormId] = useState(() => defaultChoices(forms, sources).formId);
+  const [sourceId, setSourceId] = useState(() => defaultChoices(forms, sources).sourceId);
+  const commands = buildCommands(base, organization.id, formId, sourceId, idempotencyKey);
   const scopes = [...new Set(commands.map((c) => c.scope))];
   return (
     <div className="space-y-5">
@@ -93,7 +132,7 @@ export function ConnectView({ base, organization, forms, sources, canAdmin }: { 
               <Select id="connect-form" value={formId ?? ""} onChange={(e) => setFormId(e.target.value)}>
                 {forms.map((f) => (
                   <option key={f.id} value={f.id}>
-                    {f.name}
+                    {f.name} ({f.records === 0 ? "no records yet" : `${f.records.toLocaleString("en-US")} record${f.records === 1 ? "" : "s"}`})
                   </option>
                 ))}
               </Select>
@@ -106,6 +145,7 @@ export function ConnectView({ base, organization, forms, sources, canAdmin }: { 
                 {sources.map((s) => (
                   <option key={s.id} value={s.id}>
                     {s.name}
+                    {s.healthy ? "" : ` (${SOURCE_STATE_LABELS[s.state] ?? s.state})`}
                   </option>
                 ))}
               </Select>

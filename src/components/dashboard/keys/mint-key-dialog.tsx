@@ -4,6 +4,7 @@ import { useState } from "react";
 import { Button } from "@/components/ui/button";
 import { Dialog, DialogContent, DialogFormFooter } from "@/components/ui/dialog";
 import { Input, Label, Select } from "@/components/ui/input";
+import { useOneTimeSecret } from "@/components/ui/one-time-secret";
 import { describeError, trpc, type ShownError } from "@/lib/trpc-client";
 import { ScopeGrid } from "./scope-grid";
 import { TokenReveal } from "./token-reveal";
@@ -59,10 +60,13 @@ export function MintKeyDialog({ open, onOpenChange, organizationId, organization
     if (!next) setToken(null);
     onOpenChange(next);
   };
+  // While the token is shown, Esc, the corner's Close and a click outside ask first (D520).
+  const guard = useOneTimeSecret(token, () => close(false));
 
   return (
-    <Dialog open={open} onOpenChange={close}>
+    <Dialog open={open} onOpenChange={(next) => (next ? close(true) : guard.requestClose())}>
       <DialogContent
+        onEscapeKeyDown={guard.onEscapeKeyDown}
         title={token ? "Your new API key" : defaults.rotatingKeyId ? "Rotate: mint the replacement key" : "Mint an API key"}
         description={
           token
@@ -75,7 +79,7 @@ export function MintKeyDialog({ open, onOpenChange, organizationId, organization
       >
         {token ? (
           <div className="space-y-4">
-            <TokenReveal token={token} />
+            <TokenReveal token={token} guard={guard} />
             <div className="flex justify-end">
               <Button onClick={() => close(false)}>I have copied it</Button>
             </div>

@@ -1,17 +1,15 @@
 "use client";
 
 import { Bar, CartesianGrid, ComposedChart, Legend, Line, ResponsiveContainer, Tooltip, XAxis, YAxis } from "recharts";
+import { FAILED_PASS_COLOR, PASS_PALETTE, patternFill } from "@/components/ui/chart-palette";
+import { ChartPatterns } from "@/components/ui/chart-patterns";
 import { exactTime } from "@/components/ui/relative-time";
 import { durationLabel } from "./format";
 import type { SyncRun } from "./types";
 
-const SERIES = [
-  { key: "inserted", name: "inserted", color: "#16a34a" },
-  { key: "updated", name: "updated", color: "#2563eb" },
-  { key: "tombstoned", name: "tombstoned", color: "#64748b" },
-  { key: "revived", name: "revived", color: "#9333ea" },
-  { key: "declined", name: "declined", color: "#d97706" },
-] as const;
+/** Colours at least 4.5:1 on white, each with a pattern too (D526). */
+const SERIES = PASS_PALETTE;
+const COLOR_BY_NAME = new Map<string, string>([...SERIES.map((s) => [s.name, s.color] as const), ["failed pass", FAILED_PASS_COLOR], ["duration (s)", "#0f172a"]]);
 
 /** Log-scale ticks (D464): powers of ten from below the fastest pass to above the slowest. */
 export function logTicks(values: number[]): number[] {
@@ -52,6 +50,7 @@ export function HistoryChart({ runs }: { runs: SyncRun[] }) {
     <figure role="img" aria-label={summary} data-testid="history-chart" data-failed={failedCount} className="h-64 w-full rounded-lg border border-slate-200 bg-white p-2 sm:h-72">
       <ResponsiveContainer width="100%" height="100%">
         <ComposedChart data={data} margin={{ top: 8, right: 4, bottom: 0, left: -8 }}>
+          <ChartPatterns chart="history" series={SERIES} />
           <CartesianGrid stroke="#e2e8f0" vertical={false} />
           <XAxis dataKey="at" tick={{ fontSize: 11 }} minTickGap={24} label={{ value: "UTC", position: "insideBottomRight", offset: -2, fontSize: 10 }} />
           <YAxis yAxisId="rows" tick={{ fontSize: 11 }} allowDecimals={false} />
@@ -70,10 +69,10 @@ export function HistoryChart({ runs }: { runs: SyncRun[] }) {
             labelFormatter={(_, payload) => (payload?.[0] ? exactTime(String(payload[0].payload.startedAt)) : "")}
             formatter={(value, name, item) => (name === "failed pass" ? [String((item.payload as { error?: string | null }).error ?? "failed"), "failed"] : [String(value), String(name)])}
           />
-          <Legend wrapperStyle={{ fontSize: 12 }} />
+          <Legend wrapperStyle={{ fontSize: 12 }} formatter={(value: string) => <span style={{ color: COLOR_BY_NAME.get(value) }}>{value}</span>} />
           <Bar yAxisId="outcome" dataKey="failed" name="failed pass" fill="#fecaca" maxBarSize={28} isAnimationActive={false} legendType={failedCount > 0 ? "square" : "none"} />
           {SERIES.map((series) => (
-            <Bar key={series.key} yAxisId="rows" dataKey={series.key} name={series.name} stackId="rows" fill={series.color} maxBarSize={28} isAnimationActive={false} />
+            <Bar key={series.key} yAxisId="rows" dataKey={series.key} name={series.name} stackId="rows" fill={patternFill("history", series)} stroke={series.color} strokeWidth={0.5} maxBarSize={28} isAnimationActive={false} />
           ))}
           <Line yAxisId="seconds" dataKey="seconds" name="duration (s)" stroke="#0f172a" strokeWidth={2} dot={{ r: 2 }} isAnimationActive={false} />
         </ComposedChart>

@@ -15,9 +15,9 @@ const CLASS_TITLES: Record<TroubleClass, string> = {
 };
 
 /** The step for this source now, the alert mail's wording (next-step.ts); null when it is fine. */
-export function sourceNextStep(source: Pick<SourceSummary, "state" | "syncError" | "kind" | "stale">): NextStep | null {
-  if (source.state === "error" || source.state === "needs_attention") return nextStepFor(source);
-  if (source.stale) return nextStepFor({ ...source, state: "stale" });
+export function sourceNextStep(source: Pick<SourceSummary, "state" | "syncError" | "kind" | "stale">, canApprove = true): NextStep | null {
+  if (source.state === "error" || source.state === "needs_attention") return nextStepFor(source, { canApprove });
+  if (source.stale) return nextStepFor({ ...source, state: "stale" }, { canApprove });
   return null;
 }
 
@@ -26,8 +26,8 @@ export function sourceNextStep(source: Pick<SourceSummary, "state" | "syncError"
  * sync_error's class, as the alert mail says it) and, on the source page, the button that does
  * it. Staleness is a line inside an error's banner, not a second, conflicting banner.
  */
-export function SourceProblem({ source, actions }: { source: SourceSummary; actions?: (step: NextStep) => ReactNode }) {
-  const step = sourceNextStep(source);
+export function SourceProblem({ source, canApprove, actions }: { source: SourceSummary; canApprove: boolean; actions?: (step: NextStep) => ReactNode }) {
+  const step = sourceNextStep(source, canApprove);
   return (
     <>
       {source.pausedAt ? (

@@ -116,7 +116,7 @@ export function SourcesList({ organizationId, sources, canManage, query }: { org
                   <Link href={`${base}/${source.id}`} className="font-medium break-words text-blue-800 hover:underline" data-testid="source-name">
                     {source.name}
                   </Link>
-                  <SourceProblem source={source} />
+                  <SourceProblem source={source} canApprove={canManage} />
                 </TD>
                 <TD className="whitespace-nowrap">{kindLabel(source.kind)}</TD>
                 <TD>

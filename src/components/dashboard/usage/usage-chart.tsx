@@ -1,14 +1,13 @@
 "use client";
 
 import { Bar, BarChart, CartesianGrid, Legend, ResponsiveContainer, Tooltip, XAxis, YAxis } from "recharts";
+import { patternFill, STATUS_PALETTE } from "@/components/ui/chart-palette";
+import { ChartPatterns } from "@/components/ui/chart-patterns";
 import { exactTime } from "@/components/ui/relative-time";
 
-export const STATUS_SERIES = [
-  { key: "2xx", name: "2xx", color: "#16a34a" },
-  { key: "4xx", name: "4xx", color: "#d97706" },
-  { key: "429", name: "429 rate limited", color: "#7c3aed" },
-  { key: "5xx", name: "5xx", color: "#dc2626" },
-] as const;
+/** Colours at least 4.5:1 on white, each with a pattern too (D526). */
+export const STATUS_SERIES = STATUS_PALETTE;
+const COLOR_BY_NAME = new Map<string, string>(STATUS_SERIES.map((s) => [s.name, s.color]));
 
 export interface UsagePoint {
   hour: string;
@@ -28,6 +27,8 @@ export function totals(points: UsagePoint[]): Record<"2xx" | "4xx" | "429" | "5x
 
 /** Requests per hour, stacked by status class, from the hourly rollups (UTC hours). */
 export function UsageChart({ points, label, testId, compact = false }: { points: UsagePoint[]; label: string; testId?: string; compact?: boolean }) {
+  // Pattern ids are per chart: two charts on one page (a rotation's old and new key) keep theirs.
+  const chart = testId ?? "usage";
   const sum = totals(points);
   const long = points.length > 48;
   // The last bucket is the hour under way (D467): labelled so, never read as a whole hour.
@@ -47,13 +48,14 @@ export function UsageChart({ points, label, testId, compact = false }: { points:
     >
       <ResponsiveContainer width="100%" height="100%">
         <BarChart data={data} margin={{ top: 8, right: 4, bottom: 0, left: -12 }} barCategoryGap={1}>
+          <ChartPatterns chart={chart} series={STATUS_SERIES} />
           <CartesianGrid stroke="#e2e8f0" vertical={false} />
           <XAxis dataKey="at" tick={{ fontSize: 11 }} minTickGap={28} label={{ value: "UTC", position: "insideBottomRight", offset: -2, fontSize: 10 }} />
           <YAxis tick={{ fontSize: 11 }} allowDecimals={false} />
           <Tooltip labelFormatter={(_, payload) => (payload?.[0] ? `${exactTime(String(payload[0].payload.hour))}${payload[0].payload.partial ? " (this hour so far)" : ""}` : "")} />
-          {compact ? null : <Legend wrapperStyle={{ fontSize: 12 }} />}
+          {compact ? null : <Legend wrapperStyle={{ fontSize: 12 }} formatter={(value: string) => <span style={{ color: COLOR_BY_NAME.get(value) }}>{value}</span>} />}
           {STATUS_SERIES.map((s) => (
-            <Bar key={s.key} dataKey={s.key} name={s.name} stackId="status" fill={s.color} isAnimationActive={false} />
+            <Bar key={s.key} dataKey={s.key} name={s.name} stackId="status" fill={patternFill(chart, s)} stroke={s.color} strokeWidth={0.5} isAnimationActive={false} />
           ))}
         </BarChart>
       </ResponsiveContainer>

@@ -34,12 +34,21 @@ export function classifySyncError(syncError: string | null): Exclude<TroubleClas
   return "other";
 }
 
-/** The step for a source's alert state: needs_attention, error (by class), stale, ok. */
-export function nextStepFor(facts: { state: string; syncError: string | null; kind: string }): NextStep {
+/**
+ * The step for a source's alert state: needs_attention, error (by class), stale, ok. The reader
+ * may not be able to approve held-back deletions (a member, support): they are told who can (D527).
+ */
+export function nextStepFor(facts: { state: string; syncError: string | null; kind: string }, reader: { canApprove: boolean } = { canApprove: true }): NextStep {
   const crm = facts.kind === "crm_object";
   const where = crm ? "the customer's CRM" : "the customer's database";
   if (facts.state === "needs_attention") {
-    return { class: "guardrail", action: "review_deletions", text: "Review the held-back deletions on the source page and approve them if those rows really were removed." };
+    return {
+      class: "guardrail",
+      action: "review_deletions",
+      text: reader.canApprove
+        ? "Review the held-back deletions on the source page and approve them if those rows really were removed."
+        : "Review the held-back deletions on the source page; an admin of this organization or an instance owner approves them if those rows really were removed.",
+    };
   }
   if (facts.state === "stale") {
     return { class: "stale", action: "sync_now", text: `Check ${where} and that a sync worker is running (npm start or npm run worker).` };

@@ -21,17 +21,19 @@ export default async function ConnectPage({ params }: { params: Promise<{ organi
   const loaded = await load(async (caller) => {
     const organization = await caller.organizations.get({ organizationId });
     // Every form and source, page by page: the page hands over every id.
-    const forms: { id: string; name: string }[] = [];
+    const forms: { id: string; name: string; records: number }[] = [];
     let cursor: string | undefined;
     do {
       const page = await caller.forms.list({ organizationId, limit: 100, cursor });
-      forms.push(...page.items.map(({ id, name }) => ({ id, name })));
+      forms.push(...page.items.map(({ id, name, records }) => ({ id, name, records })));
       cursor = page.nextCursor ?? undefined;
     } while (cursor);
-    const sources: { id: string; name: string }[] = [];
+    const sources: { id: string; name: string; state: string; healthy: boolean }[] = [];
     do {
       const page = await caller.sources.list({ organizationId, cursor });
-      sources.push(...page.items.map(({ id, name }) => ({ id, name })));
+      sources.push(
+        ...page.items.map(({ id, name, state, stale, pausedAt }) => ({ id, name, state: stale ? "stale" : pausedAt ? "paused" : state, healthy: state === "ok" && !stale && !pausedAt })),
+      );
       cursor = page.nextCursor ?? undefined;
     } while (cursor);
     return { organization, forms, sources };
@@ -45,6 +47,8 @@ export default async function ConnectPage({ params }: { params: Promise<{ organi
       forms={forms}
       sources={sources}
       canAdmin={organization.canAdmin}
+      // A fresh key per view (D524): the page's sample must not replay someone else's record.
+      idempotencyKey={crypto.randomUUID()}
     />
   );
 }

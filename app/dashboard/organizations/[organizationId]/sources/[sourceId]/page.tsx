@@ -62,6 +62,7 @@ export default async function SourcePage({
         <RefreshWhile active={source.running || (source.state === "never_synced" && source.nextDueAt !== null && source.pausedAt === null)} />
         <SourceProblem
           source={source}
+          canApprove={source.canManage}
           actions={(step) =>
             !source.canManage ? (
               <span className="text-xs">Only this organization&apos;s admins and instance owners can do this.</span>
