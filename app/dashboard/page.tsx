@@ -89,16 +89,17 @@ export default async function OverviewPage({ searchParams }: { searchParams: Pro
           )}
         </EmptyState>
       ) : (
-        <ul className="grid gap-3 sm:grid-cols-2 lg:grid-cols-3">
+        <ul className="grid grid-cols-1 gap-3 sm:grid-cols-2 lg:grid-cols-3">
           {organizations.map((organization) => (
-            <li key={organization.id}>
+            // min-w-0: a grid item is otherwise as wide as its longest name (D511).
+            <li key={organization.id} className="min-w-0">
               <Link
                 href={`/dashboard/organizations/${organization.id}/keys`}
                 className="group block rounded-lg border border-slate-200 bg-white p-4 hover:border-slate-400 focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-blue-600"
               >
-                <p className="flex items-center justify-between font-medium text-slate-900">
-                  <span className="truncate">{organization.name}</span>
-                  <ArrowRight className="size-4 text-slate-400 group-hover:text-slate-700" aria-hidden />
+                <p className="flex items-center justify-between gap-2 font-medium text-slate-900">
+                  <span className="min-w-0 truncate">{organization.name}</span>
+                  <ArrowRight className="size-4 shrink-0 text-slate-400 group-hover:text-slate-700" aria-hidden />
                 </p>
                 <p className="mt-1 text-sm text-slate-600">
                   {organization.activeKeyCount} active key{organization.activeKeyCount === 1 ? "" : "s"} · {organization.memberCount} member

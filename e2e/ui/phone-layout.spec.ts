@@ -67,7 +67,7 @@ async function arrange() {
 }
 
 /** Every screen at both phone widths; the offenders of all of them in one failure (the figures). */
-async function measureAll(page: Page, urls: string[], failures: string[]): Promise<void> {
+async function measureAll(page: Page, who: string, urls: string[], failures: string[]): Promise<void> {
   for (const size of [PHONE, SMALL_PHONE]) {
     await page.setViewportSize(size);
     for (const url of urls) {
@@ -78,6 +78,8 @@ async function measureAll(page: Page, urls: string[], failures: string[]): Promi
       expect(new URL(page.url()).pathname, url).not.toBe("/sign-in");
       const report = await overflowReport(page);
       if (report) failures.push(`${url} at ${size.width}px: ${report}`);
+      // For people to look at: each screen as a phone shows it.
+      if (size === SMALL_PHONE) await screen(page, `phone-${who}-${new URL(page.url()).pathname.replace(/[0-9a-f-]{36}/g, "id").replace(/\W+/g, "-")}-360`);
     }
   }
 }
@@ -90,6 +92,7 @@ test("no dashboard screen is wider than the viewport at 390 and 360 px, with lon
   await signIn(page, seededOwner());
   await measureAll(
     page,
+    "owner",
     [
       "/dashboard",
       "/dashboard/organizations",
@@ -123,7 +126,7 @@ test("no dashboard screen is wider than the viewport at 390 and 360 px, with lon
   const member = await createAccount({ membership: { organizationId: a.org.id, role: "member" } });
   const memberPage = await (await browser.newContext()).newPage();
   await signIn(memberPage, member);
-  await measureAll(memberPage, ["/dashboard", `${base}/keys`, "/dashboard/users", "/dashboard/audit", `${base}/requests`], failures);
+  await measureAll(memberPage, "member", ["/dashboard", `${base}/keys`, "/dashboard/users", "/dashboard/audit", `${base}/requests`], failures);
   await memberPage.context().close();
   expect(failures, "pages wider than the viewport").toEqual([]);
 });

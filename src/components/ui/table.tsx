@@ -4,7 +4,9 @@ import { cn } from "@/lib/utils";
 /**
  * Scrolls sideways on narrow screens instead of squeezing columns. The scrolling box takes focus
  * (tabIndex 0, named after the table) so a keyboard can scroll it too (WCAG 2.1.1; axe
- * scrollable-region-focusable).
+ * scrollable-region-focusable). It is positioned (relative) so that absolutely positioned content
+ * inside, such as a button's sr-only label, is clipped by the box too: otherwise its containing
+ * block is the page, and a screen-reader label far right in a wide table widens the page (D511).
  */
 export function Table({ className, wrapperClassName, ...props }: ComponentProps<"table"> & { wrapperClassName?: string }) {
   return (
@@ -13,7 +15,7 @@ export function Table({ className, wrapperClassName, ...props }: ComponentProps<
       role="region"
       aria-label={props["aria-label"]}
       aria-labelledby={props["aria-labelledby"]}
-      className={cn("w-full overflow-x-auto rounded-lg border border-slate-200 bg-white focus-visible:ring-2 focus-visible:ring-blue-600 focus-visible:outline-none", wrapperClassName)}
+      className={cn("relative w-full overflow-x-auto rounded-lg border border-slate-200 bg-white focus-visible:ring-2 focus-visible:ring-blue-600 focus-visible:outline-none", wrapperClassName)}
     >
       <table className={cn("w-full caption-bottom text-sm", className)} {...props} />
     </div>
