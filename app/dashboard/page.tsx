@@ -32,24 +32,26 @@ export default async function OverviewPage({ searchParams }: { searchParams: Pro
     <div>
       <PageHeader title="Overview" description={`Signed in as ${me.name ?? me.email} · ${roleLabel(me)}`} />
       <MyInvitations invitations={invitations} />
-      <div className="mb-6 grid grid-cols-3 gap-2 sm:gap-3">
-        <Card>
-          <p className="flex items-center gap-2 text-xs text-slate-600 sm:text-sm">
-            <Building2 className="hidden size-4 sm:block" aria-hidden /> Organizations
+      {/* On a phone each figure is a row (label, number): three columns of 100 px would break
+          "Organizations" mid-word (D511). */}
+      <div className="mb-6 grid grid-cols-1 gap-2 sm:grid-cols-3 sm:gap-3">
+        <Card className="flex items-center justify-between gap-3 p-3 sm:block sm:p-5">
+          <p className="flex items-center gap-2 text-sm text-slate-600">
+            <Building2 className="size-4" aria-hidden /> Organizations
           </p>
-          <p className="mt-1 text-2xl font-semibold" data-testid="overview-org-count">{grid.totals.organizations}</p>
+          <p className="text-xl font-semibold sm:mt-1 sm:text-2xl" data-testid="overview-org-count">{grid.totals.organizations}</p>
         </Card>
-        <Card>
-          <p className="flex items-center gap-2 text-xs text-slate-600 sm:text-sm">
-            <KeyRound className="hidden size-4 sm:block" aria-hidden /> Active keys
+        <Card className="flex items-center justify-between gap-3 p-3 sm:block sm:p-5">
+          <p className="flex items-center gap-2 text-sm text-slate-600">
+            <KeyRound className="size-4" aria-hidden /> Active keys
           </p>
-          <p className="mt-1 text-2xl font-semibold">{activeKeys}</p>
+          <p className="text-xl font-semibold sm:mt-1 sm:text-2xl">{activeKeys}</p>
         </Card>
-        <Card>
-          <p className="flex items-center gap-2 text-xs text-slate-600 sm:text-sm">
-            <Users className="hidden size-4 sm:block" aria-hidden /> Your memberships
+        <Card className="flex items-center justify-between gap-3 p-3 sm:block sm:p-5">
+          <p className="flex items-center gap-2 text-sm text-slate-600">
+            <Users className="size-4" aria-hidden /> Your memberships
           </p>
-          <p className="mt-1 text-2xl font-semibold">{me.memberships.length}</p>
+          <p className="text-xl font-semibold sm:mt-1 sm:text-2xl">{me.memberships.length}</p>
         </Card>
       </div>
       <div className="mb-3 flex flex-col gap-2 sm:flex-row sm:items-center sm:justify-between">

@@ -123,10 +123,10 @@ export function AppShell({ viewer, children, alerts }: { viewer: ShellViewer; ch
           </div>
           <SignOutButton />
         </header>
-        {/* A name, id or address without spaces may break anywhere rather than widen the page at
-            phone widths (it breaks only where it does not fit); a table keeps its words whole and
-            scrolls in its own box instead (D511). */}
-        <main id="main" className="mx-auto max-w-6xl px-4 py-6 wrap-anywhere sm:px-6 [&_table]:wrap-normal">
+        {/* A name, id or address without spaces breaks where it does not fit its line rather than
+            widen the page at phone widths; a table keeps its words whole and scrolls in its own box
+            instead (D511). break-word, not anywhere: a button or label in a row does not shrink. */}
+        <main id="main" className="mx-auto max-w-6xl px-4 py-6 wrap-break-word sm:px-6 [&_table]:wrap-normal">
           {children}
         </main>
       </div>
