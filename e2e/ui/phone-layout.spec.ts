@@ -70,7 +70,7 @@ async function arrange() {
 async function measureAll(page: Page, who: string, urls: string[], failures: string[]): Promise<void> {
   for (const size of [PHONE, SMALL_PHONE]) {
     await page.setViewportSize(size);
-    for (const url of urls) {
+    for (const [i, url] of urls.entries()) {
       await page.goto(url);
       await page.waitForLoadState("networkidle");
       // Not every refusal has its h1 yet (issue 44 item 9): the page's text, and not the sign-in.
@@ -79,7 +79,7 @@ async function measureAll(page: Page, who: string, urls: string[], failures: str
       const report = await overflowReport(page);
       if (report) failures.push(`${url} at ${size.width}px: ${report}`);
       // For people to look at: each screen as a phone shows it.
-      if (size === SMALL_PHONE) await screen(page, `phone-${who}-${new URL(page.url()).pathname.replace(/[0-9a-f-]{36}/g, "id").replace(/\W+/g, "-")}-360`);
+      if (size === SMALL_PHONE) await screen(page, `phone-${who}-${String(i).padStart(2, "0")}-${new URL(page.url()).pathname.replace(/[0-9a-f-]{36}/g, "id").replace(/\W+/g, "-")}-360`);
     }
   }
 }
