@@ -88,7 +88,7 @@ export default async function OverviewPage({ searchParams }: { searchParams: Pro
           )}
         </EmptyState>
       ) : (
-        <ul className="grid gap-3 sm:grid-cols-2 lg:grid-cols-3">
+        <ul className="grid grid-cols-1 gap-3 sm:grid-cols-2 lg:grid-cols-3">
           {organizations.map((organization) => (
             <li key={organization.id} className="min-w-0">
               <OrganizationHealthCard organization={organization} health={healthOf.get(organization.id)} />

@@ -2,6 +2,7 @@ import { Activity, Bell, Building2, KeyRound, LayoutDashboard, LifeBuoy, ScrollT
 import Link from "next/link";
 import type { ReactNode } from "react";
 import { NavLink } from "./nav-link";
+import { NavMenu } from "./nav-menu";
 import { RequestSearch } from "./requests/request-search";
 import { SignOutButton } from "./sign-out-button";
 
@@ -26,30 +27,26 @@ export function roleLabel(viewer: ShellViewer): string {
  */
 export function AppShell({ viewer, children, alerts }: { viewer: ShellViewer; children: ReactNode; alerts?: ReactNode }) {
   const instanceLevel = viewer.isInstanceOwner || viewer.isSupport;
+  const logReader = instanceLevel || viewer.memberships.some((m) => m.role === "admin");
   return (
     <div className="min-h-screen bg-slate-50 md:flex">
       <a href="#main" className="sr-only focus:not-sr-only focus:absolute focus:top-2 focus:left-2 focus:z-50 focus:rounded focus:bg-white focus:px-3 focus:py-2">
         Skip to content
       </a>
       {/* The aside stretches to the page's full height (its background and border with it); its
-          content stays in view while the page scrolls (sticky, at most one window tall). */}
+          content stays in view while the page scrolls (sticky, at most one window tall). At phone
+          widths it is one bar with a menu button; the navigation opens under it (NavMenu, D510). */}
       <aside className="border-b border-slate-200 bg-white md:w-56 md:shrink-0 md:border-r md:border-b-0">
         <div className="md:sticky md:top-0 md:max-h-screen md:overflow-y-auto">
-        <div className="flex items-center justify-between px-4 py-3 md:py-5">
-          <Link href="/dashboard" className="font-semibold tracking-tight text-slate-900">
-            Groundwork
-          </Link>
-          <div className="flex min-w-0 items-center gap-2 md:hidden">
-            {alerts}
-            <p className="truncate text-right text-xs text-slate-600">
-              {viewer.email}
-              <br />
-              {roleLabel(viewer)}
-            </p>
-            <SignOutButton compact />
-          </div>
-        </div>
-        <nav aria-label="Main" className="flex flex-wrap gap-1 px-2 pb-2 md:flex-col md:flex-nowrap md:pb-0">
+        <NavMenu
+          brand={
+            <Link href="/dashboard" className="font-semibold tracking-tight text-slate-900">
+              Groundwork
+            </Link>
+          }
+          bar={alerts}
+        >
+        <nav aria-label="Main" className="flex flex-col gap-1 px-2 pt-2 md:pt-0">
           <NavLink href="/dashboard" exact icon={<LayoutDashboard aria-hidden />}>
             Overview
           </NavLink>
@@ -76,12 +73,12 @@ export function AppShell({ viewer, children, alerts }: { viewer: ShellViewer; ch
               Users
             </NavLink>
           ) : null}
-          {instanceLevel || viewer.memberships.some((m) => m.role === "admin") ? (
+          {logReader ? (
             <NavLink href="/dashboard/requests" icon={<Activity aria-hidden />}>
               Requests
             </NavLink>
           ) : null}
-          {instanceLevel || viewer.memberships.some((m) => m.role === "admin") ? (
+          {logReader ? (
             <NavLink href="/dashboard/audit" icon={<ScrollText aria-hidden />}>
               Audit log
             </NavLink>
@@ -90,9 +87,9 @@ export function AppShell({ viewer, children, alerts }: { viewer: ShellViewer; ch
             Your account
           </NavLink>
         </nav>
-        {instanceLevel || viewer.memberships.some((m) => m.role === "admin") ? <RequestSearch id="request-search-compact" className="px-3 pb-3 md:hidden" /> : null}
+        {logReader ? <RequestSearch id="request-search-compact" className="px-3 pt-3 md:hidden" /> : null}
         {viewer.memberships.length > 0 ? (
-          <div className="hidden px-4 pt-5 md:block">
+          <div className="px-4 pt-5">
             <p className="text-xs font-semibold tracking-wide text-slate-500 uppercase">Your organizations</p>
             <ul className="mt-2 space-y-1 text-sm">
               {viewer.memberships.slice(0, 12).map((m) => (
@@ -105,11 +102,20 @@ export function AppShell({ viewer, children, alerts }: { viewer: ShellViewer; ch
             </ul>
           </div>
         ) : null}
+        {/* The desktop header's account line, at phone widths inside the menu. */}
+        <div className="mx-3 mt-4 flex items-center justify-between gap-3 border-t border-slate-200 pt-3 md:hidden">
+          <div className="min-w-0 text-sm">
+            <p className="truncate font-medium text-slate-900">{viewer.email}</p>
+            <p className="text-xs text-slate-600">{roleLabel(viewer)}</p>
+          </div>
+          <SignOutButton />
+        </div>
+        </NavMenu>
         </div>
       </aside>
       <div className="min-w-0 flex-1">
         <header className="hidden items-center justify-end gap-3 border-b border-slate-200 bg-white px-6 py-3 md:flex">
-          {instanceLevel || viewer.memberships.some((m) => m.role === "admin") ? <RequestSearch id="request-search" className="mr-auto" /> : null}
+          {logReader ? <RequestSearch id="request-search" className="mr-auto" /> : null}
           {alerts}
           <div className="text-right text-sm">
             <p className="font-medium text-slate-900" data-testid="viewer-email">{viewer.email}</p>
@@ -117,7 +123,10 @@ export function AppShell({ viewer, children, alerts }: { viewer: ShellViewer; ch
           </div>
           <SignOutButton />
         </header>
-        <main id="main" className="mx-auto max-w-6xl px-4 py-6 sm:px-6">
+        {/* A name, id or address without spaces breaks where it does not fit its line rather than
+            widen the page at phone widths; a table keeps its words whole and scrolls in its own box
+            instead (D511). break-word, not anywhere: a button or label in a row does not shrink. */}
+        <main id="main" className="mx-auto max-w-6xl px-4 py-6 wrap-break-word sm:px-6 [&_table]:wrap-normal">
           {children}
         </main>
       </div>

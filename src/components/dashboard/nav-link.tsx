@@ -13,7 +13,7 @@ export function NavLink({ href, exact = false, icon, children }: { href: string;
       href={href}
       aria-current={active ? "page" : undefined}
       className={cn(
-        "flex shrink-0 items-center gap-2 rounded-md px-2.5 py-1.5 md:px-3 md:py-2 text-sm font-medium whitespace-nowrap focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-blue-600 [&_svg]:size-4",
+        "flex shrink-0 items-center gap-2 rounded-md px-3 py-2 text-sm font-medium whitespace-nowrap focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-blue-600 [&_svg]:size-4",
         active ? "bg-slate-900 text-white" : "text-slate-700 hover:bg-slate-100",
       )}
     >

@@ -2,6 +2,7 @@
 
 import Link from "next/link";
 import { usePathname } from "next/navigation";
+import { ScrollTabs } from "@/components/ui/scroll-tabs";
 import { cn } from "@/lib/utils";
 
 /** An organization's sections. */
@@ -19,7 +20,7 @@ const TABS = [
 export function OrganizationTabs({ organizationId, showRequests }: { organizationId: string; showRequests: boolean }) {
   const pathname = usePathname();
   return (
-    <nav aria-label="Organization sections" className="mb-5 flex gap-1 overflow-x-auto border-b border-slate-200">
+    <ScrollTabs label="Organization sections" className="mb-5">
       {TABS.filter((tab) => showRequests || !("logReaders" in tab)).map((tab) => {
         const href = `/dashboard/organizations/${organizationId}/${tab.segment}`;
         const active = pathname.startsWith(href);
@@ -29,7 +30,7 @@ export function OrganizationTabs({ organizationId, showRequests }: { organizatio
             href={href}
             aria-current={active ? "page" : undefined}
             className={cn(
-              "-mb-px border-b-2 px-3 py-2 text-sm font-medium whitespace-nowrap focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-blue-600",
+              "-mb-px shrink-0 border-b-2 px-3 py-2 text-sm font-medium whitespace-nowrap focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-blue-600",
               active ? "border-slate-900 text-slate-900" : "border-transparent text-slate-600 hover:text-slate-900",
             )}
           >
@@ -37,6 +38,6 @@ export function OrganizationTabs({ organizationId, showRequests }: { organizatio
           </Link>
         );
       })}
-    </nav>
+    </ScrollTabs>
   );
 }

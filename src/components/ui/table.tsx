@@ -6,7 +6,9 @@ import { cn } from "@/lib/utils";
  * (tabIndex 0, named after the table) so a keyboard can scroll it too (WCAG 2.1.1; axe
  * scrollable-region-focusable). Its region's name adds ", table": a table usually sits in a
  * section named by the same heading, and two regions of one name are one landmark too many
- * (axe landmark-unique, D525).
+ * (axe landmark-unique, D525). It is positioned (relative) so that absolutely positioned content
+ * inside, such as a button's sr-only label, is clipped by the box too: otherwise its containing
+ * block is the page, and a screen-reader label far right in a wide table widens the page (D511).
  */
 export function Table({ className, wrapperClassName, ...props }: ComponentProps<"table"> & { wrapperClassName?: string }) {
   const label = props["aria-label"];
@@ -18,7 +20,7 @@ export function Table({ className, wrapperClassName, ...props }: ComponentProps<
       role="region"
       aria-label={label ? `${label}, table` : undefined}
       aria-labelledby={labelledBy && hintId ? `${labelledBy} ${hintId}` : undefined}
-      className={cn("w-full overflow-x-auto rounded-lg border border-slate-200 bg-white focus-visible:ring-2 focus-visible:ring-blue-600 focus-visible:outline-none", wrapperClassName)}
+      className={cn("relative w-full overflow-x-auto rounded-lg border border-slate-200 bg-white focus-visible:ring-2 focus-visible:ring-blue-600 focus-visible:outline-none", wrapperClassName)}
     >
       {hintId ? (
         <span id={hintId} hidden>

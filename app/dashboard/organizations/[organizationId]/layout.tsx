@@ -16,7 +16,8 @@ export default async function OrganizationLayout({ children, params }: { childre
       <div className="mb-4">
         <p className="text-xs font-semibold tracking-wide text-slate-500 uppercase">Organization</p>
         <h1 className="flex flex-wrap items-center gap-2 text-xl font-semibold text-slate-900 sm:text-2xl">
-          {organization.name}
+          {/* A long name without spaces wraps anywhere rather than widening the page (D511). */}
+          <span className="min-w-0 wrap-anywhere">{organization.name}</span>
           <Badge>{viewerRole === "support" ? "support: read-only" : viewerRole === "owner" ? "you: instance owner" : `you: ${viewerRole}`}</Badge>
         </h1>
       </div>

@@ -15,7 +15,7 @@ export default async function DeviceSyncLibraryPage() {
       <p>
         <Link href="/docs">← API reference</Link> · <Link href="/docs/device-sync">Device sync guide</Link>
       </p>
-      <pre style={{ whiteSpace: "pre-wrap", font: "inherit", lineHeight: 1.5 }}>{readme}</pre>
+      <pre style={{ whiteSpace: "pre-wrap", overflowWrap: "anywhere", font: "inherit", lineHeight: 1.5 }}>{readme}</pre>
     </main>
   );
 }

@@ -39,8 +39,8 @@ export function defaultChoices(forms: FormItem[], sources: SourceItem[]): { form
 
 function IdItem({ label, id, testId }: { label: string; id: string; testId: string }) {
   return (
-    <li data-testid={testId} className="grid gap-1 py-2 sm:grid-cols-[minmax(0,16rem)_1fr_auto] sm:items-center sm:gap-3">
-      <span className="text-sm font-medium text-slate-900">{label}</span>
+    <li data-testid={testId} className="grid grid-cols-1 gap-1 py-2 sm:grid-cols-[minmax(0,16rem)_1fr_auto] sm:items-center sm:gap-3">
+      <span className="min-w-0 text-sm font-medium text-slate-900">{label}</span>
       <code className="text-xs break-all text-slate-800" data-testid={`${testId}-id`}>
         {id}
       </code>

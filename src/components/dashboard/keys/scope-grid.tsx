@@ -23,7 +23,7 @@ export function ScopeGrid({ value, onChange }: { value: string[]; onChange: (nex
           <code>*:*</code> everything <span className="text-slate-500">(meant for instance keys)</span>
         </span>
       </label>
-      <div className="overflow-x-auto">
+      <div className="relative overflow-x-auto">
         <table className="w-full text-sm">
           <thead>
             <tr className="text-xs text-slate-500">

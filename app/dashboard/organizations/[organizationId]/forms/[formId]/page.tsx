@@ -20,7 +20,7 @@ export default async function FormRecordsPage({ params }: { params: Promise<{ or
       </Link>
       <Card>
         <div className="flex flex-wrap items-center gap-2">
-          <h2 className="text-lg font-semibold text-slate-900">{form.name}</h2>
+          <h2 className="min-w-0 text-lg font-semibold wrap-anywhere text-slate-900">{form.name}</h2>
           <code className="text-xs break-all text-slate-600" data-testid="form-id">
             {form.id}
           </code>

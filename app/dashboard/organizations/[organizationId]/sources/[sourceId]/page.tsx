@@ -51,7 +51,7 @@ export default async function SourcePage({
       </Link>
       <Card>
         <div className="flex flex-wrap items-center gap-2">
-          <h2 className="text-lg font-semibold text-slate-900">{source.name}</h2>
+          <h2 className="min-w-0 text-lg font-semibold wrap-anywhere text-slate-900">{source.name}</h2>
           <SourceStateBadge state={source.state} />
           {source.pausedAt ? <PausedBadge /> : null}
           {source.stale ? <StaleBadge /> : null}
