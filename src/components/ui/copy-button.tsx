@@ -4,21 +4,26 @@ import { Check, Copy } from "lucide-react";
 import { useState } from "react";
 import { Button } from "./button";
 
-export function CopyButton({ value, label = "Copy" }: { value: string; label?: string }) {
-  const [copied, setCopied] = useState(false);
+/** Copies a value; says "Copied" only when the clipboard took it, and "Copy failed" when it did not. */
+export function CopyButton({ value, label = "Copy", ariaLabel }: { value: string; label?: string; ariaLabel?: string }) {
+  const [outcome, setOutcome] = useState<"copied" | "failed" | null>(null);
   return (
     <Button
       type="button"
       variant="outline"
       size="sm"
+      aria-label={ariaLabel}
       onClick={async () => {
-        await navigator.clipboard.writeText(value).catch(() => undefined);
-        setCopied(true);
-        setTimeout(() => setCopied(false), 2000);
+        const copied = await navigator.clipboard.writeText(value).then(
+          () => true,
+          () => false,
+        );
+        setOutcome(copied ? "copied" : "failed");
+        setTimeout(() => setOutcome(null), 2000);
       }}
     >
-      {copied ? <Check aria-hidden /> : <Copy aria-hidden />}
-      {copied ? "Copied" : label}
+      {outcome === "copied" ? <Check aria-hidden /> : <Copy aria-hidden />}
+      <span aria-live="polite">{outcome === "copied" ? "Copied" : outcome === "failed" ? "Copy failed" : label}</span>
     </Button>
   );
 }

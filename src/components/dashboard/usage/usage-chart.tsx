@@ -50,7 +50,8 @@ export function UsageChart({ points, label, testId, compact = false }: { points:
           <CartesianGrid stroke="#e2e8f0" vertical={false} />
           <XAxis dataKey="at" tick={{ fontSize: 11 }} minTickGap={28} label={{ value: "UTC", position: "insideBottomRight", offset: -2, fontSize: 10 }} />
           <YAxis tick={{ fontSize: 11 }} allowDecimals={false} />
-          <Tooltip labelFormatter={(_, payload) => (payload?.[0] ? `${exactTime(String(payload[0].payload.hour))}${payload[0].payload.partial ? " (this hour so far)" : ""}` : "")} />
+          {/* The tooltip's text in the page's ink: the series colours on white fail contrast (the bars keep them). */}
+          <Tooltip itemStyle={{ color: "#0f172a" }} labelFormatter={(_, payload) => (payload?.[0] ? `${exactTime(String(payload[0].payload.hour))}${payload[0].payload.partial ? " (this hour so far)" : ""}` : "")} />
           {compact ? null : <Legend wrapperStyle={{ fontSize: 12 }} />}
           {STATUS_SERIES.map((s) => (
             <Bar key={s.key} dataKey={s.key} name={s.name} stackId="status" fill={s.color} isAnimationActive={false} />
