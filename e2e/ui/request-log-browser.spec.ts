@@ -159,7 +159,7 @@ test("the request log filters by status code, method, route, surface and a UTC t
   const base = `/dashboard/organizations/${org.id}/requests`;
   const rows = page.getByTestId("request-log-row");
   const shown = () => rows.evaluateAll((els) => els.map((el) => el.querySelector("a")?.getAttribute("href")?.split("/").pop()));
-  const filterBy = async (fill: () => Promise<void>, expected: RequestLogEntry[]) => {
+  const filterBy = async (fill: () => Promise<unknown>, expected: RequestLogEntry[]) => {
     await page.goto(base);
     await expect(rows).toHaveCount(4);
     await fill();

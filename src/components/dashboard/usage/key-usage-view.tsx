@@ -8,7 +8,8 @@ import type { KeyRow } from "../keys/types";
 import { utcTime } from "../requests/format";
 import type { KeyRequestsPage, KeyUsage } from "../requests/types";
 import { RefreshWhile } from "../sources/source-state";
-import { totals, UsageChart } from "./usage-chart";
+import { UsageChart } from "./usage-chart";
+import { totals } from "./usage-totals";
 
 export interface KeyRequestFilters {
   range: "24h" | "7d" | "30d";

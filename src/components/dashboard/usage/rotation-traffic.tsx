@@ -3,7 +3,8 @@
 import { useEffect, useState } from "react";
 import { Alert } from "@/components/ui/alert";
 import { describeError, trpc, type ShownError } from "@/lib/trpc-client";
-import { totals, UsageChart, type UsagePoint } from "./usage-chart";
+import { UsageChart } from "./usage-chart";
+import { totals, type UsagePoint } from "./usage-totals";
 
 const POLL_MS = 10_000;
 /** While the old key's last use is not in the counts yet, re-read this often (D505)… */
@@ -88,7 +89,7 @@ export function RotationTraffic({
             </p>
             {which === "old" && oldBehind ? (
               <p className="mb-1 text-xs text-amber-800" role="status" data-testid="rotation-old-counting">
-                Counting the old key&apos;s latest use: it reaches these counts a second or two after it is stamped.
+                The old key&apos;s latest use is not in these counts yet (they trail a use by a second or more); reading again…
               </p>
             ) : null}
             <UsageChart points={read[which].points} label={`${which === "old" ? "Old" : "New"} key, last 24 hours`} testId={`rotation-chart-${which}`} compact />
