@@ -122,8 +122,15 @@ test("a source's rows: columns in the CSV's header order, the API's sorts, exter
   await expect(page.getByRole("button", { name: "View row C17" })).toBeFocused();
   await page.setViewportSize(SIZES[0]!);
 
-  // Export CSV: every live row, the header in the source's order.
+  // The text search: any part of the external id or the data, any case (C2x and a2x both hit).
   await page.getByLabel("External id (exact)").fill("");
+  await page.getByLabel("Search rows").fill("A2");
+  await page.getByRole("button", { name: "Search", exact: true }).click();
+  await expect(rows).toHaveCount(11);
+  await expect(rows.first()).toHaveAttribute("data-external-id", "C02");
+
+  // Export CSV: every live row, the header in the source's order.
+  await page.getByLabel("Search rows").fill("");
   await page.getByRole("button", { name: "Search", exact: true }).click();
   await expect(rows).toHaveCount(25);
   await accessibleAtEveryWidth(page, "rows table");
@@ -133,6 +140,11 @@ test("a source's rows: columns in the CSV's header order, the API's sorts, exter
   expect(lines[0]).toBe("zeta,code,alpha,_external_id,_updated_at");
   expect(lines).toHaveLength(31);
   expect(lines[1]).toMatch(/^z1,C01,<b>a1<\/b>,C01,\d{4}-/);
+  // With tombstones: the same rows (none deleted yet) and a _deleted_at column.
+  await page.getByLabel("Include tombstones").check();
+  await expect(page.getByTestId("rows-export")).toHaveAttribute("href", /\?tombstones=1$/);
+  const withTombstones = await page.request.get((await page.getByTestId("rows-export").getAttribute("href"))!);
+  expect((await withTombstones.text()).split("\r\n")[0]).toBe("zeta,code,alpha,_external_id,_updated_at,_deleted_at");
   const anonymous = await page.context().request.fetch(`/dashboard/organizations/${org.id}/sources/${sourceId}/export`, { headers: { cookie: "" } });
   expect(anonymous.status()).toBe(401);
 });
