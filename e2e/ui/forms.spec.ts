@@ -98,8 +98,9 @@ test("forms: create in the dashboard, post with a key, browse, filter, export ex
   });
   await owner.getByTestId("record-row").filter({ hasText: "onerror" }).getByRole("button", { name: /View record/ }).click();
   const detail = owner.getByRole("dialog");
-  await expect(detail.getByTestId("detail-field-values")).toContainText('"note": "<img src=x onerror=alert(1)>"');
+  await expect(detail.getByTestId("drawer-json")).toContainText('"note": "<img src=x onerror=alert(1)>"');
   await expect(detail.getByTestId("detail-created-by")).toHaveText("device-1");
+  await expect(detail.locator('[data-field="note"] dd')).toHaveText("<img src=x onerror=alert(1)>");
   expect(await detail.locator("img").count()).toBe(0);
   expect(alerted).toBe(false);
   await screen(owner, "record-detail");

@@ -141,3 +141,43 @@ test("an organization admin sees only their organization's requests; a member ha
   await expect(page.getByRole("heading", { name: "You do not have access to this" })).toBeVisible();
   await expect(page.getByTestId("request-log-row")).toHaveCount(0);
 });
+
+test("the request log filters by status code, method, route, surface and a UTC time window", async ({ page }) => {
+  const org = await createOrg();
+  const now = Date.now();
+  const minutesAgo = (m: number) => new Date(now - m * 60_000);
+  const records = "/api/v1/organizations/{org}/forms/{form}/records";
+  const [listed, posted, dashboard, old] = [
+    entry(org.id, { occurredAt: minutesAgo(10) }),
+    entry(org.id, { method: "POST", status: 201, occurredAt: minutesAgo(5) }),
+    entry(org.id, { surface: "dashboard", route: "/api/trpc/sources.rows", occurredAt: minutesAgo(3) }),
+    entry(org.id, { status: 404, errorCode: "not_found", route: records, occurredAt: minutesAgo(120) }),
+  ];
+  await write([listed, posted, dashboard, old]);
+  await page.setViewportSize(desktop);
+  await signIn(page, seededOwner());
+  const base = `/dashboard/organizations/${org.id}/requests`;
+  const rows = page.getByTestId("request-log-row");
+  const shown = () => rows.evaluateAll((els) => els.map((el) => el.querySelector("a")?.getAttribute("href")?.split("/").pop()));
+  const filterBy = async (fill: () => Promise<unknown>, expected: RequestLogEntry[]) => {
+    await page.goto(base);
+    await expect(rows).toHaveCount(4);
+    await fill();
+    await page.getByRole("button", { name: "Filter" }).click();
+    await expect(rows).toHaveCount(expected.length);
+    expect(await shown()).toEqual(expected.map((e) => e.requestId));
+  };
+  await filterBy(() => page.getByLabel("Status code").fill("404"), [old]);
+  await filterBy(() => page.getByLabel("Method").selectOption("POST"), [posted]);
+  await filterBy(() => page.getByLabel("Route").fill("/api/trpc/sources.rows"), [dashboard]);
+  await filterBy(() => page.getByLabel("Surface").selectOption("dashboard"), [dashboard]);
+  await filterBy(() => page.getByLabel("Surface").selectOption("api"), [posted, listed, old]);
+  // The window is in UTC: the last hour leaves out the entry of two hours ago.
+  const utcMinute = (at: Date) => at.toISOString().slice(0, 16);
+  await filterBy(() => page.getByLabel("From (UTC)").fill(utcMinute(minutesAgo(60))), [dashboard, posted, listed]);
+  await filterBy(async () => {
+    await page.getByLabel("From (UTC)").fill(utcMinute(minutesAgo(180)));
+    await page.getByLabel("To (UTC)").fill(utcMinute(minutesAgo(60)));
+  }, [old]);
+  await expect(page).toHaveURL(/from=.*&to=/);
+});

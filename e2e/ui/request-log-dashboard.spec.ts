@@ -92,3 +92,37 @@ test("after a key is revoked, a call with it shows on the key's page as a 401 fo
   await expect(page.getByTestId("request-error")).toContainText("revoked: This API key has been revoked.");
   await screen(page, "request-revoked-key-desktop");
 });
+
+test("an expired key's and an over-budget key's calls show on their pages as a 401 for reason expired and a 429", async ({ page }) => {
+  const org = await createOrg();
+  const mint = (rateLimit?: number) =>
+    withE2eDb((db) => mintApiKey(db, CLI_OPERATOR, { name: unique("client"), scopes: "records:read", organizationId: org.id, ...(rateLimit ? { rateLimit } : {}) }));
+  const [expired, tight] = [await mint(), await mint(1)];
+  await withE2eDb((db) => db.apiKey.update({ where: { id: expired.id }, data: { expiresAt: new Date(Date.now() - 60_000) } }));
+  await page.setViewportSize(desktop);
+  await signIn(page, seededOwner());
+  const call = async (token: string) => {
+    const response = await page.request.get(`/api/v1/organizations/${org.id}/forms/${org.formId}/records`, { headers: { Authorization: `Bearer ${token}` } });
+    return { status: response.status(), requestId: ((await response.json()) as { request_id: string }).request_id };
+  };
+  const refused = await call(expired.token);
+  expect(refused.status).toBe(401);
+  expect((await call(tight.token)).status).toBe(200);
+  const limited = await call(tight.token);
+  expect(limited.status).toBe(429);
+  await logged(refused.requestId);
+  await logged(limited.requestId);
+
+  await page.goto(`/dashboard/organizations/${org.id}/keys/${expired.id}`);
+  await expect(page.getByTestId("key-requests").locator("tbody tr")).toHaveCount(1);
+  await expect(page.getByTestId("key-requests")).toContainText("401");
+  await page.getByTestId("key-requests").getByRole("link").first().click();
+  await expect(page).toHaveURL(new RegExp(`/dashboard/requests/${refused.requestId}$`));
+  await expect(page.getByTestId("request-key")).toContainText(expired.prefix);
+  await expect(page.getByTestId("request-error")).toContainText("expired");
+
+  await page.goto(`/dashboard/organizations/${org.id}/keys/${tight.id}`);
+  await expect(page.getByTestId("key-requests").locator("tbody tr")).toHaveCount(2);
+  await expect(page.getByTestId("key-requests").locator("tbody tr").first()).toContainText("429");
+  await expect(page.getByTestId("key-usage-chart")).toHaveAttribute("data-total", "2");
+});

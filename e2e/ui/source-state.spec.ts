@@ -1,7 +1,7 @@
 import { readFile } from "node:fs/promises";
 import { expect, test, type Browser, type Page } from "@playwright/test";
 import { expectAccessibleAtBothWidths } from "../fixtures/a11y";
-import { createOrg, screen, seededOwner, signIn, unique } from "../fixtures/dashboard";
+import { createAccount, createOrg, screen, seededOwner, signIn, unique } from "../fixtures/dashboard";
 import { createSource, customerTable, startCustomerServer, type CustomerServer } from "../fixtures/sources";
 
 /**
@@ -152,4 +152,23 @@ test("deletion review: every held row by cursor, search, export, and approval co
   await expect(page.getByTestId("data-row")).toHaveCount(20);
   await expect(page.getByTestId("deletion-review")).toHaveCount(0);
   await expect(page.getByTestId("source-problem")).toHaveCount(0);
+});
+
+test("a failed Sync now turns the top bar's alert pill on without a reload", async ({ browser }) => {
+  const org = await createOrg(unique("Pill Org"));
+  // An organization admin: the pill counts this organization's sources only, so it starts at none.
+  const admin = await createAccount({ membership: { organizationId: org.id, role: "admin" } });
+  const table = await customerTable(customer, unique("pill").replace(/-/g, "_"), 2);
+  const sourceId = await createSource(org.id, { kind: "postgres_table", name: "Pill", syncIntervalSeconds: null, config: { table, keyColumn: "id" }, credentials: { url: customer.url } });
+  const page = await (await browser.newContext({ viewport: { width: 1440, height: 900 } })).newPage();
+  await signIn(page, admin);
+  await page.goto(`/dashboard/organizations/${org.id}/sources/${sourceId}`);
+  await syncNow(page, /Pass finished: ok/);
+  const pill = page.getByTestId("alerts-indicator").filter({ visible: true });
+  await expect(pill).toHaveText("No open alerts");
+  await customer.query(`DROP TABLE ${table}`);
+  await syncNow(page, /Pass finished: error/);
+  await expect(pill.locator("summary")).toHaveText("1 open alert");
+  await pill.locator("summary").click();
+  await expect(pill.getByRole("link", { name: /Pill/ })).toHaveAttribute("href", `/dashboard/organizations/${org.id}/sources/${sourceId}`);
 });

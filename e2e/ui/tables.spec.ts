@@ -2,12 +2,14 @@ import { expect, test, type Page } from "@playwright/test";
 import { readFile } from "node:fs/promises";
 import { SYSTEM } from "@/server/modules/access/acting-principal";
 import { replaceCsvRows } from "@/server/modules/data-sources/csv/replace-csv-rows";
-import { expectAccessible } from "../fixtures/a11y";
+import { expectAccessible, expectAccessibleAtBothWidths } from "../fixtures/a11y";
 import { createOrg, screen, seededOwner, signIn, unique } from "../fixtures/dashboard";
 import { withE2eDb } from "../fixtures/e2e-db";
 import { createSource } from "../fixtures/sources";
 
 // Issue 43 item 5 (rows and records as tables, rows export) and issue 44 item 5 (record filters for people).
+
+test.use({ permissions: ["clipboard-read", "clipboard-write"] });
 
 const SIZES = [
   { width: 1440, height: 900 },
@@ -22,6 +24,23 @@ async function accessibleAtEveryWidth(page: Page, label: string): Promise<void> 
     await screen(page, `${label.replace(/\W+/g, "-")}-${size.width}`);
   }
   await page.setViewportSize(SIZES[0]!);
+}
+
+/** The open sheet's edges: flush right and full height at desktop, flush bottom and full width on a phone. */
+async function expectSheetOn(page: Page, side: "right" | "bottom"): Promise<void> {
+  const viewport = page.viewportSize()!;
+  const box = (await page.getByRole("dialog").boundingBox())!;
+  if (side === "right") {
+    expect(Math.round(box.x + box.width)).toBe(viewport.width);
+    expect(box.x).toBeGreaterThan(viewport.width / 3);
+    expect(Math.round(box.y)).toBe(0);
+    expect(Math.round(box.height)).toBe(viewport.height);
+  } else {
+    expect(Math.round(box.x)).toBe(0);
+    expect(Math.round(box.width)).toBe(viewport.width);
+    expect(Math.round(box.y + box.height)).toBe(viewport.height);
+    expect(box.y).toBeGreaterThan(0);
+  }
 }
 
 const codes = Array.from({ length: 30 }, (_, i) => `C${String(i + 1).padStart(2, "0")}`);
@@ -68,19 +87,50 @@ test("a source's rows: columns in the CSV's header order, the API's sorts, exter
   await expect(rows).toHaveCount(1);
   await expect(rows.first()).toContainText("z17");
 
-  // The drawer: keyboard-opened, the full JSON, Esc closes it.
+  // The drawer (D506): keyboard-opened, a sheet on the right, each column labelled in the source's
+  // order, the full JSON with Copy, focus kept inside, Esc closes it and gives focus back to the row.
   const view = page.getByRole("button", { name: "View row C17" });
   await view.focus();
   await page.keyboard.press("Enter");
   const drawer = page.getByRole("dialog", { name: "Row C17" });
   await expect(drawer.getByTestId("drawer-json")).toContainText('"alpha": "<b>a17</b>"');
   await expect(drawer.getByTestId("drawer-json")).toContainText('"zeta": "z17"');
-  await accessibleAtEveryWidth(page, "row drawer");
+  await expect(drawer.getByTestId("drawer-field")).toHaveCount(3);
+  expect(await drawer.getByTestId("drawer-field").evaluateAll((els) => els.map((el) => el.getAttribute("data-field")))).toEqual(["zeta", "code", "alpha"]);
+  await expect(drawer.locator('[data-field="alpha"] dd')).toHaveText("<b>a17</b>");
+  await expect(drawer.locator("b")).toHaveCount(0);
+  await expectSheetOn(page, "right");
+  const copy = drawer.getByRole("button", { name: /^(Copy JSON|Copied)$/ });
+  await copy.click();
+  await expect(copy).toHaveText("Copied");
+  expect(JSON.parse(await page.evaluate(() => navigator.clipboard.readText()))).toMatchObject({ code: "C17", zeta: "z17", alpha: "<b>a17</b>" });
+  for (let i = 0; i < 6; i++) {
+    await page.keyboard.press("Tab");
+    expect(await drawer.evaluate((el) => el.contains(document.activeElement))).toBe(true);
+  }
+  await expectAccessibleAtBothWidths(page, { label: "row drawer" });
   await page.keyboard.press("Escape");
   await expect(drawer).toHaveCount(0);
+  await expect(view).toBeFocused();
+
+  // On a phone the sheet rises from the bottom across the whole width; Close also returns focus.
+  await page.setViewportSize(SIZES[1]!);
+  await page.getByRole("button", { name: "View row C17" }).click();
+  await expectSheetOn(page, "bottom");
+  await drawer.getByRole("button", { name: "Close" }).click();
+  await expect(drawer).toHaveCount(0);
+  await expect(page.getByRole("button", { name: "View row C17" })).toBeFocused();
+  await page.setViewportSize(SIZES[0]!);
+
+  // The text search: any part of the external id or the data, any case (C2x and a2x both hit).
+  await page.getByLabel("External id (exact)").fill("");
+  await page.getByLabel("Search rows").fill("A2");
+  await page.getByRole("button", { name: "Search", exact: true }).click();
+  await expect(rows).toHaveCount(11);
+  await expect(rows.first()).toHaveAttribute("data-external-id", "C02");
 
   // Export CSV: every live row, the header in the source's order.
-  await page.getByLabel("External id (exact)").fill("");
+  await page.getByLabel("Search rows").fill("");
   await page.getByRole("button", { name: "Search", exact: true }).click();
   await expect(rows).toHaveCount(25);
   await accessibleAtEveryWidth(page, "rows table");
@@ -90,6 +140,11 @@ test("a source's rows: columns in the CSV's header order, the API's sorts, exter
   expect(lines[0]).toBe("zeta,code,alpha,_external_id,_updated_at");
   expect(lines).toHaveLength(31);
   expect(lines[1]).toMatch(/^z1,C01,<b>a1<\/b>,C01,\d{4}-/);
+  // With tombstones: the same rows (none deleted yet) and a _deleted_at column.
+  await page.getByLabel("Include tombstones").check();
+  await expect(page.getByTestId("rows-export")).toHaveAttribute("href", /\?tombstones=1$/);
+  const withTombstones = await page.request.get((await page.getByTestId("rows-export").getAttribute("href"))!);
+  expect((await withTombstones.text()).split("\r\n")[0]).toBe("zeta,code,alpha,_external_id,_updated_at,_deleted_at");
   const anonymous = await page.context().request.fetch(`/dashboard/organizations/${org.id}/sources/${sourceId}/export`, { headers: { cookie: "" } });
   expect(anonymous.status()).toBe(401);
 });
@@ -140,4 +195,30 @@ test("records: a column per field, oldest/newest, time presets and submitter sug
   await expect(page.getByTestId("record-created-by")).toHaveText(["tablet-07", "tablet-07"]);
   await page.getByRole("button", { name: "Clear" }).click();
   await expect(rows).toHaveCount(4);
+
+  // A record in the same sheet (D506): each field labelled by name, the record's JSON to copy.
+  const s1 = rows.filter({ hasText: "tablet-07" }).filter({ hasText: "S1" });
+  const recordId = (await s1.getAttribute("data-record-id"))!;
+  const view = s1.getByRole("button", { name: `View record ${recordId}` });
+  await view.focus();
+  await page.keyboard.press("Enter");
+  const drawer = page.getByRole("dialog", { name: `Record ${recordId}` });
+  await expect(drawer.getByTestId("detail-created-by")).toHaveText("tablet-07");
+  expect(await drawer.getByTestId("drawer-field").evaluateAll((els) => els.map((el) => el.getAttribute("data-field")))).toEqual(["ph", "site"]);
+  await expect(drawer.locator('[data-field="ph"] dd')).toHaveText("7.1");
+  await expect(drawer.locator('[data-field="site"] dd')).toHaveText("S1");
+  await expectSheetOn(page, "right");
+  await drawer.getByRole("button", { name: "Copy JSON" }).click();
+  expect(JSON.parse(await page.evaluate(() => navigator.clipboard.readText()))).toMatchObject({ id: recordId, created_by: "tablet-07", field_values: { site: "S1", ph: 7.1 } });
+  await expectAccessibleAtBothWidths(page, { label: "record drawer" });
+  await page.keyboard.press("Escape");
+  await expect(drawer).toHaveCount(0);
+  await expect(view).toBeFocused();
+
+  await page.setViewportSize(SIZES[1]!);
+  const card = page.getByTestId("record-card").filter({ hasText: "S1" }).getByRole("button", { name: `View record ${recordId}` });
+  await card.click();
+  await expectSheetOn(page, "bottom");
+  await page.keyboard.press("Escape");
+  await expect(card).toBeFocused();
 });

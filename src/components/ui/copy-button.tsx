@@ -4,26 +4,28 @@ import { Check, Copy } from "lucide-react";
 import { useState } from "react";
 import { Button } from "./button";
 
-export function CopyButton({ value, label = "Copy", onCopied }: { value: string; label?: string; onCopied?: () => void }) {
-  const [copied, setCopied] = useState(false);
+/** Copies a value; says "Copied" only when the clipboard took it, and "Copy failed" when it did not. */
+export function CopyButton({ value, label = "Copy", ariaLabel, onCopied }: { value: string; label?: string; ariaLabel?: string; onCopied?: () => void }) {
+  const [outcome, setOutcome] = useState<"copied" | "failed" | null>(null);
   return (
     <Button
       type="button"
       variant="outline"
       size="sm"
+      aria-label={ariaLabel}
       onClick={async () => {
         // A refused clipboard is no copy: a one-time secret's dialog keeps asking (D520).
-        const ok = await navigator.clipboard.writeText(value).then(
+        const copied = await navigator.clipboard.writeText(value).then(
           () => true,
           () => false,
         );
-        if (ok) onCopied?.();
-        setCopied(true);
-        setTimeout(() => setCopied(false), 2000);
+        if (copied) onCopied?.();
+        setOutcome(copied ? "copied" : "failed");
+        setTimeout(() => setOutcome(null), 2000);
       }}
     >
-      {copied ? <Check aria-hidden /> : <Copy aria-hidden />}
-      {copied ? "Copied" : label}
+      {outcome === "copied" ? <Check aria-hidden /> : <Copy aria-hidden />}
+      <span aria-live="polite">{outcome === "copied" ? "Copied" : outcome === "failed" ? "Copy failed" : label}</span>
     </Button>
   );
 }

@@ -1,17 +1,27 @@
 "use client";
 
-import { Dialog, DialogContent } from "@/components/ui/dialog";
+import { JsonDrawer } from "@/components/dashboard/tables/json-drawer";
 import { exactTime } from "@/components/ui/relative-time";
 import type { RecordItem } from "./types";
 
 /**
- * One record as the API returns it. field_values is pretty-printed as text: React escapes it, so
- * markup or scripts a submitter sent show as characters and never run.
+ * One record in the side sheet rows use (D506): its id, submitter and time, each field of
+ * field_values labelled by name (in the table's order: by name), and the record as the API
+ * returns it, to copy. Values are text: markup or scripts a submitter sent show as characters.
  */
 export function RecordDetail({ record, onClose }: { record: RecordItem; onClose: () => void }) {
+  const values = record.fieldValues && typeof record.fieldValues === "object" && !Array.isArray(record.fieldValues) ? (record.fieldValues as Record<string, unknown>) : {};
   return (
-    <Dialog open onOpenChange={(open) => !open && onClose()}>
-      <DialogContent title="Record" className="max-w-2xl">
+    <JsonDrawer
+      title={`Record ${record.id}`}
+      onClose={onClose}
+      fieldsLabel="field_values"
+      fields={Object.keys(values)
+        .sort()
+        .map((name) => ({ name, value: values[name] }))}
+      jsonLabel="Record"
+      json={{ id: record.id, created_by: record.createdBy, created_at: record.createdAt, field_values: record.fieldValues }}
+      facts={
         <dl className="grid grid-cols-[auto_1fr] gap-x-4 gap-y-1 text-sm">
           <dt className="text-slate-600">id</dt>
           <dd>
@@ -26,16 +36,7 @@ export function RecordDetail({ record, onClose }: { record: RecordItem; onClose:
             <time dateTime={record.createdAt}>{record.createdAt}</time> <span className="text-slate-600">({exactTime(record.createdAt)})</span>
           </dd>
         </dl>
-        <h3 className="mt-4 mb-1 text-sm font-semibold text-slate-900">field_values</h3>
-        <pre
-          tabIndex={0}
-          aria-label="field_values as JSON"
-          data-testid="detail-field-values"
-          className="max-h-[50vh] overflow-auto rounded-md border border-slate-200 bg-slate-50 p-3 font-mono text-xs whitespace-pre-wrap break-all text-slate-900 focus-visible:ring-2 focus-visible:ring-blue-600 focus-visible:outline-none"
-        >
-          {JSON.stringify(record.fieldValues, null, 2)}
-        </pre>
-      </DialogContent>
-    </Dialog>
+      }
+    />
   );
 }

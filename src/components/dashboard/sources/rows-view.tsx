@@ -2,7 +2,7 @@
 
 import { Download, Search } from "lucide-react";
 import { useEffect, useState } from "react";
-import { cellDisplay, JsonDrawer } from "@/components/dashboard/tables/json-drawer";
+import { cellDisplay, JsonDrawer, type DrawerField } from "@/components/dashboard/tables/json-drawer";
 import { reverseSort, useEndsPager } from "@/components/dashboard/tables/ends-pager";
 import { PagerNav } from "@/components/dashboard/tables/pager-nav";
 import { Alert } from "@/components/ui/alert";
@@ -205,6 +205,8 @@ export function RowsView({ organizationId, sourceId, stamp = "" }: { organizatio
           title={`Row ${open.externalId}`}
           jsonLabel="data"
           json={open.data}
+          fieldsLabel="Columns"
+          fields={rowFields(columns, open.data)}
           onClose={() => setOpen(null)}
           facts={
             <dl className="grid grid-cols-[auto_1fr] gap-x-4 gap-y-1 text-sm">
@@ -228,4 +230,11 @@ export function RowsView({ organizationId, sourceId, stamp = "" }: { organizatio
       ) : null}
     </div>
   );
+}
+
+/** A row's columns in the source's order, then any key its data has beyond the column set. */
+function rowFields(columns: string[], data: unknown): DrawerField[] {
+  const record = data && typeof data === "object" && !Array.isArray(data) ? (data as Record<string, unknown>) : {};
+  const names = [...columns, ...Object.keys(record).filter((name) => !columns.includes(name))];
+  return names.map((name) => ({ name, value: record[name] }));
 }

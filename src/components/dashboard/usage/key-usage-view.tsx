@@ -7,7 +7,9 @@ import { Table, TBody, TD, TH, THead, TR } from "@/components/ui/table";
 import type { KeyRow } from "../keys/types";
 import { utcTime } from "../requests/format";
 import type { KeyRequestsPage, KeyUsage } from "../requests/types";
+import { RefreshWhile } from "../sources/source-state";
 import { UsageChart } from "./usage-chart";
+import { totals } from "./usage-totals";
 
 export interface KeyRequestFilters {
   range: "24h" | "7d" | "30d";
@@ -52,6 +54,10 @@ export function KeyUsageView({
     return `${basePath}?${params.toString()}`;
   };
   const points = usage.series[0]?.points ?? [];
+  // The counts trail the key's last use by the log's batch (D505): say so, and re-read the page
+  // until they include it (only for a use of the last minute: a dropped entry never arrives).
+  const counting = usage.series[0]?.lastUseCounted === false;
+  const recentUse = apiKey.lastUsedAt !== null && Date.parse(usage.readAt) - Date.parse(apiKey.lastUsedAt) < 60_000;
   return (
     <div className="space-y-5">
       <PageHeader title={apiKey.name} description="Requests made with this key, from the request log. Charts read hourly totals kept 13 months." />
@@ -83,6 +89,16 @@ export function KeyUsageView({
           </nav>
         </div>
         <UsageChart points={points} label={`Requests per hour, last ${filters.range}`} testId="key-usage-chart" />
+        <p className="mt-2 text-sm text-slate-700">
+          This hour so far: <strong data-testid="key-usage-this-hour">{totals(points.slice(-1)).all}</strong> requests (UTC hours; the last bar is
+          the hour under way).
+        </p>
+        {counting ? (
+          <p className="mt-1 text-sm text-amber-800" role="status" data-testid="key-usage-counting">
+            The last use is not in these counts yet: requests reach them a second or two after the use is stamped.
+          </p>
+        ) : null}
+        <RefreshWhile active={counting && recentUse} everyMs={2_000} />
       </Card>
       {requests === null ? (
         <Card aria-labelledby="recent-heading">

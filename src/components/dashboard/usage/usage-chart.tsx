@@ -4,26 +4,9 @@ import { Bar, BarChart, CartesianGrid, Legend, ResponsiveContainer, Tooltip, XAx
 import { patternFill, STATUS_PALETTE } from "@/components/ui/chart-palette";
 import { ChartPatterns } from "@/components/ui/chart-patterns";
 import { exactTime } from "@/components/ui/relative-time";
+import { STATUS_SERIES, totals, type UsagePoint } from "./usage-totals";
 
-/** Colours at least 4.5:1 on white, each with a pattern too (D526). */
-export const STATUS_SERIES = STATUS_PALETTE;
 const COLOR_BY_NAME = new Map<string, string>(STATUS_SERIES.map((s) => [s.name, s.color]));
-
-export interface UsagePoint {
-  hour: string;
-  counts: Record<"2xx" | "4xx" | "429" | "5xx", number>;
-}
-
-export function totals(points: UsagePoint[]): Record<"2xx" | "4xx" | "429" | "5xx" | "all", number> {
-  const sum = { "2xx": 0, "4xx": 0, "429": 0, "5xx": 0, all: 0 };
-  for (const p of points) {
-    for (const s of STATUS_SERIES) {
-      sum[s.key] += p.counts[s.key];
-      sum.all += p.counts[s.key];
-    }
-  }
-  return sum;
-}
 
 /** Requests per hour, stacked by status class, from the hourly rollups (UTC hours). */
 export function UsageChart({ points, label, testId, compact = false }: { points: UsagePoint[]; label: string; testId?: string; compact?: boolean }) {
@@ -52,7 +35,8 @@ export function UsageChart({ points, label, testId, compact = false }: { points:
           <CartesianGrid stroke="#e2e8f0" vertical={false} />
           <XAxis dataKey="at" tick={{ fontSize: 11 }} minTickGap={28} label={{ value: "UTC", position: "insideBottomRight", offset: -2, fontSize: 10 }} />
           <YAxis tick={{ fontSize: 11 }} allowDecimals={false} />
-          <Tooltip labelFormatter={(_, payload) => (payload?.[0] ? `${exactTime(String(payload[0].payload.hour))}${payload[0].payload.partial ? " (this hour so far)" : ""}` : "")} />
+          {/* The tooltip's text in the page's ink (the bars keep the series colours). */}
+          <Tooltip itemStyle={{ color: "#0f172a" }} labelFormatter={(_, payload) => (payload?.[0] ? `${exactTime(String(payload[0].payload.hour))}${payload[0].payload.partial ? " (this hour so far)" : ""}` : "")} />
           {compact ? null : <Legend wrapperStyle={{ fontSize: 12 }} formatter={(value: string) => <span style={{ color: COLOR_BY_NAME.get(value) }}>{value}</span>} />}
           {STATUS_SERIES.map((s) => (
             <Bar key={s.key} dataKey={s.key} name={s.name} stackId="status" fill={patternFill(chart, s)} stroke={s.color} strokeWidth={0.5} isAnimationActive={false} />

@@ -4,7 +4,7 @@ import type { RequestLogEntry } from "./entry";
 import { getRequestDetail } from "./lookup";
 import { ensurePartition, expireRequestLog, listPartitions, partitionName } from "./partitions";
 import { createPostgresSink } from "./postgres-sink";
-import { KEY_USAGE_SQL, keyUsage, listKeyRequests } from "./usage";
+import { KEY_NEWEST_LOGGED_SQL, KEY_USAGE_SQL, keyUsage, listKeyRequests, usageFreshness } from "./usage";
 import { createBufferedWriter } from "./writer";
 
 const database = useTestDatabase();
@@ -53,6 +53,29 @@ describe("request log writer", () => {
     expect(rest.items).toHaveLength(50);
     expect(rest.nextCursor).toBeNull();
     expect(new Set([...page.items, ...rest.items].map((r) => r.requestId)).size).toBe(200);
+  });
+
+  it("says a key's last use is not counted until its entry is written, and counted after (D505)", async () => {
+    const stampedAt = new Date();
+    const key = { id: "key-fresh", lastUsedAt: stampedAt };
+    const writer = createBufferedWriter(createPostgresSink(() => database.prisma), { flushIntervalMs: 60_000 });
+    // The request started a few milliseconds before authentication stamped the key.
+    writer.record(entry({ apiKeyId: key.id, occurredAt: new Date(stampedAt.getTime() - 20) }));
+    const before = (await usageFreshness(database.prisma, [key], "24h")).get(key.id)!;
+    expect(before).toEqual({ newestLoggedAt: null, lastUseCounted: false });
+    await writer.close();
+    const after = (await usageFreshness(database.prisma, [key], "24h")).get(key.id)!;
+    expect(after.lastUseCounted).toBe(true);
+    expect(after.newestLoggedAt?.getTime()).toBe(stampedAt.getTime() - 20);
+    expect((await keyUsage(database.prisma, [key.id], "24h")).get(key.id)!.at(-1)!.counts["2xx"]).toBe(1);
+    // A later use, stamped a minute on, is behind again until its own entry arrives.
+    const later = { ...key, lastUsedAt: new Date(stampedAt.getTime() + 60_000) };
+    expect((await usageFreshness(database.prisma, [later], "24h", later.lastUsedAt)).get(key.id)!.lastUseCounted).toBe(false);
+    // A use before the range, or none at all, is nothing the chart owes.
+    const old = { id: "key-old", lastUsedAt: new Date(Date.now() - 3 * DAY) };
+    const never = { id: "key-never", lastUsedAt: null };
+    const both = await usageFreshness(database.prisma, [old, never], "24h");
+    expect([both.get(old.id)!.lastUseCounted, both.get(never.id)!.lastUseCounted]).toEqual([true, true]);
   });
 
   it("stores every field of an entry as recorded, in one statement per batch", async () => {
@@ -199,6 +222,17 @@ describe("request log plans at 1 000 000 rows", () => {
     const series = (await keyUsage(database.prisma, ["key-7"], "30d")).get("key-7")!;
     expect(series).toHaveLength(720);
     expect(series.reduce((sum, p) => sum + p.counts["2xx"] + p.counts["429"], 0)).toBe(2_000);
+  });
+
+  it("finds each key's newest logged request by the key index, never a sequential scan (D505)", async () => {
+    const since = new Date(Date.now() - DAY).toISOString();
+    const text = await plan(KEY_NEWEST_LOGGED_SQL, ["key-7", "key-8"], since);
+    expect(text).toMatch(/Index (Only )?Scan (Backward )?using request_log_p\d+_api_key_id_occurred_at_request_id_idx/);
+    const tomorrow = partitionName(new Date(Date.now() + DAY));
+    const seqScans = text.split("\n").filter((line) => line.includes("Seq Scan"));
+    expect(seqScans.every((line) => line.includes(tomorrow)), text).toBe(true);
+    const fresh = await usageFreshness(database.prisma, [{ id: "key-7", lastUsedAt: new Date(Date.now() - 10 * 60_000) }], "24h");
+    expect(fresh.get("key-7")!.lastUseCounted).toBe(true);
   });
 
   it("an organization admin's reach does not include another organization's request", async () => {

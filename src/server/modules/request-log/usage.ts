@@ -44,6 +44,62 @@ export async function keyUsage(db: Db, keyIds: string[], range: UsageRange, now 
   return series;
 }
 
+/**
+ * Each key's newest entry in the log since $2, one backward probe of the key index
+ * (request_log_key_time_idx) per key over the range's partitions: the counts' own "as of".
+ */
+export const KEY_NEWEST_LOGGED_SQL = `SELECT k.id AS "apiKeyId",
+    (SELECT l.occurred_at FROM request_log l WHERE l.api_key_id = k.id AND l.occurred_at >= $2::timestamptz
+      ORDER BY l.occurred_at DESC LIMIT 1) AS "newestAt"
+  FROM unnest($1::text[]) AS k(id)`;
+
+/**
+ * A request's log entry is stamped when the request starts, its key's last_used_at a few
+ * milliseconds later during authentication (and by the database's clock, not the app's): an entry
+ * this much older than the stamp is still the stamping request's.
+ */
+export const LAST_USE_SLACK_MS = 5_000;
+
+export interface UsageFreshness {
+  /** The key's newest logged request in the range: what the counts include. */
+  newestLoggedAt: Date | null;
+  /**
+   * False while the key's last use (stamped on the request's path) is not yet in the log and so
+   * not in the counts: the log is written in batches a second or so behind (D192), more when the
+   * writer is backed up, and by whichever instance served the request.
+   */
+  lastUseCounted: boolean;
+}
+
+/** Whether each key's counts include its last use (D505). */
+export async function usageFreshness(
+  db: Db,
+  keys: { id: string; lastUsedAt: Date | null }[],
+  range: UsageRange,
+  now = new Date(),
+): Promise<Map<string, UsageFreshness>> {
+  const end = Math.floor(now.getTime() / HOUR_MS) * HOUR_MS;
+  const start = new Date(end - (USAGE_RANGES[range] - 1) * HOUR_MS);
+  const rows = await db.$queryRawUnsafe<{ apiKeyId: string; newestAt: Date | null }[]>(
+    KEY_NEWEST_LOGGED_SQL,
+    keys.map((k) => k.id),
+    start.toISOString(),
+  );
+  const newest = new Map(rows.map((r) => [r.apiKeyId, r.newestAt]));
+  return new Map(
+    keys.map((key) => {
+      const newestLoggedAt = newest.get(key.id) ?? null;
+      return [key.id, { newestLoggedAt, lastUseCounted: lastUseCounted(key.lastUsedAt, newestLoggedAt, start) }];
+    }),
+  );
+}
+
+/** A use before the range is not the chart's to count; one inside it must have reached the log. */
+export function lastUseCounted(lastUsedAt: Date | null, newestLoggedAt: Date | null, rangeStart: Date): boolean {
+  if (!lastUsedAt || lastUsedAt < rangeStart) return true;
+  return newestLoggedAt !== null && newestLoggedAt.getTime() >= lastUsedAt.getTime() - LAST_USE_SLACK_MS;
+}
+
 export interface KeyRequestFilters {
   statusClass?: StatusClass;
   route?: string;

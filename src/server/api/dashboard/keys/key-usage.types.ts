@@ -13,7 +13,19 @@ export const keyUsageInput = keyBindingInput.extend({
 const countsSchema = z.object({ "2xx": z.number().int(), "4xx": z.number().int(), "429": z.number().int(), "5xx": z.number().int() });
 
 export const keyUsageOutput = z.object({
-  series: z.array(z.object({ keyId: z.string(), points: z.array(z.object({ hour: isoString, counts: countsSchema })) })),
+  /** When the server read the counts. */
+  readAt: isoString,
+  series: z.array(
+    z.object({
+      keyId: z.string(),
+      points: z.array(z.object({ hour: isoString, counts: countsSchema })),
+      /** The key's last use as this read saw it, and its newest logged request: the counts' "as of". */
+      lastUsedAt: isoString.nullable(),
+      newestLoggedAt: isoString.nullable(),
+      /** False while the last use has not reached the log (D505): the counts are behind it. */
+      lastUseCounted: z.boolean(),
+    }),
+  ),
 });
 
 export const keyRequestsInput = keyBindingInput.extend({
