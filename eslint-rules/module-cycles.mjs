@@ -152,4 +152,6 @@ const noModuleCycle = {
   },
 };
 
-export default { meta: { name: "groundwork" }, rules: { "no-module-cycle": noModuleCycle } };
+const plugin = { meta: { name: "groundwork" }, rules: { "no-module-cycle": noModuleCycle } };
+
+export default plugin;
