@@ -1,7 +1,11 @@
 import { fileURLToPath } from "node:url";
 import { defineConfig } from "vitest/config";
 
-const alias = { "@": fileURLToPath(new URL("./src", import.meta.url)) };
+// "server-only" (D538) throws outside a react-server bundle; tests run server code as Node does.
+const alias = {
+  "@": fileURLToPath(new URL("./src", import.meta.url)),
+  "server-only": fileURLToPath(new URL("./node_modules/server-only/empty.js", import.meta.url)),
+};
 
 // Projects: `unit` (pure logic, *.test.ts), `integration` (*.integration.test.ts, real Postgres;
 // each test file gets its own database cloned from a migrated template), `topology` (npm run

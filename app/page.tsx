@@ -1,16 +1,12 @@
 import Link from "next/link";
 import { env } from "@/env";
-import { pingDatabase } from "@/server/db/client";
 import { HEALTH_PING_TIMEOUT_MS } from "@/server/http/health-route";
-import { checkHealth, getBuildInfo } from "@/server/modules/health/health";
+import { serviceHealth } from "@/server/modules/health/service-health";
 
 export const dynamic = "force-dynamic";
 
 export default async function HomePage() {
-  const health = await checkHealth(
-    () => pingDatabase(HEALTH_PING_TIMEOUT_MS),
-    getBuildInfo(env().GROUNDWORK_COMMIT),
-  );
+  const health = await serviceHealth(HEALTH_PING_TIMEOUT_MS, env().GROUNDWORK_COMMIT);
   return (
     <main className="home">
       <h1>Groundwork</h1>

@@ -5,7 +5,7 @@ import { performance } from "node:perf_hooks";
 import { createDatabase, databaseUrl, dropDatabase, randomDatabaseName } from "@/server/db/admin";
 import { prepareDatabase } from "@/server/db/bootstrap";
 import { applyMigrations } from "@/server/db/migrations";
-import { redactSecrets } from "@/server/modules/data-sources/redact";
+import { redactSecrets } from "@/server/modules/outbound/redact";
 import { startApiProcess } from "@/test/api-process";
 
 /**

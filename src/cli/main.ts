@@ -3,6 +3,7 @@ import { parseArgs } from "node:util";
 import { env } from "@/env";
 import { prepareDatabase } from "@/server/db/bootstrap";
 import { createPrismaClient } from "@/server/db/client";
+import { alertOnSourceState } from "@/server/modules/alerts/note-source-state";
 import { isAppError } from "@/server/errors/app-error";
 import { inputIssues, summarizeIssues } from "@/server/errors/zod-issues";
 import { ZodError } from "zod";
@@ -45,6 +46,8 @@ function usage(): string {
 
 /** The admin command line: one line of error and a non-zero exit on any failure. */
 async function main(argv: string[]): Promise<number> {
+  // `source sync` runs a pass in this process: alerts hear its result as the worker's do (D537).
+  alertOnSourceState();
   const [groupName, firstName, ...remaining] = argv;
   // Two-word commands ("alert channel create") are keyed by both words.
   const twoWords = firstName !== undefined && remaining[0] !== undefined && groups[groupName ?? ""]?.[`${firstName} ${remaining[0]}`] !== undefined;

@@ -19,8 +19,8 @@ import { metrics } from "@/server/metrics/registry";
 import { releaseJobsOf } from "@/worker/release-jobs";
 import { serveWorkerHealth, type WorkerHealth } from "@/worker/worker-health";
 import { ensureBuild } from "./ensure-build";
-import { generatedSecretsRefusal } from "./production-secrets";
-import { onStopSignals } from "./stop-signals";
+import { generatedSecretsRefusal } from "@/server/process/production-secrets";
+import { onStopSignals } from "@/server/process/stop-signals";
 import { superviseWorker, type SupervisedWorker, type WorkerStatus } from "./worker-supervisor";
 
 /**

@@ -7,7 +7,7 @@ import { createNodeApiHandler } from "@/server/http/handle-api-request";
 import { handleHealthRequest } from "@/server/http/health-route";
 import { fromFetchHandler, sendFetchResponse } from "@/server/http/node-fetch-bridge";
 import { handleDashboardRequest } from "@/server/api/dashboard/handler";
-import { onStopSignals } from "@/cli/stop-signals";
+import { onStopSignals } from "@/server/process/stop-signals";
 import { stopServer } from "@/server/http/graceful-stop";
 import { createNodeServer } from "@/server/http/node-server";
 import { createRateLimitStore } from "@/server/modules/rate-limit/rate-limit-store";

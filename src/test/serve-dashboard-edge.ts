@@ -4,7 +4,7 @@ import { env } from "@/env";
 import { handleCsvUpload } from "@/server/api/dashboard/csv-upload";
 import { handleRecordsExport } from "@/server/api/dashboard/records-export";
 import { createPrismaClient } from "@/server/db/client";
-import { CLIENT_ADDRESS_HEADER } from "@/server/http/client-address";
+import { CLIENT_ADDRESS_HEADER } from "@/server/auth/client-address-header";
 import { handleHealthRequest } from "@/server/http/health-route";
 import { sendFetchResponse, toFetchRequest } from "@/server/http/node-fetch-bridge";
 import { createNodeServer } from "@/server/http/node-server";

@@ -1,8 +1,8 @@
 import path from "node:path";
 import { env } from "@/env";
 import { prepareDatabase } from "@/server/db/bootstrap";
-import { generatedSecretsRefusal } from "@/cli/production-secrets";
-import { onStopSignals } from "@/cli/stop-signals";
+import { generatedSecretsRefusal } from "@/server/process/production-secrets";
+import { onStopSignals } from "@/server/process/stop-signals";
 import { startWorker } from "./start-worker";
 import { serveWorkerHealth } from "./worker-health";
 

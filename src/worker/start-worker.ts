@@ -14,6 +14,7 @@ import { IDEMPOTENCY_CLEANUP_TASK, KEY_REVOCATION_TASK, SYNC_TICK_TASK } from ".
 import { revokeDueKeys } from "@/server/modules/api-keys/scheduled-revocation";
 import { DELETE_SOURCE_TASK, deleteSourcePayloadSchema, purgeDeletedSource } from "@/server/modules/data-sources/manage/purge-source";
 import { ALERT_TICK_TASK } from "@/server/modules/alerts/alert-queue";
+import { alertOnSourceState } from "@/server/modules/alerts/note-source-state";
 import { alertTasks, type AlertWorkerOptions } from "./alert-tasks";
 import { backupTasks } from "./backup-tasks";
 import { graphileLog, releaseJobsOf } from "./release-jobs";
@@ -66,6 +67,8 @@ export interface RunningWorker {
  */
 export async function startWorker(options: StartWorkerOptions): Promise<RunningWorker> {
   const concurrency = options.concurrency ?? 2;
+  // The worker is where passes and alerts meet: alerts hear each pass's result at once (D537).
+  alertOnSourceState();
   const dataDir = options.dataDir ?? path.resolve(env().GROUNDWORK_DATA_DIR ?? ".data");
   const secrets = createSecretBox(await loadEncryptionKey(dataDir));
   // NOTE: a pass runs its transaction on a connection of its own (not from this pool) and

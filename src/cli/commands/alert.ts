@@ -3,7 +3,7 @@ import { LINK_BASE } from "@/server/modules/alerts/alert-message";
 import { createChannel, deleteChannel, listChannels, type ChannelView } from "@/server/modules/alerts/channels";
 import { listDeliveries } from "@/server/modules/alerts/deliveries";
 import { createRule, deleteRule, listRules } from "@/server/modules/alerts/rules";
-import { operatorTargetPolicy } from "@/server/modules/data-sources/connectors/targets/target-policy";
+import { operatorTargetPolicy } from "@/server/modules/outbound/target-policy";
 import { loadEncryptionKey } from "@/server/modules/data-sources/credentials/encryption-key";
 import { createSecretBox } from "@/server/modules/data-sources/credentials/secret-box";
 import { sendTestMessage } from "@/server/modules/alerts/deliveries";

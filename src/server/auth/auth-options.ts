@@ -2,7 +2,7 @@ import type { NextAuthOptions } from "next-auth";
 import CredentialsProvider from "next-auth/providers/credentials";
 import { env } from "@/env";
 import { getPrisma } from "@/server/db/client";
-import { CLIENT_ADDRESS_HEADER } from "@/server/http/client-address";
+import { CLIENT_ADDRESS_HEADER } from "@/server/auth/client-address-header";
 import { endSession, openSession } from "@/server/modules/users/sessions";
 import { verifySignIn } from "@/server/modules/users/sign-in";
 

@@ -1,3 +1,6 @@
+// A client bundle must never hold this (D538): Next fails the build of a client component that
+// reaches it. Node processes resolve "server-only" to its empty module (tsconfig paths, vitest alias).
+import "server-only";
 import { performance } from "node:perf_hooks";
 import { PrismaPg } from "@prisma/adapter-pg";
 import pg from "pg";

@@ -1,3 +1,6 @@
+// A client bundle must never hold this (D538): Next fails the build of a client component that
+// reaches it. Node processes resolve "server-only" to its empty module (tsconfig paths, vitest alias).
+import "server-only";
 import { randomBytes } from "node:crypto";
 import { linkSync, mkdirSync, readFileSync, statSync, unlinkSync, writeFileSync } from "node:fs";
 import path from "node:path";

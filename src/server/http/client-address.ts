@@ -1,12 +1,6 @@
 import { BlockList, isIP } from "node:net";
 import { boundedMemo } from "@/server/lib/bounded-memo";
 
-/**
- * The request header the edge sets to the client's address (D174) for the sign-in budgets. Any
- * value a client sends under this name is replaced at the edge, never trusted.
- */
-export const CLIENT_ADDRESS_HEADER = "x-groundwork-client-address";
-
 /** `::ffff:127.0.0.1` (an IPv4 peer on a dual-stack socket) is 127.0.0.1. */
 export function normalizeAddress(address: string): string {
   const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(address);

@@ -1,5 +1,5 @@
 import { AppError } from "@/server/errors/app-error";
-import { requireInstanceKey } from "@/server/modules/access/api-key-authorize";
+import { requireInstanceKey } from "@/server/modules/api-keys/api-key-authorize";
 import type { ApiKeyPrincipal } from "@/server/modules/api-keys/principal";
 
 /**

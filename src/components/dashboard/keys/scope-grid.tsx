@@ -1,6 +1,6 @@
 "use client";
 
-import { SCOPE_RESOURCES } from "@/server/modules/api-keys/scopes";
+import { SCOPE_RESOURCES } from "@/lib/api-key-scopes";
 
 const ACTIONS = ["read", "write", "*"] as const;
 

@@ -1,7 +1,7 @@
 import type { ReactNode } from "react";
 import { Alert } from "@/components/ui/alert";
 import { RelativeTime } from "@/components/ui/relative-time";
-import { nextStepFor, type NextStep, type TroubleClass } from "@/server/modules/alerts/next-step";
+import { nextStepFor, type NextStep, type TroubleClass } from "@/lib/next-step";
 import type { SourceSummary } from "./types";
 
 const CLASS_TITLES: Record<TroubleClass, string> = {

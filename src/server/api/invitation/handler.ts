@@ -4,7 +4,7 @@ import { getPrisma } from "@/server/db/client";
 import { AppError, isAppError } from "@/server/errors/app-error";
 import { errorBody } from "@/server/errors/envelope";
 import { statusForCode } from "@/server/errors/http-status";
-import { CLIENT_ADDRESS_HEADER } from "@/server/http/client-address";
+import { CLIENT_ADDRESS_HEADER } from "@/server/auth/client-address-header";
 import { logger } from "@/server/logger";
 import { loadViewer } from "@/server/modules/access/viewer";
 import { acceptInvitationAsNewAccount, acceptInvitationByLink, openInvitationLink } from "@/server/modules/memberships/invitation-links";

@@ -1,4 +1,4 @@
-import { requireInstanceKey, requireOrganizationAccess, requireScope } from "@/server/modules/access/api-key-authorize";
+import { requireInstanceKey, requireOrganizationAccess, requireScope } from "@/server/modules/api-keys/api-key-authorize";
 import type { ApiKeyPrincipal } from "@/server/modules/api-keys/principal";
 import { AppError } from "@/server/errors/app-error";
 import { continueIdempotently } from "./continue-idempotently";

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { actionFor, buildAlertMessage, LINK_BASE, resolveLinks, sourceLink, utcWords, type SourceFacts } from "./alert-message";
-import { classifySyncError, nextStepFor } from "./next-step";
+import { classifySyncError, nextStepFor } from "@/lib/next-step";
 
 const facts: SourceFacts = {
   sourceId: "src-1",

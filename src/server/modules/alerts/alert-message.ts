@@ -1,6 +1,6 @@
-import { redactSecrets } from "../data-sources/redact";
+import { redactSecrets } from "@/server/modules/outbound/redact";
 import { ALERT_STATE_LABELS, type AlertState } from "./alert-state";
-import { nextStepFor } from "./next-step";
+import { nextStepFor } from "@/lib/next-step";
 
 /** What a message says about one source (D216). */
 export interface SourceFacts {

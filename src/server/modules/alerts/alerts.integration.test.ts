@@ -14,6 +14,7 @@ import { createTableSource } from "../data-sources/testing/source-fixtures";
 import { startWorker, type RunningWorker } from "@/worker/start-worker";
 import { ALERT_TICK_TASK, alertBaseUrl } from "./alert-queue";
 import { runAlertTick } from "./alert-tick";
+import { alertOnSourceState } from "./note-source-state";
 import { createChannel } from "./channels";
 import { sendTestMessage } from "./deliveries";
 import { createRule } from "./rules";
@@ -33,6 +34,9 @@ beforeAll(async () => {
   await runMigrations({ connectionString: db.url, logger: undefined });
 });
 afterAll(() => rm(dataDir, { recursive: true, force: true }));
+// As the worker and the CLI do (D537): the passes below report to alerts through the port.
+const unsubscribe = alertOnSourceState();
+afterAll(() => unsubscribe());
 
 async function sourceOf(rows: number): Promise<{ sourceId: string; organizationId: string; table: string }> {
   const table = `public.t_${Math.random().toString(36).slice(2, 8)}`;

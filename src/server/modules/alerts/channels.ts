@@ -4,7 +4,7 @@ import type { Db, PrismaClient } from "@/server/db/types";
 import { AppError } from "@/server/errors/app-error";
 import { requireReach, type ActingPrincipal } from "../access/acting-principal";
 import { recordAuditEvent } from "../audit/record-audit-event";
-import type { TargetPolicy } from "../data-sources/connectors/targets/target-policy";
+import type { TargetPolicy } from "@/server/modules/outbound/target-policy";
 import type { SecretBox } from "../data-sources/credentials/secret-box";
 import { requireAllowedRecipients } from "./alert-recipients";
 import { chatUrlHint, checkChatUrl } from "./chat-url";

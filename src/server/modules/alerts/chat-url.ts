@@ -1,7 +1,7 @@
 import { isIP } from "node:net";
-import { isLoopback } from "../data-sources/connectors/targets/address-ranges";
-import { checkedAddresses, type TargetPolicy } from "../data-sources/connectors/targets/target-policy";
-import { failure, success, type Result } from "../data-sources/result";
+import { isLoopback } from "@/server/modules/outbound/address-ranges";
+import { checkedAddresses, type TargetPolicy } from "@/server/modules/outbound/target-policy";
+import { failure, success, type Result } from "@/server/modules/outbound/result";
 
 /**
  * A chat URL passes the connector target policy (D213): https, no user info, every address of

@@ -1,5 +1,5 @@
 import type { PrismaClient } from "@/server/db/types";
-import { redactSecrets } from "../data-sources/redact";
+import { redactSecrets } from "@/server/modules/outbound/redact";
 import type { SecretBox } from "../data-sources/credentials/secret-box";
 import { resolveLinks } from "./alert-message";
 import { alertBaseUrl } from "./alert-queue";

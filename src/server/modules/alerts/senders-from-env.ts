@@ -1,5 +1,5 @@
 import { env } from "@/env";
-import { operatorTargetPolicy } from "../data-sources/connectors/targets/target-policy";
+import { operatorTargetPolicy } from "@/server/modules/outbound/target-policy";
 import { createAlertSenders, type AlertSenders } from "./senders";
 
 /**

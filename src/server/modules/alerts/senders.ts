@@ -1,6 +1,6 @@
 import nodemailer from "nodemailer";
-import { guardedFetch } from "../data-sources/connectors/crm-object/guarded-fetch";
-import type { TargetPolicy } from "../data-sources/connectors/targets/target-policy";
+import { guardedFetch } from "@/server/modules/outbound/guarded-fetch";
+import type { TargetPolicy } from "@/server/modules/outbound/target-policy";
 import { checkChatUrl } from "./chat-url";
 
 /** The effects of a delivery: an email through the operator's relay, or a POST to a chat URL. */

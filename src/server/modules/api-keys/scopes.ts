@@ -1,16 +1,5 @@
+import { SCOPE_RESOURCES } from "@/lib/api-key-scopes";
 import { AppError } from "@/server/errors/app-error";
-
-/** Resources a scope may name: the spec's examples plus the surfaces it lists. */
-export const SCOPE_RESOURCES = [
-  "organizations",
-  "users",
-  "instance",
-  "forms",
-  "records",
-  "data_sources",
-  "webhooks",
-  "reports",
-] as const;
 
 const SCOPE_PATTERN = new RegExp(`^(?:\\*:\\*|(?:${SCOPE_RESOURCES.join("|")}):(?:read|write|\\*))$`);
 

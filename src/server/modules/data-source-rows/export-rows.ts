@@ -4,7 +4,7 @@ import type { PrismaClient } from "@/server/db/types";
 import { csvRow } from "@/server/lib/csv-cells";
 import type { ActingPrincipal } from "@/server/modules/access/acting-principal";
 import { recordAuditEvent } from "@/server/modules/audit/record-audit-event";
-import { requireSource } from "@/server/modules/data-sources/require-source";
+import { requireSource } from "@/server/modules/access/require-source";
 import { EXPORT_APPLICATION_NAME, EXPORT_BATCH_SIZE } from "@/server/modules/records/export-records";
 
 /**

@@ -9,7 +9,7 @@ import { recordAuditEvent } from "../audit/record-audit-event";
 import type { ConnectorTargets } from "./connectors/connector";
 import { checkCrmUrl } from "./connectors/targets/crm-target";
 import { checkPostgresTarget, parsePostgresUrl } from "./connectors/targets/postgres-target";
-import { defaultConnectorTargets } from "./connectors/targets/target-policy";
+import { defaultConnectorTargets } from "@/server/modules/outbound/target-policy";
 import { sourceNameSchema } from "./create-csv-source";
 import type { SecretBox } from "./credentials/secret-box";
 import { sealCredentials } from "./credentials/source-credentials";

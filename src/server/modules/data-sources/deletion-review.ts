@@ -1,7 +1,7 @@
 import type { Db } from "@/server/db/types";
 import type { ActingPrincipal } from "../access/acting-principal";
 import { cursorValues, decodeCursor, encodeCursor } from "../pagination/cursor";
-import { requireSource } from "./require-source";
+import { requireSource } from "@/server/modules/access/require-source";
 import { DECLINED_SAMPLE_SIZE } from "./sync/held-back";
 
 export interface HeldBackRow {

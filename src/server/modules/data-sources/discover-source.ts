@@ -7,7 +7,7 @@ import { discoverPostgres, type Discovery } from "./connectors/postgres-table/di
 import { parsePostgresUrl, postgresUrl } from "./connectors/targets/postgres-target";
 import { openCredentials } from "./credentials/source-credentials";
 import { mergePostgresConnection, postgresConnectionEditSchema, requireSecretForNewDestination } from "./manage/edit-connection";
-import { requireSource } from "./require-source";
+import { requireSource } from "@/server/modules/access/require-source";
 import { describeIssue, postgresCredentialsSchema, postgresTableConfigSchema, storedPostgresCredentialsSchema } from "./source-config";
 import { DEFAULT_TIMEOUT_MS } from "./sync/run-sync-pass";
 import { testConnection, type ConnectionCheck } from "./test-connection";

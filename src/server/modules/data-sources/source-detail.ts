@@ -2,7 +2,7 @@ import type { Db } from "@/server/db/types";
 import { AppError } from "@/server/errors/app-error";
 import { listDataSources, type SourceListItem } from "./list-sources";
 import type { ActingPrincipal } from "../access/acting-principal";
-import { requireSource } from "./require-source";
+import { requireSource } from "@/server/modules/access/require-source";
 import { findRunningPass, toSyncRunView, type SyncRunView } from "./sync-runs";
 import { cdcLagOf, type CdcLag } from "./capture/cdc/cdc-lag";
 

@@ -4,7 +4,7 @@ import type { Db } from "@/server/db/types";
 import { cursorValues, decodeCursor } from "@/server/modules/pagination/cursor";
 import { DEFAULT_LIMIT, MAX_LIMIT, toPage, type Page } from "@/server/modules/pagination/page";
 import type { ActingPrincipal } from "../access/acting-principal";
-import { requireSource } from "./require-source";
+import { requireSource } from "@/server/modules/access/require-source";
 import { RUNNING_MAX_AGE_MS } from "./source-status";
 
 /** One pass as the history shows it. */

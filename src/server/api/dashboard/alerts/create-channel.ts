@@ -1,6 +1,6 @@
 import { sessionProcedure } from "@/server/api/dashboard/trpc";
 import { createChannel } from "@/server/modules/alerts/channels";
-import { operatorTargetPolicy } from "@/server/modules/data-sources/connectors/targets/target-policy";
+import { operatorTargetPolicy } from "@/server/modules/outbound/target-policy";
 import { dashboardSecrets } from "@/server/api/dashboard/sources/dashboard-secrets";
 import { alertPrincipal } from "@/server/modules/access/alert-access";
 import { toChannelDto } from "./alert.types";

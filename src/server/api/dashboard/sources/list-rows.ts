@@ -1,6 +1,6 @@
 import { sessionProcedure } from "@/server/api/dashboard/trpc";
 import { listRows } from "@/server/modules/data-source-rows/list-rows";
-import { requireSource } from "@/server/modules/data-sources/require-source";
+import { requireSource } from "@/server/modules/access/require-source";
 import { sourcePrincipal } from "@/server/modules/access/source-access";
 import { listRowsInput, listRowsOutput } from "./list-rows.types";
 

@@ -3,7 +3,7 @@ import type { DataSource } from "@/server/db/generated/client";
 import type { Connector } from "../connectors/connector";
 import type { CrmCaptureSession, CrmObjectConnector } from "../connectors/crm-object/crm-object-connector";
 import { crmObjectConfigSchema } from "../source-config";
-import { success } from "../result";
+import { success } from "@/server/modules/outbound/result";
 import { columnsChanged } from "../column-set";
 import { mirrorSource, stageFullRead, type MirrorResult } from "../sync/mirror-source";
 import { applyStage, prepareStage, type PassContext } from "../sync/mirror-rows";

@@ -1,7 +1,7 @@
 import type { DataSource } from "@/server/db/generated/client";
 import { openCredentials } from "../credentials/source-credentials";
 import type { SecretBox } from "../credentials/secret-box";
-import { failure, success, type Result } from "../result";
+import { failure, success, type Result } from "@/server/modules/outbound/result";
 import {
   crmCredentialsSchema,
   crmObjectConfigSchema,
@@ -13,7 +13,7 @@ import type { Connector, ConnectorTargets } from "./connector";
 import { crmObjectConnector } from "./crm-object/crm-object-connector";
 import type { FetchLike } from "./crm-object/crm-http";
 import { postgresTableConnector } from "./postgres-table/postgres-table-connector";
-import { defaultConnectorTargets } from "./targets/target-policy";
+import { defaultConnectorTargets } from "@/server/modules/outbound/target-policy";
 
 export interface ConnectorDeps {
   secrets: SecretBox;

@@ -1,6 +1,6 @@
 import type { Writable } from "node:stream";
-import type { Result } from "../result";
-import type { TargetPolicy } from "./targets/target-policy";
+import type { Result } from "@/server/modules/outbound/result";
+import type { TargetPolicy } from "@/server/modules/outbound/target-policy";
 
 /** One row as a connector read it. */
 export interface SourceRecord {

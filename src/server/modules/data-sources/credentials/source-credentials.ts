@@ -1,4 +1,4 @@
-import { failure, success, type Result } from "../result";
+import { failure, success, type Result } from "@/server/modules/outbound/result";
 import { SecretBoxError, type SecretBox } from "./secret-box";
 
 /** Binds the ciphertext to its row: credentials copied onto another source do not open. */

@@ -3,7 +3,7 @@ import type { ActingPrincipal } from "../../access/acting-principal";
 import { parsePostgresUrl } from "../connectors/targets/postgres-target";
 import { openCredentials } from "../credentials/source-credentials";
 import type { SecretBox } from "../credentials/secret-box";
-import { requireSource } from "../require-source";
+import { requireSource } from "@/server/modules/access/require-source";
 import { crmCredentialsSchema, crmObjectConfigSchema, storedPostgresCredentialsSchema } from "../source-config";
 import { postgresConnectionView, type PostgresConnectionView } from "./edit-connection";
 

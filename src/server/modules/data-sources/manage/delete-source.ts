@@ -3,7 +3,7 @@ import type { Db } from "@/server/db/types";
 import { AppError } from "@/server/errors/app-error";
 import type { ActingPrincipal } from "../../access/acting-principal";
 import { recordAuditEvent } from "../../audit/record-audit-event";
-import { requireSource } from "../require-source";
+import { requireSource } from "@/server/modules/access/require-source";
 import { addQueueJob, queueInstalled } from "../sync-queue";
 import { DELETE_SOURCE_TASK, deleteJobKey } from "./purge-source";
 

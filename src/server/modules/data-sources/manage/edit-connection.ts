@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { AppError } from "@/server/errors/app-error";
-import { failure, success, type Result } from "../result";
+import { failure, success, type Result } from "@/server/modules/outbound/result";
 import { checkCrmUrl } from "../connectors/targets/crm-target";
 import { checkPostgresTarget, parsePostgresUrl, postgresUrl, SSL_MODES, type PostgresTarget } from "../connectors/targets/postgres-target";
 

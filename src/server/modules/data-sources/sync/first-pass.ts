@@ -2,7 +2,7 @@ import { randomBytes } from "node:crypto";
 import type pg from "pg";
 import type { Snapshot, SourceRecord } from "../connectors/connector";
 import { canonicalRow } from "../row-hash";
-import { success, type Result } from "../result";
+import { success, type Result } from "@/server/modules/outbound/result";
 import { openCopy, readAhead } from "./copy-writer";
 import { copyField, firstRepeat, firstUnstorable, repeatedKey, unmirrorable, type PassContext } from "./mirror-rows";
 

@@ -3,7 +3,7 @@ import { pipeline } from "node:stream/promises";
 import type pg from "pg";
 import { from as copyFrom } from "pg-copy-streams";
 import type { SourceRecord } from "../connectors/connector";
-import { failure, success, type Result } from "../result";
+import { failure, success, type Result } from "@/server/modules/outbound/result";
 import { findUnstorable, stringProblem } from "@/server/lib/storable-json";
 import { canonicalRow } from "../row-hash";
 

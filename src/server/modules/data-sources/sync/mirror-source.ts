@@ -1,7 +1,7 @@
 import type { DataSource } from "@/server/db/generated/client";
 import type pg from "pg";
 import type { Connector, Snapshot } from "../connectors/connector";
-import { success, type Result } from "../result";
+import { success, type Result } from "@/server/modules/outbound/result";
 import { copyFirstPass } from "./first-pass";
 import { stageKeyed } from "./stage-keyed";
 import { unmirrorable } from "./mirror-rows";

@@ -1,4 +1,4 @@
-import { capSyncError } from "../redact";
+import { capSyncError } from "@/server/modules/outbound/redact";
 import { Prisma } from "@/server/db/generated/client";
 import type { PrismaClient } from "@/server/db/types";
 import { lockSourceForWrite, SOURCE_TRANSACTION_OPTIONS } from "../source-lock";

@@ -1,4 +1,4 @@
-import { capSyncError } from "../redact";
+import { capSyncError } from "@/server/modules/outbound/redact";
 import type { DataSource } from "@/server/db/generated/client";
 import type { PrismaClient } from "@/server/db/types";
 import { AppError } from "@/server/errors/app-error";
@@ -13,7 +13,7 @@ import { createProgressWriter } from "./progress-writer";
 import { keepLiveCount } from "./pass-baseline";
 import { analyzeRows, shouldAnalyze, type WriteShare } from "./statistics";
 import { abortedPassReason, INTERNAL_ERROR, isTransactionTimeout, recordAbortedPass } from "./record-aborted-pass";
-import { noteSourceState } from "../../alerts/note-source-state";
+import { announceSourceState } from "./source-state-listeners";
 
 export const DEFAULT_BATCH_SIZE = 1000;
 export const DEFAULT_TIMEOUT_MS = 30_000;
@@ -89,14 +89,14 @@ export async function runSyncPass(deps: SyncPassDeps, sourceId: string, options:
   const attempted: AttemptHolder = { chosen: null };
   try {
     const outcome = await passInTransaction(deps, sourceId, options, maxPassMs, (id) => (runId = id), attempted);
-    // Alerts see the result once it is committed (issue 24); a skipped pass changed nothing.
-    if (outcome.status !== "skipped") await noteSourceState(deps.db, sourceId, deps.log);
+    // Listeners (alerts) see the result once it is committed (issue 24); a skipped pass changed nothing.
+    if (outcome.status !== "skipped") await announceSourceState(deps.db, sourceId, deps.log);
     return outcome;
   } catch (error) {
     if (runId === null) throw error;
     const reason = abortedPassReason(error, maxPassMs);
     await recordAbortedPass(deps.db, sourceId, runId, reason, attempted.chosen).catch(() => undefined);
-    await noteSourceState(deps.db, sourceId, deps.log);
+    await announceSourceState(deps.db, sourceId, deps.log);
     // A pass that ran out of time is an expected outcome; anything else is a bug to surface.
     if (!isTransactionTimeout(error)) throw error;
     deps.log?.(`sync of data source ${sourceId} failed: ${reason}`);

@@ -1,6 +1,6 @@
 import type pg from "pg";
 import type { KeyedRead } from "../connectors/connector";
-import { success, type Result } from "../result";
+import { success, type Result } from "@/server/modules/outbound/result";
 import { openCopy, readAhead } from "./copy-writer";
 import { copyField, firstRepeat, indexStage, repeatedKey, stageBatch, unmirrorable, type PassContext } from "./mirror-rows";
 

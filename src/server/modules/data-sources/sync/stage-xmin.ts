@@ -2,7 +2,7 @@ import { once } from "node:events";
 import type pg from "pg";
 import { from as copyFrom } from "pg-copy-streams";
 import type { KeyedRead, XminRead } from "../connectors/connector";
-import { success, type Result } from "../result";
+import { success, type Result } from "@/server/modules/outbound/result";
 import { readAhead } from "./copy-writer";
 import { indexStage, repeatedKey, stageBatch, unmirrorable, type PassContext } from "./mirror-rows";
 

@@ -3,7 +3,7 @@ import type { DataSource } from "@/server/db/generated/client";
 import { lockSourceForWriteRaw } from "../../source-lock";
 import { applyStage, indexStage, prepareStage, repeatedKey, stageBatch } from "../../sync/mirror-rows";
 import { analyzeRows, shouldAnalyze } from "../../sync/statistics";
-import { failure, success, type Result } from "../../result";
+import { failure, success, type Result } from "@/server/modules/outbound/result";
 import type { ChangedRows } from "./read-changed-rows";
 import { patchCdcState, readCdcState } from "./cdc-state";
 import { lsnAtOrBefore } from "./lsn";

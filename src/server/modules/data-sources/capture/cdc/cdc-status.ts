@@ -1,5 +1,5 @@
 import type { PrismaClient } from "@/server/db/types";
-import { capSyncError } from "../../redact";
+import { capSyncError } from "@/server/modules/outbound/redact";
 import { patchCdcState } from "./cdc-state";
 import { withServiceClient } from "./service-client";
 

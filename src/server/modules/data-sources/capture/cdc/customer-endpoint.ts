@@ -6,8 +6,8 @@ import { customerClient } from "../../connectors/postgres-table/customer-client"
 import { describePgError } from "../../connectors/postgres-table/describe-pg-error";
 import { parseTableName, type TableName } from "../../connectors/postgres-table/identifiers";
 import { checkPostgresTarget, parsePostgresUrl, type PostgresTarget } from "../../connectors/targets/postgres-target";
-import { defaultConnectorTargets } from "../../connectors/targets/target-policy";
-import { failure, success, type Result } from "../../result";
+import { defaultConnectorTargets } from "@/server/modules/outbound/target-policy";
+import { failure, success, type Result } from "@/server/modules/outbound/result";
 import { describeIssue, postgresTableConfigSchema, storedPostgresCredentialsSchema, type PostgresTableConfig } from "../../source-config";
 
 /**

@@ -1,5 +1,5 @@
 import type pg from "pg";
-import { failure, success, type Result } from "../../result";
+import { failure, success, type Result } from "@/server/modules/outbound/result";
 import { runSyncPass, type SyncPassDeps, type SyncPassOutcome } from "../../sync/run-sync-pass";
 import { cdcEndpoint, connectReplication, type CdcEndpoint } from "./customer-endpoint";
 import { cdcSupport } from "./cdc-support";

@@ -2,7 +2,7 @@ import type { DataSource } from "@/server/db/generated/client";
 import { columnsChanged } from "../../column-set";
 import type { SourceRecord } from "../../connectors/connector";
 import { connectorForSource, type ConnectorDeps } from "../../connectors/connector-for-source";
-import { failure, success, type Result } from "../../result";
+import { failure, success, type Result } from "@/server/modules/outbound/result";
 
 export interface ChangedRows {
   /** The current rows of the touched keys that still exist. */

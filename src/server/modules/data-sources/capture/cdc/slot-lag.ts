@@ -1,5 +1,5 @@
 import type { PrismaClient } from "@/server/db/types";
-import { failure, success, type Result } from "../../result";
+import { failure, success, type Result } from "@/server/modules/outbound/result";
 import type { CdcEndpoint } from "./customer-endpoint";
 import { patchCdcState, slotNameFor } from "./cdc-state";
 import { releaseStaleStream, slotHealth, slotUsable } from "./slot";

@@ -1,4 +1,4 @@
-import { failure, success, type Failure, type Result } from "../../result";
+import { failure, success, type Failure, type Result } from "@/server/modules/outbound/result";
 import { crmRequest, describeCrmError, type CrmResponse, type FetchLike } from "./crm-http";
 import { authorized, type Login, type SessionHolder } from "./crm-session";
 

@@ -1,6 +1,7 @@
-import { failure, success, type Result } from "../../result";
+import type { FetchLike } from "@/server/modules/outbound/guarded-fetch";
+import { failure, success, type Result } from "@/server/modules/outbound/result";
 
-export type FetchLike = (input: string, init: RequestInit) => Promise<Response>;
+export type { FetchLike };
 
 /**
  * The most a single CRM answer may hold. A query page is at most 2 000 records and a describe

@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import type { Result } from "../../result";
+import type { Result } from "@/server/modules/outbound/result";
 import { crmObjectConfigSchema } from "../../source-config";
 import { startFakeCrm, type FakeCrm } from "../../testing/fake-crm-server";
 import type { SourceRecord } from "../connector";

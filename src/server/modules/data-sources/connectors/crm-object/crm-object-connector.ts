@@ -1,14 +1,14 @@
-import { failure, success, type Result } from "../../result";
-import { redactSecrets } from "../../redact";
+import { failure, success, type Result } from "@/server/modules/outbound/result";
+import { redactSecrets } from "@/server/modules/outbound/redact";
 import type { CrmCredentials, CrmObjectConfig } from "../../source-config";
 import type { Connector, FetchOptions, Snapshot } from "../connector";
 import { checkCrmUrl } from "../targets/crm-target";
-import type { TargetPolicy } from "../targets/target-policy";
+import type { TargetPolicy } from "@/server/modules/outbound/target-policy";
 import type { FetchLike } from "./crm-http";
 import { readDeleted, type DeletedRead } from "./crm-deleted";
 import { readPages } from "./crm-query-pages";
 import { authenticate, describeFields, describeObject, sessionHolder, type Login, type ObjectDescription, type SessionHolder } from "./crm-session";
-import { guardedFetch } from "./guarded-fetch";
+import { guardedFetch } from "@/server/modules/outbound/guarded-fetch";
 
 /** One authenticated, described read of the object, for change capture (capture/crm-modified-since.ts). */
 export interface CrmCaptureSession {

@@ -1,4 +1,4 @@
-import { failure, success, type Result } from "../../result";
+import { failure, success, type Result } from "@/server/modules/outbound/result";
 import type { FetchOptions, SourceRecord } from "../connector";
 import { crmRequest, describeCrmError, type FetchLike } from "./crm-http";
 import { authorized, type Login, type SessionHolder } from "./crm-session";

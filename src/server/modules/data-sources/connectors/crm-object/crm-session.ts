@@ -1,7 +1,7 @@
-import { failure, success, type Result } from "../../result";
+import { failure, success, type Result } from "@/server/modules/outbound/result";
 import type { CrmCredentials, CrmObjectConfig } from "../../source-config";
 import { checkCrmUrl, isOnInstanceDomain } from "../targets/crm-target";
-import type { TargetPolicy } from "../targets/target-policy";
+import type { TargetPolicy } from "@/server/modules/outbound/target-policy";
 import { crmRequest, describeCrmError, type FetchLike } from "./crm-http";
 
 export interface Session {

@@ -1,4 +1,4 @@
-import { redactSecrets } from "../../redact";
+import { redactSecrets } from "@/server/modules/outbound/redact";
 import { describePostgresTarget, type PostgresTarget } from "../targets/postgres-target";
 
 /**

@@ -1,5 +1,5 @@
 import type pg from "pg";
-import { failure, success, type Result } from "../../result";
+import { failure, success, type Result } from "@/server/modules/outbound/result";
 import type { PostgresCredentials } from "../../source-config";
 import type { ConnectorTargets } from "../connector";
 import { checkPostgresTarget, parsePostgresUrl } from "../targets/postgres-target";

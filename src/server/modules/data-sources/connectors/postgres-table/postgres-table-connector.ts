@@ -1,5 +1,5 @@
 import pg from "pg";
-import { failure, success, type Result } from "../../result";
+import { failure, success, type Result } from "@/server/modules/outbound/result";
 import type { PostgresCredentials, PostgresTableConfig } from "../../source-config";
 import type { Connector, ConnectorTargets, FetchOptions, Snapshot, SourceKey, SourceRecord } from "../connector";
 import { checkPostgresTarget, parsePostgresUrl, type PostgresTarget } from "../targets/postgres-target";

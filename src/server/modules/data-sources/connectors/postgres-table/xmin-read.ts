@@ -1,7 +1,7 @@
 import { pipeline } from "node:stream/promises";
 import type { Writable } from "node:stream";
 import { to as copyTo } from "pg-copy-streams";
-import { failure, success, type Result } from "../../result";
+import { failure, success, type Result } from "@/server/modules/outbound/result";
 import type { FetchOptions, SourceRecord, XminRead } from "../connector";
 import type { PostgresTarget } from "../targets/postgres-target";
 import type { CustomerSession } from "./customer-session";

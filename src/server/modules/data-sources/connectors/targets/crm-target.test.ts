@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { checkCrmUrl, isOnInstanceDomain } from "./crm-target";
-import type { TargetPolicy } from "./target-policy";
+import type { TargetPolicy } from "@/server/modules/outbound/target-policy";
 
 const dns = (answers: Record<string, string[]>): TargetPolicy["resolve"] => async (host) => answers[host] ?? [];
 const strict: TargetPolicy = { allowPrivate: false, resolve: dns({ "acme.my.salesforce.com": ["13.108.0.10"], "crm.internal": ["10.2.3.4"] }) };

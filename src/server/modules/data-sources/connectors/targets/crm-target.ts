@@ -1,7 +1,7 @@
 import { isIP } from "node:net";
-import { failure, success, type Result } from "../../result";
-import { isLoopback } from "./address-ranges";
-import { checkedAddresses, type TargetPolicy } from "./target-policy";
+import { failure, success, type Result } from "@/server/modules/outbound/result";
+import { isLoopback } from "@/server/modules/outbound/address-ranges";
+import { checkedAddresses, type TargetPolicy } from "@/server/modules/outbound/target-policy";
 
 function bareHost(url: URL): string {
   return url.hostname.replace(/^\[(.*)\]$/, "$1");

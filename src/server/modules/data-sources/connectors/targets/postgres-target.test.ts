@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { checkPostgresTarget, parsePostgresUrl } from "./postgres-target";
-import type { TargetPolicy } from "./target-policy";
+import type { TargetPolicy } from "@/server/modules/outbound/target-policy";
 
 const reason = (url: string) => {
   const parsed = parsePostgresUrl(url);

@@ -1,6 +1,6 @@
-import { failure, success, type Result } from "../../result";
-import { isLoopback, restrictedRange } from "./address-ranges";
-import { checkedAddresses, resolveHost, type TargetPolicy } from "./target-policy";
+import { failure, success, type Result } from "@/server/modules/outbound/result";
+import { isLoopback, restrictedRange } from "@/server/modules/outbound/address-ranges";
+import { checkedAddresses, resolveHost, type TargetPolicy } from "@/server/modules/outbound/target-policy";
 
 export const SSL_MODES = ["disable", "prefer", "require", "verify-ca", "verify-full", "no-verify"] as const;
 export type SslMode = (typeof SSL_MODES)[number];

@@ -2,8 +2,10 @@ import http from "node:http";
 import https from "node:https";
 import { isIP, type LookupFunction } from "node:net";
 import { Readable } from "node:stream";
-import { checkedAddresses, type TargetPolicy } from "../targets/target-policy";
-import type { FetchLike } from "./crm-http";
+import { checkedAddresses, type TargetPolicy } from "./target-policy";
+
+/** `fetch` as connectors and senders call it (tests pass a fake). */
+export type FetchLike = (input: string, init: RequestInit) => Promise<Response>;
 
 /** The error code of a host the policy refused (see describeFetchError). */
 export const REFUSED_TARGET = "EREFUSEDTARGET";

@@ -1,6 +1,6 @@
 import { AppError } from "@/server/errors/app-error";
-import type { ApiKeyPrincipal } from "../api-keys/principal";
-import { grantsScope } from "../api-keys/scopes";
+import type { ApiKeyPrincipal } from "./principal";
+import { grantsScope } from "./scopes";
 
 /** 403 naming the scope the key lacks (spec 5.6). */
 export function requireScope(principal: ApiKeyPrincipal, scope: string): void {

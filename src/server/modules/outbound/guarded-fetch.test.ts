@@ -1,7 +1,7 @@
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { crmRequest } from "./crm-http";
+import { crmRequest } from "@/server/modules/data-sources/connectors/crm-object/crm-http";
 import { guardedFetch } from "./guarded-fetch";
 
 let port: number;

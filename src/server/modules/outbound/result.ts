@@ -1,7 +1,7 @@
 /**
- * Expected failures of a connector (unreachable source, bad credentials, a table that is gone)
- * are values, not exceptions: they become sync_status = error with a readable sync_error.
- * Exceptions are left for bugs.
+ * Expected failures of a call out (an unreachable source, bad credentials, a table that is gone,
+ * a refused alert channel) are values, not exceptions: a connector's become sync_status = error
+ * with a readable sync_error, a sender's a failed delivery. Exceptions are left for bugs.
  */
 export type Result<T> = { ok: true; value: T } | Failure;
 

@@ -2,7 +2,7 @@ import { lookup } from "node:dns/promises";
 import { isIP } from "node:net";
 import { env } from "@/env";
 import { serviceDatabaseUrl } from "@/server/db/service-database";
-import { failure, success, type Result } from "../../result";
+import { failure, success, type Result } from "./result";
 import { restrictedRange } from "./address-ranges";
 
 /** What an operator allows connectors to reach. */

@@ -1,7 +1,7 @@
 import type { DataSource } from "@/server/db/generated/client";
 import type { Db } from "@/server/db/types";
 import { AppError } from "@/server/errors/app-error";
-import { withinReach, type ActingPrincipal } from "../access/acting-principal";
+import { withinReach, type ActingPrincipal } from "./acting-principal";
 
 /**
  * The source, if it is within the principal's reach; a source of another organization answers
