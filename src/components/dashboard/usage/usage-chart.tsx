@@ -1,7 +1,7 @@
 "use client";
 
 import { Bar, BarChart, CartesianGrid, Legend, ResponsiveContainer, Tooltip, XAxis, YAxis } from "recharts";
-import { patternFill, STATUS_PALETTE } from "@/components/ui/chart-palette";
+import { patternFill } from "@/components/ui/chart-palette";
 import { ChartPatterns } from "@/components/ui/chart-patterns";
 import { exactTime } from "@/components/ui/relative-time";
 import { STATUS_SERIES, totals, type UsagePoint } from "./usage-totals";
