@@ -29,7 +29,7 @@ test("owner creates an organization and a user, manages memberships, and deletes
 
   // Membership: add by email, then promote to admin.
   await page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Organizations" }).click();
-  await page.getByRole("table", { name: "Organizations" }).getByRole("link", { name: orgName }).click();
+  await page.getByRole("table", { name: "Organizations" }).getByRole("link", { name: orgName, exact: true }).click();
   await page.getByRole("navigation", { name: "Organization sections" }).getByRole("link", { name: "Members" }).click();
   await page.getByLabel("Email of an existing account").fill("nobody@example.test");
   await page.getByRole("button", { name: "Add member" }).click();
@@ -52,7 +52,7 @@ test("owner creates an organization and a user, manages memberships, and deletes
   const ana = await anaContext.newPage();
   await signIn(ana, { email, password });
   await ana.goto("/dashboard/organizations");
-  const anaOrgLink = ana.getByRole("table", { name: "Organizations" }).getByRole("link", { name: orgName });
+  const anaOrgLink = ana.getByRole("table", { name: "Organizations" }).getByRole("link", { name: orgName, exact: true });
   await expect(anaOrgLink).toBeVisible();
   await anaOrgLink.click();
   await expect(ana.getByRole("button", { name: "Mint key" })).toBeVisible();
@@ -76,7 +76,7 @@ test("owner creates an organization and a user, manages memberships, and deletes
   await deleteButton.click();
   // The dialog closes only once the deletion is done (while open, Radix hides the page behind it).
   await expect(confirm).toBeHidden();
-  await expect(page.getByRole("table", { name: "Organizations" }).getByRole("link", { name: orgName })).toHaveCount(0);
+  await expect(page.getByRole("table", { name: "Organizations" }).getByRole("link", { name: orgName, exact: true })).toHaveCount(0);
 
   await page.goto("/dashboard/instance/keys");
   const retired = page.getByTestId("key-row").filter({ hasText: "ana-key" });

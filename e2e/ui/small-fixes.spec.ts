@@ -64,6 +64,8 @@ test("a one-time secret's dialog asks before Esc, the close button or an outside
   // Copied: Esc closes at once.
   await mint(page, unique("copied"));
   await dialog.getByRole("button", { name: "Copy token" }).click();
+  // The copy counts once the clipboard took it (D507), which the box then shows.
+  await expect(dialog.getByRole("checkbox", { name: "I have saved it" })).toBeChecked();
   await page.keyboard.press("Escape");
   await expect(dialog).toBeHidden();
 

@@ -172,3 +172,20 @@ test("a failed Sync now turns the top bar's alert pill on without a reload", asy
   await pill.locator("summary").click();
   await expect(pill.getByRole("link", { name: /Pill/ })).toHaveAttribute("href", `/dashboard/organizations/${org.id}/sources/${sourceId}`);
 });
+
+test("the created banner follows an Edit of the schedule without a reload", async ({ browser }) => {
+  const org = await createOrg(unique("Edit Banner Org"));
+  const table = await customerTable(customer, unique("editbanner").replace(/-/g, "_"), 2);
+  const sourceId = await createSource(org.id, { kind: "postgres_table", name: "Edited", syncIntervalSeconds: null, config: { table, keyColumn: "id" }, credentials: { url: customer.url } });
+  const page = await ownerPage(browser);
+  await page.goto(`/dashboard/organizations/${org.id}/sources/${sourceId}?created=1`);
+  await expect(page.getByTestId("created-banner")).toHaveText("It syncs only when someone presses “Sync now”.");
+  await page.getByRole("button", { name: "Edit", exact: true }).click();
+  const dialog = page.getByRole("dialog");
+  await dialog.getByLabel("Schedule").selectOption({ label: "every 5 minutes" });
+  await dialog.getByRole("button", { name: "Save changes" }).click();
+  await expect(dialog).toHaveCount(0, { timeout: 20_000 });
+  // Scheduled and never synced, its first pass is due at once: the banner says it is due or
+  // running, or is gone once the worker ran it; what it may no longer say is "Sync now".
+  await expect(page.getByTestId("created-banner").filter({ hasText: "Sync now" })).toHaveCount(0);
+});
