@@ -1,5 +1,6 @@
 import Link from "next/link";
 import { Badge } from "@/components/ui/badge";
+import { TimeField } from "@/components/ui/time-field";
 import { Card, EmptyState, PageHeader } from "@/components/ui/card";
 import { CursorPager } from "@/components/ui/cursor-pager";
 import { Input, Select } from "@/components/ui/input";
@@ -183,19 +184,5 @@ export function RequestLogView({
         />
       </Card>
     </div>
-  );
-}
-
-function TimeField({ name, label, value }: { name: string; label: string; value?: string }) {
-  return (
-    <label className="text-xs font-medium text-slate-600">
-      {label}
-      <input
-        type="datetime-local"
-        name={name}
-        defaultValue={value?.slice(0, 16) ?? ""}
-        className="mt-1 flex h-9 w-full rounded-md border border-slate-300 bg-white px-2 text-sm focus-visible:ring-2 focus-visible:ring-blue-600 focus-visible:outline-none"
-      />
-    </label>
   );
 }
