@@ -1,28 +1,10 @@
-/** The health shapes as they reach the browser (organizations.health's output), and how they read. */
-export interface SourcesHealth {
-  total: number;
-  ok: number;
-  needsAttention: number;
-  error: number;
-  neverSynced: number;
-  stale: number;
-  paused: number;
-  inTrouble: number;
-}
+/** How the health figures read (organizations.health's output, whose shapes are the domain's own types). */
+import type { OrganizationHealth, RequestHealth, SourceHealth } from "@/server/modules/overview/organization-health";
 
-export interface RequestsHealth {
-  total: number;
-  byClass: { "2xx": number; "4xx": number; "429": number; "5xx": number };
-  errors: number;
-  errorRate: number | null;
-}
-
-export interface HealthFigures {
-  sources: SourcesHealth;
-  requests: RequestsHealth | null;
-  recordsToday: number;
-  openAlerts: number;
-}
+// The shapes organizations.health returns (numbers only, so the same in the browser).
+export type SourcesHealth = SourceHealth;
+export type RequestsHealth = RequestHealth;
+export type HealthFigures = Omit<OrganizationHealth, "organizationId">;
 
 /** The sources table's state filter (its `status` URL parameter). */
 export function sourcesHref(organizationId: string, status?: "error" | "needs_attention" | "stale" | "ok" | "never_synced"): string {
