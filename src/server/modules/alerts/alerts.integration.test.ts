@@ -134,6 +134,9 @@ describe("alerts end to end: a real SMTP server and a local chat receiver", () =
       data: { credentialsEncrypted: null },
     });
     expect((await pass(sourceId)).status).toBe("error");
+    // At once, not at the next alert tick: the pass told alerts through its port (D537), which
+    // the worker subscribes at start, and the delivery was queued before the pass returned.
+    expect(await deliveriesOf(sourceId)).toHaveLength(1);
     await settled({ dataSourceId: sourceId });
     const mail = smtp.mails.find((m) => m.to.includes("db@example.com"))!;
     expect(mail.subject).toMatch(/^\[Groundwork\] Sync error: /);
