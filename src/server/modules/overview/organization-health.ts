@@ -6,6 +6,7 @@ import { countOpenAlertsByOrganization } from "@/server/modules/alerts/open-aler
 import { countSourcesByOrganization } from "@/server/modules/data-sources/count-sources";
 import { recordsSinceByOrganization, utcMidnight } from "@/server/modules/records/records-today";
 import { logReachFor } from "@/server/modules/request-log/reach";
+import { emptyStatusCounts, STATUS_CLASSES } from "@/server/modules/request-log/entry";
 import { last24Hours, requestCountsByOrganization, type RequestCounts } from "@/server/modules/request-log/organization-usage";
 
 /** Whose health a caller may read. */
@@ -78,42 +79,42 @@ export interface HealthSummary {
 /**
  * The Overview's health: sources by state, API requests and their error rate over the last
  * 24 h, records today (UTC) and open alerts, per organization and in total. NOTE: four grouped
- * queries over the whole reach, whatever the number of organizations (no query per
+ * queries over the whole reach and one count, whatever the number of organizations (no query per
  * organization); a page's rows are picked from them, and the totals are their sums.
  */
 export async function organizationHealth(db: Db, reach: HealthReach, organizationIds: readonly string[], now = new Date()): Promise<HealthSummary> {
   const { since, currentHourSince } = last24Hours(now);
   const recordsSince = utcMidnight(now);
   const requestScope = intersect(reach.organizations, reach.requestLog);
-  const [sources, requests, records, alerts] = await Promise.all([
+  const [sources, requests, records, alerts, organizations] = await Promise.all([
     countSourcesByOrganization(db, reach.organizations, now),
     requestCountsByOrganization(db, requestScope, since),
     recordsSinceByOrganization(db, reach.organizations, recordsSince),
     countOpenAlertsByOrganization(db, reach.organizations),
+    reach.organizations === null ? db.organization.count() : db.organization.count({ where: { id: { in: [...reach.organizations] } } }),
   ]);
-  const sourcesById = new Map(sources.map((row) => [row.organizationId, row]));
+  const sourcesById = new Map(
+    sources.map((s) => [
+      s.organizationId,
+      { total: s.total, ok: s.ok, needsAttention: s.needs_attention, error: s.error, neverSynced: s.never_synced, stale: s.stale, paused: s.paused, inTrouble: s.in_trouble },
+    ]),
+  );
   const alertsById = new Map(alerts.map((row) => [row.organizationId, row.open]));
   const mayReadRequests = (id: string) => requestScope === null || requestScope.includes(id);
   const visible = (id: string) => reach.organizations === null || reach.organizations.includes(id);
 
-  const health = (id: string): OrganizationHealth => {
-    const s = sourcesById.get(id);
-    return {
-      organizationId: id,
-      sources: s
-        ? { total: s.total, ok: s.ok, needsAttention: s.needs_attention, error: s.error, neverSynced: s.never_synced, stale: s.stale, paused: s.paused, inTrouble: s.in_trouble }
-        : emptySources(),
-      requests: mayReadRequests(id) ? requestHealth(requests.get(id)) : null,
-      recordsToday: records.get(id) ?? 0,
-      openAlerts: alertsById.get(id) ?? 0,
-    };
-  };
+  const health = (id: string): OrganizationHealth => ({
+    organizationId: id,
+    sources: sourcesById.get(id) ?? emptySources(),
+    requests: mayReadRequests(id) ? requestHealth(requests.get(id)) : null,
+    recordsToday: records.get(id) ?? 0,
+    openAlerts: alertsById.get(id) ?? 0,
+  });
 
   const totalSources = emptySources();
-  for (const row of sourcesById.keys()) addSources(totalSources, health(row).sources);
-  const totalClasses: RequestCounts = { "2xx": 0, "4xx": 0, "429": 0, "5xx": 0 };
-  for (const counts of requests.values()) for (const cls of Object.keys(totalClasses) as (keyof RequestCounts)[]) totalClasses[cls] += counts[cls];
-  const organizations = reach.organizations === null ? await db.organization.count() : await db.organization.count({ where: { id: { in: [...reach.organizations] } } });
+  for (const counts of sourcesById.values()) addSources(totalSources, counts);
+  const totalClasses: RequestCounts = emptyStatusCounts();
+  for (const counts of requests.values()) for (const cls of STATUS_CLASSES) totalClasses[cls] += counts[cls];
 
   return {
     window: { asOf: now, requestsSince: since, currentHourSince, recordsSince },
@@ -143,7 +144,7 @@ function addSources(into: SourceHealth, from: SourceHealth): void {
 }
 
 function requestHealth(counts: RequestCounts | undefined): RequestHealth {
-  const byClass = counts ?? { "2xx": 0, "4xx": 0, "429": 0, "5xx": 0 };
+  const byClass = counts ?? emptyStatusCounts();
   const errors = byClass["4xx"] + byClass["429"] + byClass["5xx"];
   const total = errors + byClass["2xx"];
   return { total, byClass, errors, errorRate: total === 0 ? null : errors / total };

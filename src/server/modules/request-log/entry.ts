@@ -33,6 +33,11 @@ export interface RequestLogEntry {
 export const STATUS_CLASSES = ["2xx", "4xx", "429", "5xx"] as const;
 export type StatusClass = (typeof STATUS_CLASSES)[number];
 
+/** Zero requests of every status class: where a count by class starts. */
+export function emptyStatusCounts(): Record<StatusClass, number> {
+  return { "2xx": 0, "4xx": 0, "429": 0, "5xx": 0 };
+}
+
 /** 429 is its own class (a spent budget is not a client bug); anything below 400 counts as 2xx (D193). */
 export function statusClass(status: number): StatusClass {
   if (status === 429) return "429";

@@ -1,17 +1,15 @@
 import { Prisma } from "@/server/db/generated/client";
 import type { Db } from "@/server/db/types";
-import { STATUS_CLASSES, type StatusClass } from "./entry";
-
-const HOUR_MS = 3_600_000;
+import { emptyStatusCounts, STATUS_CLASSES, type StatusClass } from "./entry";
+import { usageWindow } from "./usage";
 
 /**
- * The window "the last 24 hours" reads from the hourly rollups (D196): the 23 whole hours before
- * the current one and the current hour so far, the same 24 points as a key's 24 h chart. The
- * rollups have no finer grain, so the window starts on the hour, between 23 and 24 hours ago.
+ * The window "the last 24 hours" reads from the hourly rollups: the same 24 points as a key's 24 h
+ * chart (usageWindow), so it starts on the hour, between 23 and 24 hours ago.
  */
 export function last24Hours(now: Date): { since: Date; currentHourSince: Date } {
-  const currentHourSince = new Date(Math.floor(now.getTime() / HOUR_MS) * HOUR_MS);
-  return { since: new Date(currentHourSince.getTime() - 23 * HOUR_MS), currentHourSince };
+  const { start, currentHour } = usageWindow("24h", now);
+  return { since: start, currentHourSince: currentHour };
 }
 
 export type RequestCounts = Record<StatusClass, number>;
@@ -42,7 +40,7 @@ export async function requestCountsByOrganization(db: Db, organizationIds: reado
   const rows = await db.$queryRaw<{ organizationId: string; statusClass: string; requests: number }[]>(requestCountsSql(organizationIds, since));
   for (const row of rows) {
     if (!(STATUS_CLASSES as readonly string[]).includes(row.statusClass)) continue;
-    const entry = counts.get(row.organizationId) ?? { "2xx": 0, "4xx": 0, "429": 0, "5xx": 0 };
+    const entry = counts.get(row.organizationId) ?? emptyStatusCounts();
     entry[row.statusClass as StatusClass] += row.requests;
     counts.set(row.organizationId, entry);
   }

@@ -2,11 +2,20 @@ import { z } from "zod";
 import type { Db } from "@/server/db/types";
 import { cursorValues, decodeCursor, encodeCursor } from "@/server/modules/pagination/cursor";
 import { REQUEST_COLUMNS, type LoggedRequest } from "./lookup";
-import { STATUS_CLASSES, type StatusClass } from "./entry";
+import { emptyStatusCounts, STATUS_CLASSES, type StatusClass } from "./entry";
 
 export const USAGE_RANGES = { "24h": 24, "7d": 24 * 7, "30d": 24 * 30 } as const;
 export type UsageRange = keyof typeof USAGE_RANGES;
 const HOUR_MS = 3_600_000;
+
+/**
+ * The hours a range reads from the hourly rollups (D196): the whole hours before the current one
+ * and the current hour so far, so it starts on the hour. `currentHour` is the last point's hour.
+ */
+export function usageWindow(range: UsageRange, now: Date): { start: Date; currentHour: Date } {
+  const currentHour = Math.floor(now.getTime() / HOUR_MS) * HOUR_MS;
+  return { start: new Date(currentHour - (USAGE_RANGES[range] - 1) * HOUR_MS), currentHour: new Date(currentHour) };
+}
 
 export interface UsagePoint {
   hour: Date;
@@ -23,18 +32,17 @@ export const KEY_USAGE_SQL = `SELECT api_key_id AS "apiKeyId", hour, status_clas
  * one point per hour of the range (zeros included) so the chart's axis is honest.
  */
 export async function keyUsage(db: Db, keyIds: string[], range: UsageRange, now = new Date()): Promise<Map<string, UsagePoint[]>> {
-  const hours = USAGE_RANGES[range];
-  const end = Math.floor(now.getTime() / HOUR_MS) * HOUR_MS;
-  const start = end - (hours - 1) * HOUR_MS;
+  const window = usageWindow(range, now);
+  const [start, end] = [window.start.getTime(), window.currentHour.getTime()];
   const rows = await db.$queryRawUnsafe<{ hour: Date; statusClass: StatusClass; requests: number; apiKeyId: string }[]>(
     KEY_USAGE_SQL,
     keyIds,
-    new Date(start).toISOString(),
+    window.start.toISOString(),
   );
   const series = new Map<string, UsagePoint[]>();
   for (const keyId of keyIds) {
     const points: UsagePoint[] = [];
-    for (let at = start; at <= end; at += HOUR_MS) points.push({ hour: new Date(at), counts: { "2xx": 0, "4xx": 0, "429": 0, "5xx": 0 } });
+    for (let at = start; at <= end; at += HOUR_MS) points.push({ hour: new Date(at), counts: emptyStatusCounts() });
     series.set(keyId, points);
   }
   for (const row of rows) {
@@ -78,8 +86,7 @@ export async function usageFreshness(
   range: UsageRange,
   now = new Date(),
 ): Promise<Map<string, UsageFreshness>> {
-  const end = Math.floor(now.getTime() / HOUR_MS) * HOUR_MS;
-  const start = new Date(end - (USAGE_RANGES[range] - 1) * HOUR_MS);
+  const { start } = usageWindow(range, now);
   const rows = await db.$queryRawUnsafe<{ apiKeyId: string; newestAt: Date | null }[]>(
     KEY_NEWEST_LOGGED_SQL,
     keys.map((k) => k.id),
