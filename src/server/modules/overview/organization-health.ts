@@ -4,9 +4,10 @@ import { readableOrganizationIds, viewerReadingPrincipal } from "@/server/module
 import type { Viewer } from "@/server/modules/access/viewer";
 import { countOpenAlertsByOrganization } from "@/server/modules/alerts/open-alerts";
 import { countSourcesByOrganization } from "@/server/modules/data-sources/count-sources";
-import { recordsSinceByOrganization, utcMidnight } from "@/server/modules/records/records-today";
+import { recordsSinceByOrganization } from "@/server/modules/records/records-today";
 import { logReachFor } from "@/server/modules/request-log/reach";
 import { emptyStatusCounts, STATUS_CLASSES } from "@/server/modules/request-log/entry";
+import { utcDay } from "@/server/modules/request-log/partitions";
 import { last24Hours, requestCountsByOrganization, type RequestCounts } from "@/server/modules/request-log/organization-usage";
 
 /** Whose health a caller may read. */
@@ -84,7 +85,7 @@ export interface HealthSummary {
  */
 export async function organizationHealth(db: Db, reach: HealthReach, organizationIds: readonly string[], now = new Date()): Promise<HealthSummary> {
   const { since, currentHourSince } = last24Hours(now);
-  const recordsSince = utcMidnight(now);
+  const recordsSince = utcDay(now);
   const requestScope = intersect(reach.organizations, reach.requestLog);
   const [sources, requests, records, alerts, organizations] = await Promise.all([
     countSourcesByOrganization(db, reach.organizations, now),

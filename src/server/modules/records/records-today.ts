@@ -1,11 +1,6 @@
 import { Prisma } from "@/server/db/generated/client";
 import type { Db } from "@/server/db/types";
 
-/** Midnight UTC of `now`'s day: "today" for records, as the records-per-day chart counts days. */
-export function utcMidnight(now: Date): Date {
-  return new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate()));
-}
-
 /** The statement, exported so the plan test checks exactly what the Overview runs. */
 export function recordsSinceSql(organizationIds: readonly string[] | null, since: Date): Prisma.Sql {
   const scope = organizationIds === null ? Prisma.sql`TRUE` : Prisma.sql`f.organization_id = ANY(${[...organizationIds]}::text[])`;
