@@ -1,6 +1,7 @@
 "use client";
 
-import { Bar, BarChart, CartesianGrid, ResponsiveContainer, Tooltip, XAxis, YAxis } from "recharts";
+import { Bar, BarChart, CartesianGrid, Tooltip, XAxis, YAxis } from "recharts";
+import { ChartArea } from "@/components/ui/chart-area";
 import type { DayCount } from "./types";
 
 /** Every UTC day from the first to the last with records, zero-filled (at most 90, as the server sends). */
@@ -24,8 +25,8 @@ export function RecordsChart({ days }: { days: DayCount[] }) {
   const busiest = data.reduce((max, d) => (d.records > max.records ? d : max), data[0]!);
   const summary = `Records per day (UTC) from ${data[0]!.day} to ${data[data.length - 1]!.day}: ${total} in all, most on ${busiest.day} (${busiest.records}).`;
   return (
-    <figure role="img" aria-label={summary} data-testid="records-chart" className="h-56 w-full rounded-lg border border-slate-200 bg-white p-2">
-      <ResponsiveContainer width="100%" height="100%">
+    <figure role="img" aria-label={summary} data-testid="records-chart" className="h-56 w-full relative rounded-lg border border-slate-200 bg-white p-2">
+      <ChartArea>
         <BarChart data={data} margin={{ top: 8, right: 8, bottom: 0, left: -16 }}>
           <CartesianGrid stroke="#e2e8f0" vertical={false} />
           <XAxis dataKey="day" tick={{ fontSize: 11 }} minTickGap={24} tickFormatter={(day: string) => day.slice(5)} />
@@ -33,7 +34,7 @@ export function RecordsChart({ days }: { days: DayCount[] }) {
           <Tooltip formatter={(value) => [value, "records"]} labelFormatter={(day) => `${String(day)} (UTC)`} />
           <Bar dataKey="records" name="records" fill="#2563eb" maxBarSize={28} isAnimationActive={false} />
         </BarChart>
-      </ResponsiveContainer>
+      </ChartArea>
     </figure>
   );
 }

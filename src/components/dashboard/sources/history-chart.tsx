@@ -1,6 +1,7 @@
 "use client";
 
-import { Bar, CartesianGrid, ComposedChart, Legend, Line, ResponsiveContainer, Tooltip, XAxis, YAxis } from "recharts";
+import { Bar, CartesianGrid, ComposedChart, Legend, Line, Tooltip, XAxis, YAxis } from "recharts";
+import { ChartArea } from "@/components/ui/chart-area";
 import { FAILED_PASS_COLOR, PASS_PALETTE, patternFill } from "@/components/ui/chart-palette";
 import { ChartPatterns } from "@/components/ui/chart-patterns";
 import { exactTime } from "@/components/ui/relative-time";
@@ -47,8 +48,8 @@ export function HistoryChart({ runs }: { runs: SyncRun[] }) {
   const ticks = logTicks(data.map((d) => d.seconds));
   const summary = `Chart of the last ${finished.length} passes: row counts per pass and durations from ${durationLabel(Math.min(...finished.map((r) => r.durationMs ?? 0)))} to ${durationLabel(Math.max(...finished.map((r) => r.durationMs ?? 0)))}. ${failedCount > 0 ? ` ${failedCount} of them failed (red bands).` : ""} Durations on a log scale. The table below has every figure.`;
   return (
-    <figure role="img" aria-label={summary} data-testid="history-chart" data-failed={failedCount} className="h-64 w-full rounded-lg border border-slate-200 bg-white p-2 sm:h-72">
-      <ResponsiveContainer width="100%" height="100%">
+    <figure role="img" aria-label={summary} data-testid="history-chart" data-failed={failedCount} className="h-64 w-full relative rounded-lg border border-slate-200 bg-white p-2 sm:h-72">
+      <ChartArea>
         <ComposedChart data={data} margin={{ top: 8, right: 4, bottom: 0, left: -8 }}>
           <ChartPatterns chart="history" series={SERIES} />
           <CartesianGrid stroke="#e2e8f0" vertical={false} />
@@ -76,7 +77,7 @@ export function HistoryChart({ runs }: { runs: SyncRun[] }) {
           ))}
           <Line yAxisId="seconds" dataKey="seconds" name="duration (s)" stroke="#0f172a" strokeWidth={2} dot={{ r: 2 }} isAnimationActive={false} />
         </ComposedChart>
-      </ResponsiveContainer>
+      </ChartArea>
     </figure>
   );
 }

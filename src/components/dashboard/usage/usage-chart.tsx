@@ -1,6 +1,7 @@
 "use client";
 
-import { Bar, BarChart, CartesianGrid, Legend, ResponsiveContainer, Tooltip, XAxis, YAxis } from "recharts";
+import { Bar, BarChart, CartesianGrid, Legend, Tooltip, XAxis, YAxis } from "recharts";
+import { ChartArea } from "@/components/ui/chart-area";
 import { patternFill } from "@/components/ui/chart-palette";
 import { ChartPatterns } from "@/components/ui/chart-patterns";
 import { exactTime } from "@/components/ui/relative-time";
@@ -27,9 +28,9 @@ export function UsageChart({ points, label, testId, compact = false }: { points:
       aria-label={summary}
       data-testid={testId}
       data-total={sum.all}
-      className={`${compact ? "h-44" : "h-64 sm:h-72"} w-full rounded-lg border border-slate-200 bg-white p-2`}
+      className={`${compact ? "h-44" : "h-64 sm:h-72"} w-full relative rounded-lg border border-slate-200 bg-white p-2`}
     >
-      <ResponsiveContainer width="100%" height="100%">
+      <ChartArea>
         <BarChart data={data} margin={{ top: 8, right: 4, bottom: 0, left: -12 }} barCategoryGap={1}>
           <ChartPatterns chart={chart} series={STATUS_SERIES} />
           <CartesianGrid stroke="#e2e8f0" vertical={false} />
@@ -42,7 +43,7 @@ export function UsageChart({ points, label, testId, compact = false }: { points:
             <Bar key={s.key} dataKey={s.key} name={s.name} stackId="status" fill={patternFill(chart, s)} stroke={s.color} strokeWidth={0.5} isAnimationActive={false} />
           ))}
         </BarChart>
-      </ResponsiveContainer>
+      </ChartArea>
     </figure>
   );
 }
