@@ -47,6 +47,21 @@ const environment = await openEnvironment({ repoRoot: fileURLToPath(new URL(".."
 const print = (line: string) => process.stdout.write(`${line}\n`);
 print(`Simulating ${devices} library (memory store) + ${devices} library (SQLite store) + ${devices} documented + ${devices} naive devices per source (faults injected into the library's requests), ${runs} runs, seed ${seed}, mode ${modes.modes.join(" + ")}${values.crm ? " + a CRM object" : ""}; API: ${environment.transport}`);
 const crm = values.crm ? await startFakeCrm() : undefined;
+let closing: Promise<void> | undefined;
+const closeAll = () => (closing ??= (async () => {
+  await crm?.close();
+  await environment.close();
+})());
+// A stop (Ctrl-C, SIGTERM) mid-run still stops the embedded servers and drops the databases the
+// run made: left running, they kept .data/sim-* locked for the next run. An interrupted run fails.
+let stopped: NodeJS.Signals | undefined;
+for (const signal of ["SIGINT", "SIGTERM"] as const) {
+  process.once(signal, () => {
+    stopped = signal;
+    process.stderr.write(`${signal}: stopping; this simulation is incomplete\n`);
+    void closeAll().finally(() => process.exit(130));
+  });
+}
 let failed = false;
 try {
   const summaries = [];
@@ -57,9 +72,9 @@ try {
   }
 } catch (error) {
   failed = true;
-  throw error;
+  // Once stopped, what fails is the run's databases closing under it: not news.
+  if (!stopped) throw error;
 } finally {
-  await crm?.close();
-  await environment.close();
+  await closeAll();
 }
 process.exit(failed ? 1 : 0);
