@@ -61,4 +61,13 @@ test("an owner edits an alert rule, mutes it for 24 hours and unmutes it, each s
   await expect(mute.getByText(/req_/)).toBeVisible();
   await mute.getByRole("button", { name: "Cancel" }).click();
   await expect(rules.getByTestId("rule-status")).toHaveText("Sending");
+  // A dialog opened by state (no Radix Trigger) gives focus back to what opened it, on Cancel and
+  // on Esc (D570), not to the page's <body>.
+  const muteButton = page.getByRole("button", { name: `Mute rule for every source to ${onCall}` });
+  await expect(muteButton).toBeFocused();
+  await muteButton.press("Enter");
+  await expect(mute).toBeVisible();
+  await page.keyboard.press("Escape");
+  await expect(mute).toBeHidden();
+  await expect(muteButton).toBeFocused();
 });

@@ -2,7 +2,7 @@
 
 import * as DialogPrimitive from "@radix-ui/react-dialog";
 import { X } from "lucide-react";
-import type { ComponentProps, ReactNode } from "react";
+import { useRef, type ComponentProps, type ReactNode } from "react";
 import { cn } from "@/lib/utils";
 import { Alert } from "./alert";
 import { Button } from "./button";
@@ -17,8 +17,15 @@ export function DialogContent({
   title,
   description,
   onEscapeKeyDown,
+  onOpenAutoFocus,
+  onCloseAutoFocus,
   ...props
 }: ComponentProps<typeof DialogPrimitive.Content> & { title: string; description?: ReactNode }) {
+  // NOTE: Radix gives focus back to its Trigger, and most dialogs here open by state (a row's
+  // button, a menu, a page's ?mint=), so focus fell to <body> on close. What had focus as the
+  // dialog opened is its opener and gets focus back, as the WAI-ARIA dialog pattern asks (the
+  // same rule as the sheet's, D506, D570).
+  const opener = useRef<HTMLElement | null>(null);
   return (
     <DialogPrimitive.Portal>
       <DialogPrimitive.Overlay className="fixed inset-0 z-40 bg-slate-900/50" />
@@ -28,6 +35,18 @@ export function DialogContent({
           className,
         )}
         {...(description ? {} : { "aria-describedby": undefined })}
+        onOpenAutoFocus={(event) => {
+          // Radix moves focus in after this event: what has it now opened the dialog.
+          opener.current = document.activeElement instanceof HTMLElement && document.activeElement !== document.body ? document.activeElement : null;
+          onOpenAutoFocus?.(event);
+        }}
+        onCloseAutoFocus={(event) => {
+          onCloseAutoFocus?.(event);
+          const target = opener.current;
+          if (event.defaultPrevented || !target?.isConnected) return;
+          event.preventDefault();
+          target.focus();
+        }}
         onEscapeKeyDown={(event) => {
           // An open combobox list owns Escape (it closes the list, not the dialog): Radix hears
           // the key first, on the document, so it is told here.
