@@ -2,7 +2,7 @@ import { TRPCError } from "@trpc/server";
 import { ZodError } from "zod";
 import { databaseUnavailable, isDatabaseUnavailable } from "@/server/db/errors";
 import { AppError, appErrorCodes, isAppError, type AppErrorCode } from "@/server/errors/app-error";
-import { internalError } from "@/server/errors/envelope";
+import { internalError } from "@/server/errors/error-body";
 import { trpcCodeFor } from "@/server/errors/http-status";
 import { inputIssues, summarizeIssues } from "@/server/errors/zod-issues";
 

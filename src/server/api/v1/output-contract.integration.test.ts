@@ -1,7 +1,7 @@
 import type { AnyTRPCRouter } from "@trpc/server";
 import { describe, expect, it } from "vitest";
 import type { z } from "zod";
-import { listApiRoutes } from "@/server/api/v1/routes";
+import { listApiRoutes } from "@/server/api/v1/pipeline/routes";
 import { createTestApi, mintTestKey } from "@/test/api-client";
 import { useTestDatabase } from "@/test/db";
 import { createTestSource, insertRows } from "@/test/rows";

@@ -28,7 +28,7 @@ export function authorizeApiCall(principal: ApiKeyPrincipal | undefined, meta: A
  * Every /api/v1 procedure: the access rules (authorizeApiCall), then the rest of the call
  * idempotently (continue-idempotently.ts), as one tRPC middleware. NOTE: the pipeline does not
  * run this chain; it calls each procedure's definition itself in the same order, with these same
- * two functions (src/server/http/call-procedure.ts, D353), and refuses at start a procedure that
+ * two functions (src/server/api/v1/pipeline/call-procedure.ts, D353), and refuses at start a procedure that
  * adds a middleware of its own. The middleware keeps the router whole for any tRPC caller.
  */
 export const apiProcedure = baseProcedure.use(async ({ ctx, meta, next, getRawInput }) => {

@@ -4,7 +4,7 @@ import type { ApiMeta } from "./meta";
 
 /**
  * The /api/v1 procedures. No error formatter: no tRPC HTTP adapter serves this router. The
- * pipeline (src/server/http/handle-api-request.ts) calls procedures through the router's
+ * pipeline (src/server/api/v1/pipeline/handle-api-request.ts) calls procedures through the router's
  * server-side caller and turns whatever they throw into the one error body itself.
  */
 const t = initTRPC.context<ApiContext>().meta<ApiMeta>().create();

@@ -1,4 +1,4 @@
-import { page } from "@/server/api/v1/envelope";
+import { page } from "@/server/api/v1/response-envelope";
 import { outputContract } from "@/server/api/v1/output-contract";
 import { apiProcedure } from "@/server/api/v1/procedures";
 import { getReadReplica } from "@/server/db/read-replica-env";

@@ -1,5 +1,5 @@
 import { actingForApiKey } from "@/server/modules/access/acting-principal";
-import { ok } from "@/server/api/v1/envelope";
+import { ok } from "@/server/api/v1/response-envelope";
 import { outputContract } from "@/server/api/v1/output-contract";
 import { apiProcedure } from "@/server/api/v1/procedures";
 import { createOrganization } from "@/server/modules/organizations/create-organization";

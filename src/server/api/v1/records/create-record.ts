@@ -1,4 +1,4 @@
-import { ok } from "@/server/api/v1/envelope";
+import { ok } from "@/server/api/v1/response-envelope";
 import { outputContract } from "@/server/api/v1/output-contract";
 import { apiProcedure } from "@/server/api/v1/procedures";
 import type { Prisma } from "@/server/db/types";

@@ -7,8 +7,8 @@ import type { Logger } from "@/server/logger";
 import { CLIENT_ADDRESS_HEADER } from "@/server/auth/client-address-header";
 import { FORWARDED_ORIGIN_HEADERS, isTrustedPeer, parseTrustedProxies, resolveClientAddress } from "./client-address";
 import { bodyRefusal, edgeRefusal, hostRefusal, normalizeUnreservedEscapes, parserRefusal } from "./edge-checks";
-import { errorBody, internalError, type ErrorBody } from "@/server/errors/envelope";
-import { newRequestId, REQUEST_ID_HEADER } from "../web/request-id";
+import { errorBody, internalError, type ErrorBody } from "@/server/errors/error-body";
+import { newRequestId, REQUEST_ID_HEADER } from "../transport/request-id";
 import { contentSecurityPolicy, HSTS_VALUE, newNonce, SECURITY_HEADERS, servedOverHttps } from "./security-headers";
 import { trackConnections, type ServerState } from "./graceful-stop";
 

@@ -11,7 +11,7 @@ import { baseProcedure, createRouter, middleware } from "@/server/api/v1/trpc";
 import { AppError } from "@/server/errors/app-error";
 import type { ApiKeyPrincipal } from "@/server/modules/api-keys/principal";
 import { createProcedureCaller } from "./call-procedure";
-import { listApiRoutes } from "../api/v1/routes";
+import { listApiRoutes } from "./routes";
 
 const meta: ApiMeta = { openapi: { method: "GET", path: "/organizations/{org}/echo" }, access: "bearer", scope: "records:read", orgParam: "org" };
 const input = z.object({ org: z.string(), n: z.string().regex(/^\d+$/, "must be digits") });

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { envelope, ok } from "@/server/api/v1/envelope";
+import { envelope, ok } from "@/server/api/v1/response-envelope";
 import { apiProcedure } from "@/server/api/v1/procedures";
 import { baseProcedure, createRouter } from "@/server/api/v1/trpc";
 import { AppError } from "@/server/errors/app-error";

@@ -5,7 +5,7 @@ import { authenticateRequest } from "@/server/api/v1/authenticate-request";
 import { toAppError } from "@/server/api/to-app-error";
 import type { PrismaClient } from "@/server/db/generated/client";
 import { refusal, type AppError, type AppErrorCode } from "@/server/errors/app-error";
-import { errorBody } from "@/server/errors/envelope";
+import { errorBody } from "@/server/errors/error-body";
 import { statusForCode } from "@/server/errors/http-status";
 import { observeApiRequest } from "@/server/metrics/http-metrics";
 import type { RequestLogWriter } from "@/server/modules/request-log/writer";
@@ -17,13 +17,13 @@ import { fromFetchRequest, fromNodeRequest, sendNodeAnswer, toFetchResponse, typ
 import { answerBody } from "./answer-body";
 import { createProcedureCaller, type ProcedureCaller } from "./call-procedure";
 import { createKeyConcurrency } from "./key-concurrency";
-import { assertNoNulInQuery, assertNoPrototypeKeysInQuery } from "../web/unstorable-input";
+import { assertNoNulInQuery, assertNoPrototypeKeysInQuery } from "@/server/transport/unstorable-input";
 import { assertKnownQueryParameters } from "./query-parameters";
 import { isInstanceSurface, refuseInstanceSurface } from "./instance-surfaces";
-import { isClientAbort, readRawBody } from "../web/read-body";
+import { isClientAbort, readRawBody } from "@/server/transport/read-body";
 import { recordRequest, type RequestTrace } from "./record-request";
-import { newRequestId, REQUEST_ID_HEADER } from "../web/request-id";
-import { listApiRoutes, matchRoute, type ApiRoute, type RouteMatch } from "../api/v1/routes";
+import { newRequestId, REQUEST_ID_HEADER } from "@/server/transport/request-id";
+import { listApiRoutes, matchRoute, type ApiRoute, type RouteMatch } from "./routes";
 import type { IncomingMessage, ServerResponse } from "node:http";
 
 export const API_PREFIX = "/api/v1";

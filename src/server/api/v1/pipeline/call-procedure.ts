@@ -6,8 +6,8 @@ import type { ApiMeta } from "@/server/api/v1/meta";
 import { apiProcedure, authorizeApiCall } from "@/server/api/v1/procedures";
 import { fromZod } from "@/server/api/to-app-error";
 import type { Db } from "@/server/db/types";
-import { methodTakesBody } from "../web/read-body";
-import type { ApiRoute } from "../api/v1/routes";
+import { methodTakesBody } from "@/server/transport/read-body";
+import type { ApiRoute } from "./routes";
 
 export type ProcedureCaller = (route: ApiRoute, params: Record<string, string>, url: URL, body: unknown, context: ApiContext) => Promise<unknown>;
 
