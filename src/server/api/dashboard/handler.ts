@@ -1,4 +1,5 @@
 import { fetchRequestHandler } from "@trpc/server/adapters/fetch";
+import { hasProcedure } from "@/server/api/trpc-internals";
 import { AppError } from "@/server/errors/app-error";
 import { statusForCode } from "@/server/errors/http-status";
 import { isTrpcBatch, trpcBatchRefused } from "@/server/node/edge-checks";
@@ -55,7 +56,7 @@ export async function handleDashboardRequest(req: Request, requestLog: RequestLo
     // Refused below, logged as unmatched.
   }
   // Every answer goes to the request log under its procedure (D420); a path naming none is `unmatched`.
-  const route = path !== null && Object.hasOwn(dashboardRouter._def.procedures, path) ? `/api/trpc/${path}` : "unmatched";
+  const route = path !== null && hasProcedure(dashboardRouter, path) ? `/api/trpc/${path}` : "unmatched";
   return loggedDashboardAnswer(req, requestId, route, trace, () => answerDashboardRequest(req, requestId, trace), requestLog);
 }
 

@@ -4,8 +4,10 @@ import type { ApiMeta } from "./meta";
 
 /**
  * The /api/v1 procedures. No error formatter: no tRPC HTTP adapter serves this router. The
- * pipeline (src/server/api/v1/pipeline/handle-api-request.ts) calls procedures through the router's
- * server-side caller and turns whatever they throw into the one error body itself.
+ * pipeline (pipeline/handle-api-request.ts) looks each route's procedure up once and runs its
+ * definition itself, not through a tRPC caller (pipeline/call-procedure.ts, D353), and turns
+ * whatever it throws into the one error body. The router stays callable through tRPC, with the
+ * same access chain (access-chain.ts).
  */
 const t = initTRPC.context<ApiContext>().meta<ApiMeta>().create();
 
