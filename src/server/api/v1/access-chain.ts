@@ -61,7 +61,7 @@ const idempotently: AccessStep = (call, rest) => continueIdempotently(call.ctx, 
 /**
  * The one access chain of every /api/v1 procedure but a `public` one: defined once, run by the
  * pipeline (pipeline/call-procedure.ts, which runs a procedure's definition itself, D353) and by
- * apiProcedure's one tRPC middleware (procedures.ts) for any tRPC caller. A check every call
+ * apiProcedure's one tRPC middleware (trpc.ts) for any tRPC caller. A check every call
  * needs is added here, never as a middleware of a procedure: the pipeline refuses at start a
  * procedure with a middleware it does not know (src/server/api/trpc-internals.ts).
  */

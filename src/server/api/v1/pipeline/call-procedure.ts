@@ -3,7 +3,7 @@ import { ZodError, type z } from "zod";
 import type { ApiContext } from "@/server/api/v1/context";
 import { runAccessChain, type Settled } from "@/server/api/v1/access-chain";
 import type { ApiMeta } from "@/server/api/v1/meta";
-import { apiProcedure } from "@/server/api/v1/procedures";
+import { apiProcedure } from "@/server/api/v1/trpc";
 import { fromZod } from "@/server/api/to-app-error";
 import { builderMiddlewares, checkDirectlyCallable, procedureDefinitions, type ProcedureDefinition } from "@/server/api/trpc-internals";
 import { methodTakesBody } from "@/server/transport/read-body";

@@ -2,6 +2,7 @@ import type { AnyTRPCRouter } from "@trpc/server";
 import { TRPCError } from "@trpc/server";
 import type { ApiContext, ResponseHolder } from "@/server/api/v1/context";
 import { authenticateRequest } from "@/server/api/v1/authenticate-request";
+import { answerBody } from "@/server/api/v1/output-contract";
 import { toAppError } from "@/server/api/to-app-error";
 import type { PrismaClient } from "@/server/db/generated/client";
 import { refusal, type AppError, type AppErrorCode } from "@/server/errors/app-error";
@@ -14,16 +15,14 @@ import type { RateLimitStore } from "@/server/modules/rate-limit/rate-limit-stor
 import type { ApiKeyPrincipal } from "@/server/modules/api-keys/principal";
 import type { RefusedKey } from "@/server/modules/api-keys/authenticate";
 import { fromFetchRequest, fromNodeRequest, sendNodeAnswer, toFetchResponse, type ApiAnswer, type ApiRequest } from "./api-request";
-import { answerBody } from "./answer-body";
 import { createProcedureCaller, type ProcedureCaller } from "./call-procedure";
 import { createKeyConcurrency } from "./key-concurrency";
 import { assertNoNulInQuery, assertNoPrototypeKeysInQuery } from "@/server/transport/unstorable-input";
 import { assertKnownQueryParameters } from "./query-parameters";
-import { isInstanceSurface, refuseInstanceSurface } from "./instance-surfaces";
 import { isClientAbort, readRawBody } from "@/server/transport/read-body";
 import { recordRequest, type RequestTrace } from "./record-request";
 import { newRequestId, REQUEST_ID_HEADER } from "@/server/transport/request-id";
-import { listApiRoutes, matchRoute, type ApiRoute, type RouteMatch } from "./routes";
+import { isInstanceSurface, listApiRoutes, matchRoute, refuseInstanceSurface, type ApiRoute, type RouteMatch } from "./routes";
 import type { IncomingMessage, ServerResponse } from "node:http";
 
 export const API_PREFIX = "/api/v1";
