@@ -72,7 +72,7 @@ const config = [
     rules: {
       "@typescript-eslint/no-restricted-imports": [
         "error",
-        { patterns: [layer(["@/server/api/*", "@/server/http/*", "@/server/web/*", "@/cli/*", "@/worker/*", "@/components/*", "@/components/**"], "Auth is read by the edge and the api; it imports neither.")] },
+        { patterns: [layer(["@/server/api/*", "@/server/api/**", "@/server/node/*", "@/server/transport/*", "@/cli/*", "@/worker/*", "@/components/*", "@/components/**"], "Auth is read by the edge and the api; it imports neither.")] },
       ],
     },
   },
@@ -86,10 +86,10 @@ const config = [
           patterns: [
             layer(["next", "next/*", "@trpc/*"], "Domain modules stay free of transport: no next/* or @trpc/* imports."),
             layer(
-              ["@/server/api/*", "@/server/http/*", "@/server/web/*", "@/cli/*", "@/worker/*", "@/components/*", "@/components/**"],
-              "Domain modules import db, errors, lib and other modules; never the api, http, web, CLI, worker or components layers.",
+              ["@/server/api/*", "@/server/api/**", "@/server/node/*", "@/server/transport/*", "@/cli/*", "@/worker/*", "@/components/*", "@/components/**"],
+              "Domain modules import db, errors, lib and other modules; never the api, node, transport, CLI, worker or components layers.",
             ),
-            { regex: "^(\\.\\./){2,}(api|http|web)/", message: "Domain modules never import the api, http or web layers (relative path)." },
+            { regex: "^(\\.\\./){2,}(api|node|transport)/", message: "Domain modules never import the api, node or transport layers (relative path)." },
           ],
         },
       ],
@@ -103,7 +103,7 @@ const config = [
         "error",
         {
           patterns: [
-            layer(["@/cli/*", "@/server/api/*", "@/server/http/*", "@/server/web/*", "@/components/*", "@/components/**"], "The worker runs domain modules; it never imports the CLI, api, http, web or components layers."),
+            layer(["@/cli/*", "@/server/api/*", "@/server/api/**", "@/server/node/*", "@/components/*", "@/components/**"], "The worker runs domain modules; it never imports the CLI, api, node or components layers."),
             { regex: "^\\.\\./cli/", message: "The worker never imports the CLI (relative path)." },
           ],
         },

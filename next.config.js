@@ -23,7 +23,7 @@ const nextConfig = {
   // of the idle process (docs/decisions.md, D125). Each loads on its first request instead.
   // authInterrupts: forbidden() and app/**/forbidden.tsx, so a refused page answers 403 (D522).
   experimental: { preloadEntriesOnStart: false, authInterrupts: true },
-  // The custom server (src/server/http/node-server.ts) sends these on every response; stated
+  // The custom server (src/server/node/node-server.ts) sends these on every response; stated
   // here too so a plain `next start` is not less safe (docs/decisions.md, D48). The content
   // security policy is not: it carries a per-request nonce, which only the custom server mints
   // (D175); a static one here would replace it on every page.

@@ -45,10 +45,10 @@ export default defineConfig({
     url: `${baseURL}/api/v1/health`,
     timeout: 240_000,
     reuseExistingServer: false,
-    // start.ts stops its embedded Postgres on SIGTERM; a SIGKILL would leave it running. So the
-    // wait covers start.ts's worst case: the worker's drain (GROUNDWORK_SHUTDOWN_TIMEOUT_MS,
+    // start-server.ts stops its embedded Postgres on SIGTERM; a SIGKILL would leave it running. So the
+    // wait covers start-server.ts's worst case: the worker's drain (GROUNDWORK_SHUTDOWN_TIMEOUT_MS,
     // 20 s) plus its kill grace (5 s), then the database's stop. scripts/e2e-server.sh holds
-    // Playwright's pipe open until start.ts has exited, so an ordinary stop ends in about 1 s.
+    // Playwright's pipe open until start-server.ts has exited, so an ordinary stop ends in about 1 s.
     gracefulShutdown: { signal: "SIGTERM", timeout: 60_000 },
     stdout: "pipe",
     stderr: "pipe",

@@ -1,6 +1,6 @@
 import Link from "next/link";
 import { env } from "@/env";
-import { HEALTH_PING_TIMEOUT_MS } from "@/server/http/health-route";
+import { HEALTH_PING_TIMEOUT_MS } from "@/server/api/v1/pipeline/health-route";
 import { serviceHealth } from "@/server/modules/health/service-health";
 
 export const dynamic = "force-dynamic";

@@ -3,9 +3,9 @@ import type { AddressInfo } from "node:net";
 import { constants, monitorEventLoopDelay, PerformanceObserver } from "node:perf_hooks";
 import pino from "pino";
 import { handleCsvUpload } from "@/server/api/dashboard/csv-upload";
-import { handleHealthRequest } from "@/server/http/health-route";
-import { sendFetchResponse, toFetchRequest } from "@/server/http/node-fetch-bridge";
-import { createNodeServer } from "@/server/http/node-server";
+import { handleHealthRequest } from "@/server/api/v1/pipeline/health-route";
+import { sendFetchResponse, toFetchRequest } from "@/server/node/node-fetch-bridge";
+import { createNodeServer } from "@/server/node/node-server";
 
 // bench/csv-upload.ts's app: /api/v1/health and the dashboard's CSV upload route (D161) in the node:http server factory `npm start` uses, one process, as in production. Needs
 // DATABASE_URL and NEXTAUTH_SECRET; prints `listening <port> <pid>`.

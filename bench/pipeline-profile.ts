@@ -3,7 +3,7 @@ import type { AddressInfo } from "node:net";
 import { AsyncLocalStorage } from "node:async_hooks";
 import { appRouter } from "@/server/api/v1/root";
 import { createPrismaClient } from "@/server/db/client";
-import { createApiPipeline } from "@/server/http/handle-api-request";
+import { createApiPipeline } from "@/server/api/v1/pipeline/handle-api-request";
 import { logger } from "@/server/logger";
 import { createMemoryRateLimitStore } from "@/server/modules/rate-limit/rate-limit-store";
 import { openSeededDatabases } from "./seeded-databases";

@@ -153,8 +153,8 @@ export async function writerAtRate(appUrl: string, rate: number, seconds: number
  * end-to-end p50 by far more than this, so both are reported.
  */
 export async function hookCostMicros(): Promise<number> {
-  const { recordRequest } = await import("@/server/http/record-request");
-  const { fromFetchRequest } = await import("@/server/http/api-request");
+  const { recordRequest } = await import("@/server/api/v1/pipeline/record-request");
+  const { fromFetchRequest } = await import("@/server/api/v1/pipeline/api-request");
   let held = 0;
   const writer = { record: () => void held++, flush: async () => undefined, close: async () => undefined };
   const fetchReq = new Request("http://localhost/api/v1/organizations/o/data-sources/s/rows?limit=1&cursor=abc", { headers: { "user-agent": "bench/1.0" } });

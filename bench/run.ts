@@ -29,7 +29,7 @@ import { runBackupBench } from "./backup-bench";
  * (latest-<part>.md for a BENCH_ONLY run, not checked in).
  *   BENCH_ROWS      rows in the source and the customer table (default 1 000 000)
  *   BENCH_SECONDS   seconds per load step (default 5)
- *   BENCH_APP       next (default: the production server, src/cli/start.ts) | handler (the same
+ *   BENCH_APP       next (default: the production server, src/server/process/start-server.ts) | handler (the same
  *                   /api/v1 handler over node:http, src/test/serve-api.ts: no Next build needed)
  *   BENCH_WALK_MAX  seconds the two walks taken in step (app and baseline, D336) may take together
  *                   before they are stopped and extrapolated (default 300); the rows part walks
@@ -129,7 +129,7 @@ async function main(): Promise<void> {
     `# npm run bench — ${new Date().toISOString()}`,
     "",
     `${ROWS.toLocaleString("en")} rows; ${os.cpus().length} cores, Node ${process.version}; app under test: ${
-      APP === "next" ? `the production server (\`npm start\`: node ${[...npmStartNodeFlags(), "scripts/start.mjs"].join(" ")} → src/cli/start.ts, Next through the custom server)` : "the /api/v1 handler over node:http (src/test/serve-api.ts)"
+      APP === "next" ? `the production server (\`npm start\`: node ${[...npmStartNodeFlags(), "scripts/start.mjs"].join(" ")} → src/server/process/start-server.ts, Next through the custom server)` : "the /api/v1 handler over node:http (src/test/serve-api.ts)"
     }; baseline: bench/baseline-server.ts; one Postgres for both; run took ${minutes.toFixed(1)} min.`,
     "",
   ];

@@ -1,6 +1,6 @@
 import openapiTS, { astToString, type OpenAPI3 } from "openapi-typescript";
 import { appRouter } from "@/server/api/v1/root";
-import { buildOpenApiDocument } from "@/server/http/openapi-document";
+import { buildOpenApiDocument } from "@/server/api/v1/pipeline/openapi-document";
 
 /** Where the typed client's types live, relative to the repository root. */
 export const API_TYPES_PATH = "src/test/generated/api-types.ts";

@@ -17,10 +17,10 @@ rm -rf "$dir"
 mkdir -p "$dir"
 # Playwright stops the server by signalling this whole process group (SIGTERM, and SIGKILL after
 # webServer.gracefulShutdown.timeout) and takes this script's end as the server being gone. So
-# the script outlives the signal: it waits for start.ts, which drains, stops its worker process
+# the script outlives the signal: it waits for start-server.ts, which drains, stops its worker process
 # and then its embedded Postgres (a process group of its own, which a SIGKILL never reaches);
-# and tee ignores the signal, so nothing start.ts says while stopping hits a closed pipe.
-# start.ts runs under node itself, as `npm start` runs it (scripts/start.mjs), not npx/tsx
+# and tee ignores the signal, so nothing start-server.ts says while stopping hits a closed pipe.
+# start-server.ts runs under node itself, as `npm start` runs it (scripts/start.mjs), not npx/tsx
 # wrappers: those relay the group's SIGTERM to it a second time, which it takes as "exit now" and
 # leaves its Postgres running.
 trap ':' TERM INT

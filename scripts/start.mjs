@@ -1,5 +1,5 @@
 // `npm start`: the production server without a TypeScript loader in the process (D329). The
-// server's own code (src/cli/start.ts and the worker it forks) is bundled with esbuild into
+// server's own code (src/server/process/start-server.ts and the worker it forks) is bundled with esbuild into
 // .build/server on every start (a fraction of a second; packages stay in node_modules), then run
 // by plain Node: tsx's loader thread held ~40 MB of the idle server. `npm run dev` keeps tsx.
 import { build, stop } from "esbuild";
@@ -14,7 +14,7 @@ let outputFiles;
 try {
   ({ outputFiles } = await build({
     absWorkingDir: root,
-    entryPoints: { start: "src/cli/start.ts", "forked-worker": "src/worker/forked-worker.ts" },
+    entryPoints: { start: "src/server/process/start-server.ts", "forked-worker": "src/worker/forked-worker.ts" },
     outdir,
     outExtension: { ".js": ".mjs" },
     bundle: true,

@@ -1,4 +1,4 @@
-import { methodNotAllowed } from "@/server/http/method-not-allowed";
+import { methodNotAllowed } from "@/server/api/v1/pipeline/method-not-allowed";
 import { handleMetricsRequest } from "@/server/metrics/metrics-route";
 
 export const dynamic = "force-dynamic";

@@ -89,10 +89,10 @@ test("GET /api/v1 and /api/v1/ are enveloped 404s; /docs/assets/constructor is a
 });
 
 test("requests Node's parser rejects are answered in the envelope", async () => {
-  expectEnvelope(await request("GET /", `X-Big: ${"a".repeat(20_000)}\r\n`), 431, "bad_request");
+  expectEnvelope(await request("GET /", `X-Big: ${"a".repeat(20_000)}\r\n`), 431, "headers_too_large");
   expectEnvelope(await request("GET /", "X-Bad: a\u0001b\r\n"), 400, "bad_request");
   expectEnvelope(await raw("POST /api/v1/organizations HTTP/1.1\r\nHost: x\r\nContent-Length: 1\r\nContent-Length: 2\r\n\r\nab"), 400, "bad_request");
-  expectEnvelope(await request("GET /", "Expect: teapot\r\n"), 417, "bad_request");
+  expectEnvelope(await request("GET /", "Expect: teapot\r\n"), 417, "expectation_failed");
 });
 
 test("every response carries nosniff, a framing policy and a referrer policy: API, dashboard and docs", async () => {
@@ -137,7 +137,7 @@ test("the sign-in callback and /api/trpc refuse an oversized or unmeasured body 
   const post = (path: string, headers: string) => raw(`POST ${path} HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n${headers}\r\n`);
   expectEnvelope(await post("/api/auth/callback/credentials", "Content-Type: application/x-www-form-urlencoded\r\nContent-Length: 104857600\r\n"), 413, "payload_too_large");
   expectEnvelope(await post("/api/trpc/organizations.create", "Content-Type: application/json\r\nContent-Length: 104857600\r\n"), 413, "payload_too_large");
-  expectEnvelope(await post("/api/trpc/organizations.create", "Content-Type: application/json\r\nTransfer-Encoding: chunked\r\n"), 411, "bad_request");
+  expectEnvelope(await post("/api/trpc/organizations.create", "Content-Type: application/json\r\nTransfer-Encoding: chunked\r\n"), 411, "length_required");
   // A signed-out mutation is refused before its (small) body is read.
   const signedOut = await raw(`POST /api/trpc/organizations.create HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nOrigin: http://127.0.0.1:${port}\r\nContent-Type: application/json\r\nContent-Length: 2\r\nConnection: close\r\n\r\n{}`);
   expect(signedOut.status).toBe(401);

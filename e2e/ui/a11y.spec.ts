@@ -5,7 +5,7 @@ import { mintApiKey } from "@/server/modules/api-keys/mint-key";
 import { revokeApiKey } from "@/server/modules/api-keys/revoke-key";
 import { replaceCsvRows } from "@/server/modules/data-sources/csv/replace-csv-rows";
 import { createPostgresSink } from "@/server/modules/request-log/postgres-sink";
-import { newRequestId } from "@/server/web/request-id";
+import { newRequestId } from "@/server/transport/request-id";
 import { renameForm } from "@/server/modules/forms/change-form";
 import { inviteMember, resendInvitation } from "@/server/modules/memberships/invitations";
 import { expectAccessible, expectAccessibleAtBothWidths, overflowReport } from "../fixtures/a11y";

@@ -8,7 +8,7 @@ import { replaceCsvRows } from "@/server/modules/data-sources/csv/replace-csv-ro
 import { createSecretBox } from "@/server/modules/data-sources/credentials/secret-box";
 import { renameForm } from "@/server/modules/forms/change-form";
 import { createPostgresSink } from "@/server/modules/request-log/postgres-sink";
-import { newRequestId } from "@/server/web/request-id";
+import { newRequestId } from "@/server/transport/request-id";
 import { overflowReport, SMALL_PHONE, PHONE } from "../fixtures/a11y";
 import { createAccount, createOrg, screen, seededOwner, signIn, unique } from "../fixtures/dashboard";
 import { withE2eDb } from "../fixtures/e2e-db";

@@ -1,7 +1,7 @@
 import { expect, test } from "@playwright/test";
 import type { RequestLogEntry } from "@/server/modules/request-log/entry";
 import { createPostgresSink } from "@/server/modules/request-log/postgres-sink";
-import { newRequestId } from "@/server/web/request-id";
+import { newRequestId } from "@/server/transport/request-id";
 import { createAccount, createOrg, screen, seededOwner, signIn, unique } from "../fixtures/dashboard";
 import { withE2eDb } from "../fixtures/e2e-db";
 

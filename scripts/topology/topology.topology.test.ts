@@ -3,7 +3,7 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ensureBuild } from "@/cli/ensure-build";
+import { ensureBuild } from "@/server/process/ensure-build";
 import { createPrismaClient } from "@/server/db/client";
 import type { PrismaClient } from "@/server/db/types";
 import { CLI_OPERATOR } from "@/server/modules/access/acting-principal";

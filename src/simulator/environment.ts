@@ -8,7 +8,7 @@ import { createDatabase, databaseUrl, dropDatabase, randomDatabaseName } from "@
 import { createPrismaClient } from "@/server/db/client";
 import { startEmbeddedPostgres } from "@/server/db/embedded";
 import { applyMigrations } from "@/server/db/migrations";
-import { createApiHandler } from "@/server/http/handle-api-request";
+import { createApiHandler } from "@/server/api/v1/pipeline/handle-api-request";
 import { mintApiKey } from "@/server/modules/api-keys/mint-key";
 import { createSecretBox } from "@/server/modules/data-sources/credentials/secret-box";
 import { createMemoryRateLimitStore } from "@/server/modules/rate-limit/rate-limit-store";

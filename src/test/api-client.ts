@@ -3,7 +3,7 @@ import { CLI_OPERATOR } from "@/server/modules/access/acting-principal";
 import { createMemoryRateLimitStore, type RateLimitStore } from "@/server/modules/rate-limit/rate-limit-store";
 import { appRouter } from "@/server/api/v1/root";
 import type { PrismaClient } from "@/server/db/types";
-import { createApiHandler } from "@/server/http/handle-api-request";
+import { createApiHandler } from "@/server/api/v1/pipeline/handle-api-request";
 import { mintApiKey } from "@/server/modules/api-keys/mint-key";
 
 export interface ApiCall {

@@ -5,9 +5,9 @@ import { handleCsvUpload } from "@/server/api/dashboard/csv-upload";
 import { handleRecordsExport } from "@/server/api/dashboard/records-export";
 import { createPrismaClient } from "@/server/db/client";
 import { CLIENT_ADDRESS_HEADER } from "@/server/auth/client-address-header";
-import { handleHealthRequest } from "@/server/http/health-route";
-import { sendFetchResponse, toFetchRequest } from "@/server/http/node-fetch-bridge";
-import { createNodeServer } from "@/server/http/node-server";
+import { handleHealthRequest } from "@/server/api/v1/pipeline/health-route";
+import { sendFetchResponse, toFetchRequest } from "@/server/node/node-fetch-bridge";
+import { createNodeServer } from "@/server/node/node-server";
 import { verifySignIn } from "@/server/modules/users/sign-in";
 
 // The dashboard's edge without Next, for the reverse-proxy test (deploy/nginx): /api/v1/health,

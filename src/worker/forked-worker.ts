@@ -6,8 +6,8 @@ import { isToWorker, RELAYED_METRIC_PREFIX, type FromWorker } from "./forked-pro
 import { startWorker, type RunningWorker } from "./start-worker";
 
 /**
- * The sync worker of `npm start`, in a process of its own (D310): forked by src/cli/start.ts
- * through src/cli/worker-supervisor.ts, on the database the parent prepared (DATABASE_URL). It
+ * The sync worker of `npm start`, in a process of its own (D310): forked by src/server/process/start-server.ts
+ * through src/server/process/worker-supervisor.ts, on the database the parent prepared (DATABASE_URL). It
  * never starts a database itself, and it lives only as long as its parent: the IPC channel
  * closing (the parent died, even by SIGKILL) releases its passes and ends it.
  */

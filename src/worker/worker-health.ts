@@ -1,9 +1,16 @@
 import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
+import { AppError } from "@/server/errors/app-error";
+import { errorBody } from "@/server/errors/error-body";
+import { statusForCode } from "@/server/errors/http-status";
+import { newRequestId, REQUEST_ID_HEADER } from "@/server/transport/request-id";
 
 export interface WorkerHealth {
   /** From now on /health answers 503, so a supervisor or balancer stops counting on this worker. */
   stopping(): void;
   close(): Promise<void>;
+  /** The port it listens on (the one asked for, or the one given for 0). */
+  port: number;
 }
 
 /** What the worker is doing now: `ok: false` answers 503 (e.g. `npm start`'s worker restarting). */
@@ -17,7 +24,9 @@ export interface WorkerHealthReport {
  * The sync worker's health endpoint (D179), only when GROUNDWORK_WORKER_HEALTH_PORT is set: GET
  * /health is 200 while the worker takes jobs and 503 otherwise. `npm run worker` serves it from
  * the worker's process; `npm start` from the parent that supervises its worker process (D311),
- * so it still answers, with 503, while that process is down and being restarted.
+ * so it still answers, with 503, while that process is down and being restarted. Every body
+ * carries a request id, as every other answer of the service does (D5, D6); a refusal is the one
+ * error body (errorBody), its status from the one code table (D542).
  */
 export async function serveWorkerHealth(
   port: number | undefined,
@@ -27,12 +36,17 @@ export async function serveWorkerHealth(
   if (port === undefined) return null;
   let stopping = false;
   const server = createServer({ requireHostHeader: false }, (req, res) => {
-    const ok = req.url?.split("?", 1)[0] === "/health";
+    const requestId = newRequestId();
+    const headers = { "Content-Type": "application/json; charset=utf-8", "Cache-Control": "no-store", Connection: "close", [REQUEST_ID_HEADER]: requestId };
+    if (req.url?.split("?", 1)[0] !== "/health") {
+      const error = new AppError("not_found", "Only GET /health is served here.");
+      res.writeHead(statusForCode(error.code), headers);
+      res.end(JSON.stringify(errorBody(error, requestId)));
+      return;
+    }
     const { ok: working, ...now } = stopping ? { ok: false, status: "stopping" } : report();
-    const status = !ok ? 404 : working ? 200 : 503;
-    const body = JSON.stringify(!ok ? { error: { code: "not_found", message: "Only GET /health is served here." } } : { data: now });
-    res.writeHead(status, { "Content-Type": "application/json; charset=utf-8", "Cache-Control": "no-store", Connection: "close" });
-    res.end(body);
+    res.writeHead(working ? 200 : 503, headers);
+    res.end(JSON.stringify({ data: now, request_id: requestId }));
   });
   await new Promise<void>((resolve, reject) => {
     server.once("error", reject);
@@ -45,5 +59,6 @@ export async function serveWorkerHealth(
       say("worker health answers 503 (stopping)");
     },
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+    port: (server.address() as AddressInfo).port,
   };
 }

@@ -2,12 +2,12 @@ import { TRPCError } from "@trpc/server";
 import { ZodError } from "zod";
 import { databaseUnavailable, isDatabaseUnavailable } from "@/server/db/errors";
 import { AppError, appErrorCodes, isAppError, type AppErrorCode } from "@/server/errors/app-error";
-import { internalError } from "@/server/errors/envelope";
-import { trpcCodeFor } from "@/server/errors/http-status";
+import { internalError } from "@/server/errors/error-body";
+import { errorCodeTable, trpcCodeFor } from "@/server/errors/http-status";
 import { inputIssues, summarizeIssues } from "@/server/errors/zod-issues";
 
 /** The same table read backwards: a tRPC code thrown by the framework itself → our code. */
-const appCodeByTrpcCode = new Map<string, AppErrorCode>(appErrorCodes.map((code) => [trpcCodeFor(code), code]));
+const appCodeByTrpcCode = new Map<string, AppErrorCode>(appErrorCodes.filter((code) => errorCodeTable[code].trpc !== null).map((code) => [trpcCodeFor(code), code]));
 
 /** Messages for what tRPC itself refuses (a procedure throws AppErrors with their own). */
 const frameworkMessages: Partial<Record<AppErrorCode, string>> = {

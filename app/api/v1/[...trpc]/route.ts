@@ -1,4 +1,4 @@
-import { apiHandler } from "@/server/http/api-handler";
+import { apiHandler } from "@/server/api/v1/pipeline/api-handler";
 
 export const dynamic = "force-dynamic";
 

@@ -1,5 +1,5 @@
-import { handleHealthRequest } from "@/server/http/health-route";
-import { methodNotAllowed } from "@/server/http/method-not-allowed";
+import { handleHealthRequest } from "@/server/api/v1/pipeline/health-route";
+import { methodNotAllowed } from "@/server/api/v1/pipeline/method-not-allowed";
 
 export const dynamic = "force-dynamic";
 

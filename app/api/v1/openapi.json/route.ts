@@ -1,5 +1,5 @@
-import { methodNotAllowed } from "@/server/http/method-not-allowed";
-import { openApiDocumentResponse } from "@/server/http/openapi-route";
+import { methodNotAllowed } from "@/server/api/v1/pipeline/method-not-allowed";
+import { openApiDocumentResponse } from "@/server/api/v1/pipeline/openapi-route";
 
 export const dynamic = "force-dynamic";
 

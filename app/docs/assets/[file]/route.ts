@@ -1,3 +1,3 @@
-import { serveSwaggerAsset } from "@/server/http/swagger-assets";
+import { serveSwaggerAsset } from "@/server/api/v1/pipeline/swagger-assets";
 
 export const GET = serveSwaggerAsset;

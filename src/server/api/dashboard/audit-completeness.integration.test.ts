@@ -1,4 +1,5 @@
 import { mkdtemp, rm } from "node:fs/promises";
+import { procedureDefinitions } from "@/server/api/trpc-internals";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { runMigrations } from "graphile-worker";
@@ -14,8 +15,8 @@ import { createDashboardCaller, dashboardRouter } from "./root";
 
 const database = useTestDatabase();
 
-const mutations = Object.entries(dashboardRouter._def.procedures as unknown as Record<string, { _def: { type: string } }>)
-  .filter(([, procedure]) => procedure._def.type === "mutation")
+const mutations = procedureDefinitions(dashboardRouter)
+  .filter(([, definition]) => definition.type === "mutation")
   .map(([procedurePath]) => procedurePath)
   .sort();
 

@@ -1,16 +1,16 @@
 import { isAppError } from "@/server/errors/app-error";
 import { logger } from "@/server/logger";
 import { auditCsvLine, AUDIT_CSV_HEADER } from "@/server/modules/audit/audit-csv";
-import { errorResponse } from "@/server/web/envelope";
-import { REQUEST_ID_HEADER } from "@/server/web/request-id";
+import { errorResponse } from "@/server/transport/json-response";
+import { REQUEST_ID_HEADER } from "@/server/transport/request-id";
 import { env } from "@/env";
 import { acquireExportSlot, type ExportSlot } from "@/server/modules/exports/export-slots";
 import { exportStream } from "@/server/modules/exports/export-stream";
 import { toAppError } from "../to-app-error";
 import type { DashboardContext } from "./context";
 import { createDashboardCaller } from "./root";
-import { loggedDashboardAnswer, traceError, type DashboardTrace } from "@/server/http/record-dashboard-request";
-import { requestLogWriter } from "@/server/http/request-log-writer";
+import { loggedDashboardAnswer, traceError, type DashboardTrace } from "@/server/transport/record-dashboard-request";
+import { requestLogWriter } from "@/server/transport/request-log-writer";
 import type { RequestLogWriter } from "@/server/modules/request-log/writer";
 
 /** The export's route in the request log (D420). */

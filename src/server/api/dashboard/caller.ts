@@ -1,7 +1,7 @@
 import { cookies } from "next/headers";
 import { sessionClaim, type SessionClaim } from "@/server/auth/session";
 import { getPrisma } from "@/server/db/client";
-import { newRequestId } from "@/server/web/request-id";
+import { newRequestId } from "@/server/transport/request-id";
 import type { DashboardContext } from "./context";
 import { createDashboardCaller } from "./root";
 

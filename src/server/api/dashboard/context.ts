@@ -1,5 +1,5 @@
 import type { PrismaClient } from "@/server/db/types";
-import type { DashboardTrace } from "@/server/http/record-dashboard-request";
+import type { DashboardTrace } from "@/server/transport/record-dashboard-request";
 import type { Viewer } from "@/server/modules/access/viewer";
 
 /** What every dashboard procedure starts from: who is asking is resolved by sessionProcedure. */

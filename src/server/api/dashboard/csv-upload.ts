@@ -1,9 +1,9 @@
 import { getPrisma } from "@/server/db/client";
 import { AppError, isAppError } from "@/server/errors/app-error";
-import { errorResponse, internalErrorResponse, jsonResponse } from "@/server/web/envelope";
-import { boundedBodyChunks, isClientAbort } from "@/server/web/read-body";
-import { assertStorableParams } from "@/server/web/unstorable-input";
-import { newRequestId } from "@/server/web/request-id";
+import { errorResponse, internalErrorResponse, jsonResponse } from "@/server/transport/json-response";
+import { boundedBodyChunks, isClientAbort } from "@/server/transport/read-body";
+import { assertStorableParams } from "@/server/transport/unstorable-input";
+import { newRequestId } from "@/server/transport/request-id";
 import { logger } from "@/server/logger";
 import { UPLOAD_CSV_MAX_BYTES } from "@/server/modules/data-sources/csv/csv-limits";
 import { replaceCsvRows } from "@/server/modules/data-sources/csv/replace-csv-rows";
@@ -11,8 +11,8 @@ import type { PrismaClient } from "@/server/db/types";
 import { sourcePrincipal } from "@/server/modules/access/source-access";
 import { isSameOriginRequest } from "./csrf";
 import { requestViewer } from "./request-viewer";
-import { loggedDashboardAnswer, traceError, type DashboardTrace } from "@/server/http/record-dashboard-request";
-import { requestLogWriter } from "@/server/http/request-log-writer";
+import { loggedDashboardAnswer, traceError, type DashboardTrace } from "@/server/transport/record-dashboard-request";
+import { requestLogWriter } from "@/server/transport/request-log-writer";
 import type { RequestLogWriter } from "@/server/modules/request-log/writer";
 
 /** The upload's route in the request log (D420). */

@@ -1,6 +1,6 @@
 import { CLI_OPERATOR } from "@/server/modules/access/acting-principal";
 import { describe, expect, it } from "vitest";
-import { listApiRoutes } from "@/server/api/v1/routes";
+import { listApiRoutes } from "@/server/api/v1/pipeline/routes";
 import { appRouter } from "@/server/api/v1/root";
 import { mintApiKey } from "@/server/modules/api-keys/mint-key";
 import { createUser } from "@/server/modules/users/create-user";

@@ -1,18 +1,19 @@
 import { fetchRequestHandler } from "@trpc/server/adapters/fetch";
+import { hasProcedure } from "@/server/api/trpc-internals";
 import { AppError } from "@/server/errors/app-error";
 import { statusForCode } from "@/server/errors/http-status";
-import { isTrpcBatch, trpcBatchRefused } from "@/server/http/edge-checks";
+import { isTrpcBatch, trpcBatchRefused } from "@/server/node/edge-checks";
 import { cookieReader, sessionClaim } from "@/server/auth/session";
 import { getPrisma } from "@/server/db/client";
-import { newRequestId, REQUEST_ID_HEADER } from "@/server/web/request-id";
+import { newRequestId, REQUEST_ID_HEADER } from "@/server/transport/request-id";
 import { loadViewer, type Viewer } from "@/server/modules/access/viewer";
 import { dashboardContext } from "./caller";
 import { isSameOriginRequest } from "./csrf";
 import { dashboardRouter } from "./root";
 import { dashboardErrorShape, sessionEnded } from "./trpc";
-import { loggedDashboardAnswer, traceError, type DashboardTrace } from "@/server/http/record-dashboard-request";
+import { loggedDashboardAnswer, traceError, type DashboardTrace } from "@/server/transport/record-dashboard-request";
 import { toAppError } from "../to-app-error";
-import { requestLogWriter } from "@/server/http/request-log-writer";
+import { requestLogWriter } from "@/server/transport/request-log-writer";
 import type { RequestLogWriter } from "@/server/modules/request-log/writer";
 
 /**
@@ -55,7 +56,7 @@ export async function handleDashboardRequest(req: Request, requestLog: RequestLo
     // Refused below, logged as unmatched.
   }
   // Every answer goes to the request log under its procedure (D420); a path naming none is `unmatched`.
-  const route = path !== null && Object.hasOwn(dashboardRouter._def.procedures, path) ? `/api/trpc/${path}` : "unmatched";
+  const route = path !== null && hasProcedure(dashboardRouter, path) ? `/api/trpc/${path}` : "unmatched";
   return loggedDashboardAnswer(req, requestId, route, trace, () => answerDashboardRequest(req, requestId, trace), requestLog);
 }
 

@@ -4,19 +4,19 @@ import pg from "pg";
 import { databaseUrlFromEnv, getPrisma } from "@/server/db/client";
 import type { PrismaClient } from "@/server/db/types";
 import { AppError, isAppError } from "@/server/errors/app-error";
-import { errorResponse } from "@/server/web/envelope";
-import { newRequestId, REQUEST_ID_HEADER } from "@/server/web/request-id";
+import { errorResponse } from "@/server/transport/json-response";
+import { newRequestId, REQUEST_ID_HEADER } from "@/server/transport/request-id";
 import { logger } from "@/server/logger";
 import { requireOrganizationRead } from "@/server/modules/access/viewer";
 import { openRecordsExport } from "@/server/modules/records/export-records";
-import { assertNoNulInQuery, assertStorableParams } from "@/server/web/unstorable-input";
+import { assertNoNulInQuery, assertStorableParams } from "@/server/transport/unstorable-input";
 import { acquireExportSlot, type ExportSlot } from "@/server/modules/exports/export-slots";
 import { exportStream } from "@/server/modules/exports/export-stream";
 import { env } from "@/env";
 import { toAppError } from "../to-app-error";
 import { requestViewer } from "./request-viewer";
-import { loggedDashboardAnswer, traceError, type DashboardTrace } from "@/server/http/record-dashboard-request";
-import { requestLogWriter } from "@/server/http/request-log-writer";
+import { loggedDashboardAnswer, traceError, type DashboardTrace } from "@/server/transport/record-dashboard-request";
+import { requestLogWriter } from "@/server/transport/request-log-writer";
 import type { RequestLogWriter } from "@/server/modules/request-log/writer";
 
 /** The export's route in the request log (D420). */

@@ -2,13 +2,13 @@ import { z } from "zod";
 import { cookieReader, sessionClaim } from "@/server/auth/session";
 import { getPrisma } from "@/server/db/client";
 import { AppError, isAppError } from "@/server/errors/app-error";
-import { errorBody } from "@/server/errors/envelope";
+import { errorBody } from "@/server/errors/error-body";
 import { statusForCode } from "@/server/errors/http-status";
 import { CLIENT_ADDRESS_HEADER } from "@/server/auth/client-address-header";
 import { logger } from "@/server/logger";
 import { loadViewer } from "@/server/modules/access/viewer";
 import { acceptInvitationAsNewAccount, acceptInvitationByLink, openInvitationLink } from "@/server/modules/memberships/invitation-links";
-import { newRequestId, REQUEST_ID_HEADER } from "@/server/web/request-id";
+import { newRequestId, REQUEST_ID_HEADER } from "@/server/transport/request-id";
 import { isSameOriginRequest } from "../dashboard/csrf";
 
 const token = z.string().min(1).max(200);

@@ -1,7 +1,7 @@
 import http from "node:http";
 import { beforeAll, describe, expect, it } from "vitest";
 import { appRouter } from "@/server/api/v1/root";
-import { listApiRoutes, type ApiRoute } from "@/server/api/v1/routes";
+import { listApiRoutes, type ApiRoute } from "@/server/api/v1/pipeline/routes";
 import { generateToken } from "@/server/modules/api-keys/token";
 import { createTestApi, mintTestKey } from "@/test/api-client";
 import { startApiProcess } from "@/test/api-process";

@@ -1,5 +1,5 @@
 import type { Db } from "@/server/db/types";
-import type { RawBody } from "@/server/web/read-body";
+import type { RawBody } from "@/server/transport/read-body";
 import type { ApiKeyPrincipal } from "@/server/modules/api-keys/principal";
 import type { RateLimitStore } from "@/server/modules/rate-limit/rate-limit-store";
 

@@ -19,7 +19,7 @@ interface NextResult {
  * response with X-Idempotent-Replay. `next(db)` continues the call on `db`: the rest of tRPC's
  * chain, or the pipeline's direct call of the procedure (call-procedure.ts); either settles to
  * `{ ok, data }` rather than throwing, so a failed write rolls back without storing an answer.
- * NOTE: a step of the key middleware (procedures.ts), not a middleware of its own: every level
+ * NOTE: a step of the one access chain (access-chain.ts), not a middleware of its own: every level
  * of tRPC's chain copies the call's options twice, and most calls are reads that skip this.
  */
 export function continueIdempotently<R extends NextResult>(

@@ -1,8 +1,8 @@
 import fc from "fast-check";
 import { beforeAll, describe, expect, it } from "vitest";
 import { appRouter } from "@/server/api/v1/root";
-import { buildOpenApiDocument } from "@/server/http/openapi-document";
-import { MAX_BODY_BYTES } from "@/server/web/read-body";
+import { buildOpenApiDocument } from "@/server/api/v1/pipeline/openapi-document";
+import { MAX_BODY_BYTES } from "@/server/transport/read-body";
 import { createTestHandler, mintTestKey } from "@/test/api-client";
 import { useTestDatabase } from "@/test/db";
 import { hostileJson, hostileString } from "@/test/hostile-values";

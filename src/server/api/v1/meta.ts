@@ -18,7 +18,7 @@ export type ApiMeta = OpenApiMeta<{
   successStatus?: 200 | 201;
   /**
    * Writes the answer's JSON text, for an operation whose answers are too hot for
-   * JSON.stringify (D341); the same JSON, checked outside production (answer-body.ts).
+   * JSON.stringify (D341); the same JSON, checked outside production (answerBody, output-contract.ts).
    */
   writeBody?: (output: never) => string;
 }>;

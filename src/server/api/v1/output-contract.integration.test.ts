@@ -1,7 +1,6 @@
-import type { AnyTRPCRouter } from "@trpc/server";
 import { describe, expect, it } from "vitest";
-import type { z } from "zod";
-import { listApiRoutes } from "@/server/api/v1/routes";
+import { procedureDefinitions } from "@/server/api/trpc-internals";
+import { listApiRoutes } from "@/server/api/v1/pipeline/routes";
 import { createTestApi, mintTestKey } from "@/test/api-client";
 import { useTestDatabase } from "@/test/db";
 import { createTestSource, insertRows } from "@/test/rows";
@@ -16,8 +15,7 @@ const database = useTestDatabase();
 const routes = listApiRoutes(appRouter);
 const outputOf = (method: string, path: string) => {
   const route = routes.find((candidate) => candidate.method === method && candidate.path === path);
-  const procedures = (appRouter as AnyTRPCRouter)._def.procedures as Record<string, { _def: { output?: z.ZodType } }>;
-  return procedures[route!.procedurePath]!._def.output!;
+  return new Map(procedureDefinitions(appRouter)).get(route!.procedurePath)!.output!;
 };
 
 describe("real answers against their output schemas", () => {

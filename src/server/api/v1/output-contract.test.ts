@@ -1,7 +1,8 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { z } from "zod";
 import { resetEnvCache } from "@/env";
-import { checksOutputs, outputContract } from "./output-contract";
+import type { ApiMeta } from "./meta";
+import { answerBody, checksOutputs, outputContract } from "./output-contract";
 
 // D262: answers are parsed by their output schema outside production only. `npm start` does not
 // set NODE_ENV, which means production (env.ts), so an unset NODE_ENV must skip the parse.
@@ -38,5 +39,21 @@ describe("outputContract", () => {
       expect(checksOutputs()).toBe(true);
       expect(outputContract(schema).parse({ id: "x" })).toEqual({ id: "x" });
     }
+  });
+});
+
+const openapi = { method: "GET", path: "/things" } as const;
+
+describe("answerBody", () => {
+  it("is JSON.stringify for an operation without a writer", () => {
+    expect(answerBody({ openapi }, { data: [1], request_id: "req_x" })).toBe('{"data":[1],"request_id":"req_x"}');
+  });
+
+  it("uses the operation's writer, checked against JSON.stringify outside production", () => {
+    const output = { data: [{ id: "a", name: "A" }], request_id: "req_x" };
+    const faithful: ApiMeta = { openapi, writeBody: (o: { data: unknown[]; request_id: string }) => `{"data":${JSON.stringify(o.data)},"request_id":"${o.request_id}"}` };
+    expect(answerBody(faithful, output)).toBe(JSON.stringify(output));
+    const drifted: ApiMeta = { openapi, writeBody: () => '{"data":[{"id":"a"}],"request_id":"req_x"}' };
+    expect(() => answerBody(drifted, output)).toThrow(/GET \/things: the operation's body writer does not write its answer/);
   });
 });

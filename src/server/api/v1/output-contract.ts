@@ -1,5 +1,7 @@
+import { isDeepStrictEqual } from "node:util";
 import type { z } from "zod";
 import { env } from "@/env";
+import type { ApiMeta } from "./meta";
 
 /**
  * Whether a procedure's answer is parsed by its output schema on every call (D262).
@@ -33,4 +35,20 @@ export function outputContract<T extends z.ZodType>(schema: T): T {
   return new Proxy(schema, {
     get: (target, prop, receiver) => (prop === "parse" ? parse : prop === "parseAsync" ? async (value: unknown) => parse(value) : Reflect.get(target, prop, receiver)),
   });
+}
+
+/**
+ * A procedure's answer as JSON text: the operation's own writer when it has one (D341), else
+ * JSON.stringify. NOTE: outside production every written body is checked against
+ * JSON.stringify of the same answer (as JSON values: a jsonb's text keeps Postgres's spacing and
+ * its numbers' exact digits), so a writer that drops or misspells a field fails the tests that
+ * call its operation.
+ */
+export function answerBody(meta: ApiMeta, output: unknown): string {
+  if (!meta.writeBody) return JSON.stringify(output);
+  const body = meta.writeBody(output as never);
+  if (checksOutputs() && !isDeepStrictEqual(JSON.parse(body), JSON.parse(JSON.stringify(output)))) {
+    throw new Error(`${meta.openapi?.method} ${meta.openapi?.path}: the operation's body writer does not write its answer`);
+  }
+  return body;
 }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { AppError } from "@/server/errors/app-error";
-import { newRequestId } from "@/server/web/request-id";
+import { newRequestId } from "@/server/transport/request-id";
 import { useTestDatabase } from "@/test/db";
 import { listRequestLog, type RequestLogFilters } from "./browse";
 import type { RequestLogEntry } from "./entry";

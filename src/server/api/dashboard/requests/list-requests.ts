@@ -1,6 +1,6 @@
 import { sessionProcedure } from "@/server/api/dashboard/trpc";
 import { appRouter } from "@/server/api/v1/root";
-import { listApiRoutes } from "@/server/api/v1/routes";
+import { listApiRoutes } from "@/server/api/v1/pipeline/routes";
 import { listRequestLog, organizationNames } from "@/server/modules/request-log/browse";
 import { logReachFor } from "@/server/modules/request-log/reach";
 import { toLoggedRequestDto } from "./get-request.types";

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { createDashboardCaller } from "@/server/api/dashboard/root";
 import { recordAuditEvent } from "@/server/modules/audit/record-audit-event";
-import { newRequestId } from "@/server/web/request-id";
+import { newRequestId } from "@/server/transport/request-id";
 import { createPostgresSink } from "@/server/modules/request-log/postgres-sink";
 import { createUser } from "@/server/modules/users/create-user";
 import { CLI_OPERATOR } from "@/server/modules/access/acting-principal";

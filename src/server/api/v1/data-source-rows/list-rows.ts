@@ -1,6 +1,6 @@
-import { page } from "@/server/api/v1/envelope";
+import { page } from "@/server/api/v1/response-envelope";
 import { outputContract } from "@/server/api/v1/output-contract";
-import { apiProcedure } from "@/server/api/v1/procedures";
+import { apiProcedure } from "@/server/api/v1/trpc";
 import { getReadReplica } from "@/server/db/read-replica-env";
 import { listRows } from "@/server/modules/data-source-rows/list-rows";
 import { listRowsInput, listRowsMeta, listRowsOutput } from "./list-rows.types";

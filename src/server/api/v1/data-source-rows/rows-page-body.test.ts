@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { JsonText } from "@/server/lib/json-text";
 import type { RowRecord } from "@/server/modules/data-source-rows/list-rows";
-import { page } from "@/server/api/v1/envelope";
+import { page } from "@/server/api/v1/response-envelope";
 import { toRowDto } from "./row.types";
 import { writeRowsPageBody } from "./rows-page-body";
 

@@ -8,7 +8,7 @@ type RowsPage = z.infer<typeof listRowsOutput>;
  * The rows page as JSON text, written field by field in the order the DTOs are built (toRowDto,
  * page), each row's data copied as the JsonText Postgres wrote (D341). NOTE: the same JSON as
  * JSON.stringify of the page, at about a third of its CPU on a 100-row page; outside production
- * the pipeline checks every body it writes against JSON.stringify (answer-body.ts), so a field
+ * the pipeline checks every body it writes against JSON.stringify (answerBody, output-contract.ts), so a field
  * added to the DTO and not here fails the suite. Only the external id is escaped: a row id is a
  * uuid column's value (hex digits and `-`), the timestamps are written by the page query's own
  * `to_char` pattern (digits, `-`, `:`, `T`, `.`, `Z`), and the display order is a finite number

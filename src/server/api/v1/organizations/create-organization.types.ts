@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { envelope } from "@/server/api/v1/envelope";
+import { envelope } from "@/server/api/v1/response-envelope";
 import type { ApiMeta } from "@/server/api/v1/meta";
 import { organizationSchema } from "./organization.types";
 

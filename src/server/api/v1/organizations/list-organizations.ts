@@ -1,7 +1,7 @@
 import { actingForApiKey } from "@/server/modules/access/acting-principal";
-import { page } from "@/server/api/v1/envelope";
+import { page } from "@/server/api/v1/response-envelope";
 import { outputContract } from "@/server/api/v1/output-contract";
-import { apiProcedure } from "@/server/api/v1/procedures";
+import { apiProcedure } from "@/server/api/v1/trpc";
 import { listOrganizations } from "@/server/modules/organizations/list-organizations";
 import { listOrganizationsInput, listOrganizationsMeta, listOrganizationsOutput } from "./list-organizations.types";
 import { toOrganizationDto } from "./organization.types";

@@ -1,6 +1,6 @@
-import { ok } from "@/server/api/v1/envelope";
+import { ok } from "@/server/api/v1/response-envelope";
 import { outputContract } from "@/server/api/v1/output-contract";
-import { apiProcedure } from "@/server/api/v1/procedures";
+import { apiProcedure } from "@/server/api/v1/trpc";
 import type { Prisma } from "@/server/db/types";
 import { createRecord } from "@/server/modules/records/create-record";
 import { createRecordInput, createRecordMeta, createRecordOutput } from "./create-record.types";

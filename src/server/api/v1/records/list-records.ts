@@ -1,6 +1,6 @@
-import { page } from "@/server/api/v1/envelope";
+import { page } from "@/server/api/v1/response-envelope";
 import { outputContract } from "@/server/api/v1/output-contract";
-import { apiProcedure } from "@/server/api/v1/procedures";
+import { apiProcedure } from "@/server/api/v1/trpc";
 import { listRecords } from "@/server/modules/records/list-records";
 import { listRecordsInput, listRecordsMeta, listRecordsOutput } from "./list-records.types";
 import { toRecordDto } from "./record.types";

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { listEnvelope } from "@/server/api/v1/envelope";
+import { listEnvelope } from "@/server/api/v1/response-envelope";
 import type { ApiMeta } from "@/server/api/v1/meta";
 import { paginationInput } from "@/server/api/pagination-input";
 import { TIMESTAMP_FORMS, timestampParam } from "@/server/api/timestamp-param";

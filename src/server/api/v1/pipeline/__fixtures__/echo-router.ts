@@ -1,7 +1,6 @@
 import { z } from "zod";
-import { envelope, ok } from "@/server/api/v1/envelope";
-import { apiProcedure } from "@/server/api/v1/procedures";
-import { baseProcedure, createRouter } from "@/server/api/v1/trpc";
+import { envelope, ok } from "@/server/api/v1/response-envelope";
+import { apiProcedure, baseProcedure, createRouter } from "@/server/api/v1/trpc";
 import { AppError } from "@/server/errors/app-error";
 
 /** A small router that exercises the pipeline without any domain behind it. */

@@ -6,7 +6,7 @@ import { echoRouter } from "./__fixtures__/echo-router";
 import type { RequestLogEntry } from "@/server/modules/request-log/entry";
 import type { RequestLogWriter } from "@/server/modules/request-log/writer";
 import { createApiHandler, requestLineLevel, SLOW_REQUEST_MS } from "./handle-api-request";
-import { MAX_BODY_BYTES } from "../web/read-body";
+import { MAX_BODY_BYTES } from "@/server/transport/read-body";
 
 const handler = createApiHandler({ router: echoRouter, db: () => ({}) as PrismaClient, log: pino({ level: "silent" }), rateLimiter: createMemoryRateLimitStore() });
 const base = "http://localhost/api/v1";

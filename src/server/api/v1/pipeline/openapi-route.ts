@@ -2,7 +2,7 @@ import { env } from "@/env";
 import { appRouter } from "@/server/api/v1/root";
 import { getBuildInfo } from "@/server/modules/health/health";
 import { buildOpenApiDocument } from "./openapi-document";
-import { newRequestId, REQUEST_ID_HEADER } from "../web/request-id";
+import { newRequestId, REQUEST_ID_HEADER } from "@/server/transport/request-id";
 
 let cached: string | undefined;
 

@@ -1,5 +1,5 @@
 import type { AppError } from "@/server/errors/app-error";
-import { errorBody, internalError } from "@/server/errors/envelope";
+import { errorBody, internalError } from "@/server/errors/error-body";
 import { statusForCode } from "@/server/errors/http-status";
 import { REQUEST_ID_HEADER } from "./request-id";
 

@@ -2,7 +2,7 @@ import type { AppError } from "@/server/errors/app-error";
 import type { Viewer } from "@/server/modules/access/viewer";
 import { ERROR_MESSAGE_MAX, keptQuery, truncate, USER_AGENT_MAX } from "@/server/modules/request-log/entry";
 import type { RequestLogWriter } from "@/server/modules/request-log/writer";
-import { clientAddressOf } from "./node-fetch-bridge";
+import { clientAddressOf } from "@/server/node/client-address";
 import { requestLogWriter } from "./request-log-writer";
 
 /**

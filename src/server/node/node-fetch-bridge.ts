@@ -1,17 +1,11 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { Readable } from "node:stream";
+import { CLIENT_ADDRESS } from "./client-address";
 
 /**
  * A Node request as a Fetch Request, its body streamed, never buffered here: the API pipeline
  * decides whether to read it (after authentication) and how much (the 1 MiB limit).
  */
-const CLIENT_ADDRESS = Symbol.for("groundwork.clientAddress");
-
-/** The peer address of a request that came through toFetchRequest (null otherwise). */
-export function clientAddressOf(request: Request): string | null {
-  return (request as { [CLIENT_ADDRESS]?: string })[CLIENT_ADDRESS] ?? null;
-}
-
 export function toFetchRequest(req: IncomingMessage): Request {
   const headers = new Headers();
   for (const [name, value] of Object.entries(req.headers)) {

@@ -78,3 +78,11 @@ export function resolveClientAddress(peer: string | undefined, forwardedFor: str
   }
   return address;
 }
+
+/** Where toFetchRequest (node-fetch-bridge.ts) keeps a Fetch Request's peer address. */
+export const CLIENT_ADDRESS = Symbol.for("groundwork.clientAddress");
+
+/** The peer address of a request that came through toFetchRequest (null otherwise). */
+export function clientAddressOf(request: Request): string | null {
+  return (request as { [CLIENT_ADDRESS]?: string })[CLIENT_ADDRESS] ?? null;
+}

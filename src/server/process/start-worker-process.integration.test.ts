@@ -14,11 +14,11 @@ import { useCustomerDatabase } from "@/server/modules/data-sources/testing/custo
 import { createTableSource } from "@/server/modules/data-sources/testing/source-fixtures";
 import { freePort } from "@/test/free-port";
 
-// `npm start` (src/cli/start.ts, the real one: Next, the API, the supervised worker) with its
+// `npm start` (src/server/process/start-server.ts, the real one: Next, the API, the supervised worker) with its
 // sync worker in a process of its own (D310–D312).
 const db = useTestDatabase();
 const customer = useCustomerDatabase();
-const repoRoot = fileURLToPath(new URL("../..", import.meta.url));
+const repoRoot = fileURLToPath(new URL("../../..", import.meta.url));
 const PORT = Number(process.env.PORT ?? 4031);
 let dataDir: string;
 let sourceId: string;

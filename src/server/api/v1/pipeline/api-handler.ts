@@ -6,7 +6,7 @@ import { logger } from "@/server/logger";
 import { createRateLimitStore } from "@/server/modules/rate-limit/rate-limit-store";
 import { fromFetchRequest, fromNodeRequest, sendNodeAnswer, toFetchResponse, type ApiAnswer, type ApiRequest } from "./api-request";
 import { createApiPipeline } from "./handle-api-request";
-import { requestLogWriter } from "./request-log-writer";
+import { requestLogWriter } from "@/server/transport/request-log-writer";
 
 let pipeline: ((req: ApiRequest) => Promise<ApiAnswer>) | undefined;
 

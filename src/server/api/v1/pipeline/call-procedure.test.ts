@@ -4,14 +4,13 @@ import { initTRPC } from "@trpc/server";
 import type { ApiContext } from "@/server/api/v1/context";
 import type { ApiMeta } from "@/server/api/v1/meta";
 import { outputContract } from "@/server/api/v1/output-contract";
-import { apiProcedure } from "@/server/api/v1/procedures";
 import { appRouter } from "@/server/api/v1/root";
 import { toAppError } from "@/server/api/to-app-error";
-import { baseProcedure, createRouter, middleware } from "@/server/api/v1/trpc";
+import { apiProcedure, baseProcedure, createRouter, middleware } from "@/server/api/v1/trpc";
 import { AppError } from "@/server/errors/app-error";
 import type { ApiKeyPrincipal } from "@/server/modules/api-keys/principal";
 import { createProcedureCaller } from "./call-procedure";
-import { listApiRoutes } from "../api/v1/routes";
+import { listApiRoutes } from "./routes";
 
 const meta: ApiMeta = { openapi: { method: "GET", path: "/organizations/{org}/echo" }, access: "bearer", scope: "records:read", orgParam: "org" };
 const input = z.object({ org: z.string(), n: z.string().regex(/^\d+$/, "must be digits") });
@@ -81,15 +80,27 @@ describe("createProcedureCaller", () => {
   });
 
   it("calls every /api/v1 procedure directly", () => {
+    // A procedure of the real router that adds a middleware fails here, naming it (trpc-internals.ts).
     expect(() => createProcedureCaller(appRouter)).not.toThrow();
   });
 
-  it("refuses at start a procedure with a middleware of its own, two inputs, or not public and not built on apiProcedure", () => {
-    const own = middleware(({ next }) => next());
-    const withOwn = createRouter({ echo: apiProcedure.use(own).meta(meta).input(input).query(() => ({})) });
+  it("refuses at start a procedure with a middleware of its own, naming the procedure and where a check belongs", () => {
+    const ownCheck = middleware(({ next }) => next());
+    const withOwn = createRouter({ things: createRouter({ list: apiProcedure.use(ownCheck).meta(meta).input(input).query(() => ({})) }) });
+    expect(() => createProcedureCaller(withOwn)).toThrow(
+      "/api/v1 procedure things.list adds a middleware the pipeline does not know (after apiProcedure's access chain). " +
+        "The pipeline runs each procedure's definition itself (D353 in docs/decisions.md), so it runs only the levels it knows: " +
+        "a check every call needs is a step of the one access chain (src/server/api/v1/access-chain.ts), which the pipeline and every tRPC caller run.",
+    );
+    const afterInput = createRouter({ echo: apiProcedure.meta(meta).input(input).use(ownCheck).query(() => ({})) });
+    expect(() => createProcedureCaller(afterInput)).toThrow(/^\/api\/v1 procedure echo adds a middleware the pipeline does not know \(after apiProcedure's access chain, input\)\./);
+  });
+
+  it("refuses at start two inputs, or a procedure neither public nor built on apiProcedure", () => {
     const bare = createRouter({ echo: baseProcedure.meta(meta).input(input).query(() => ({})) });
+    expect(() => createProcedureCaller(bare)).toThrow(/^\/api\/v1 procedure echo is not built on apiProcedure and is not public: it would serve anyone\./);
     const twoInputs = createRouter({ echo: apiProcedure.meta(meta).input(input).input(z.object({ m: z.string() })).query(() => ({})) });
-    for (const refused of [withOwn, bare, twoInputs]) expect(() => createProcedureCaller(refused)).toThrow(/built on apiProcedure alone/);
+    expect(() => createProcedureCaller(twoInputs)).toThrow(/^\/api\/v1 procedure echo declares 2 inputs; the pipeline passes one\./);
     const open = createRouter({ echo: baseProcedure.meta({ ...meta, access: "public" }).input(input).query(() => ({})) });
     expect(() => createProcedureCaller(open)).not.toThrow();
   });

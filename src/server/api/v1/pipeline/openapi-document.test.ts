@@ -1,7 +1,7 @@
 import { Validator } from "@seriousme/openapi-schema-validator";
 import { describe, expect, it } from "vitest";
 import { appRouter } from "@/server/api/v1/root";
-import { listApiRoutes } from "../api/v1/routes";
+import { listApiRoutes } from "./routes";
 import { buildOpenApiDocument } from "./openapi-document";
 
 type Operation = {

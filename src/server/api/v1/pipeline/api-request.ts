@@ -1,5 +1,5 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { clientAddressOf } from "./node-fetch-bridge";
+import { clientAddressOf } from "@/server/node/client-address";
 
 /** Reads one request header by lower-case name (several values joined by ", ", as Fetch does). */
 export interface HeaderReader {

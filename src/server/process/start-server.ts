@@ -7,12 +7,12 @@ import { loadAuthSecret } from "@/server/auth/secret";
 import { prepareDatabase } from "@/server/db/bootstrap";
 import { loadEncryptionKey } from "@/server/modules/data-sources/credentials/encryption-key";
 import { createPrismaClient } from "@/server/db/client";
-import { nodeApiHandler } from "@/server/http/api-handler";
-import { isDirectApiPath } from "@/server/http/direct-api";
-import { stopServer } from "@/server/http/graceful-stop";
-import { createNodeServer } from "@/server/http/node-server";
-import { recordEdgeRefusal } from "@/server/http/record-edge-refusal";
-import { closeRequestLogWriter, requestLogWriter } from "@/server/http/request-log-writer";
+import { nodeApiHandler } from "@/server/api/v1/pipeline/api-handler";
+import { isDirectApiPath } from "@/server/api/v1/pipeline/direct-api";
+import { stopServer } from "@/server/node/graceful-stop";
+import { createNodeServer } from "@/server/node/node-server";
+import { recordEdgeRefusal } from "@/server/node/record-edge-refusal";
+import { closeRequestLogWriter, requestLogWriter } from "@/server/transport/request-log-writer";
 import { logger } from "@/server/logger";
 import { seedDemoInstance } from "@/server/seed/seed-demo";
 import { metrics } from "@/server/metrics/registry";
@@ -28,7 +28,7 @@ import { superviseWorker, type SupervisedWorker, type WorkerStatus } from "./wor
  * `npm start` (scripts/start.mjs, D329), the TypeScript source under tsx (`npm run dev`, tests).
  */
 const WORKER_ENTRY = fileURLToPath(
-  import.meta.url.endsWith(".ts") ? new URL("../worker/forked-worker.ts", import.meta.url) : new URL("./forked-worker.mjs", import.meta.url),
+  import.meta.url.endsWith(".ts") ? new URL("../../worker/forked-worker.ts", import.meta.url) : new URL("./forked-worker.mjs", import.meta.url),
 );
 
 /**

@@ -52,23 +52,26 @@ export function trpcBatchRefused(): AppError {
   return new AppError("bad_request", "Batching is off: send one dashboard procedure per request.");
 }
 
-/** Node's parser error codes, as the status and message a client can act on. */
-export function parserRefusal(code: string | undefined): { status: number; error: AppError } | null {
+/**
+ * Node's parser error codes, as the AppError a client can act on. Its status comes from the one
+ * code table (src/server/errors/http-status.ts), like every other refusal's (D542).
+ */
+export function parserRefusal(code: string | undefined): AppError | null {
   switch (code) {
     case "HPE_HEADER_OVERFLOW":
-      return { status: 431, error: new AppError("bad_request", "The request headers are too large.") };
+      return new AppError("headers_too_large", "The request headers are too large.");
     case "HPE_INVALID_METHOD":
-      return { status: 405, error: methodNotServed("") };
+      return methodNotServed("");
     case "ERR_HTTP_REQUEST_TIMEOUT":
     case "HPE_HEADER_TIMEOUT":
-      return { status: 408, error: new AppError("bad_request", "The request was not received in time.") };
+      return new AppError("request_timeout", "The request was not received in time.");
     case "HPE_UNEXPECTED_CONTENT_LENGTH":
     case "HPE_INVALID_TRANSFER_ENCODING":
-      return { status: 400, error: new AppError("bad_request", "The request has conflicting or invalid Content-Length / Transfer-Encoding headers.") };
+      return new AppError("bad_request", "The request has conflicting or invalid Content-Length / Transfer-Encoding headers.");
     case undefined:
       return null;
     default:
-      return code.startsWith("HPE_") ? { status: 400, error: new AppError("bad_request", "The request is not valid HTTP/1.1.") } : null;
+      return code.startsWith("HPE_") ? new AppError("bad_request", "The request is not valid HTTP/1.1.") : null;
   }
 }
 
@@ -126,17 +129,17 @@ export function bodyLimitFor(path: string): number | null {
  * Refuses a body before a byte of it is read: too large by its Content-Length (413), or of
  * unknown length (chunked, 411) where a limit applies. Browsers always send a length.
  */
-export function bodyRefusal(method: string, path: string, headers: { "content-length"?: string; "transfer-encoding"?: string }): { status: number; error: AppError } | null {
+export function bodyRefusal(method: string, path: string, headers: { "content-length"?: string; "transfer-encoding"?: string }): AppError | null {
   if (method === "GET" || method === "HEAD") return null;
   const limit = bodyLimitFor(path);
   if (limit === null) return null;
   const length = headers["content-length"];
   if (length === undefined) {
     if (headers["transfer-encoding"] === undefined) return null;
-    return { status: 411, error: new AppError("bad_request", "Send this request with a Content-Length header.", { details: { header: "Content-Length" } }) };
+    return new AppError("length_required", "Send this request with a Content-Length header.", { details: { header: "Content-Length" } });
   }
   if (Number(length) > limit) {
-    return { status: 413, error: new AppError("payload_too_large", `The request body is larger than this endpoint's limit of ${limit} bytes.`, { details: { limit_bytes: limit } }) };
+    return new AppError("payload_too_large", `The request body is larger than this endpoint's limit of ${limit} bytes.`, { details: { limit_bytes: limit } });
   }
   return null;
 }

@@ -1,5 +1,9 @@
 import type { AnyTRPCRouter } from "@trpc/server";
 import type { ApiMeta } from "@/server/api/v1/meta";
+import { AppError } from "@/server/errors/app-error";
+import { requireInstanceKey } from "@/server/modules/api-keys/api-key-authorize";
+import type { ApiKeyPrincipal } from "@/server/modules/api-keys/principal";
+import { procedureDefinitions, type ProcedureDefinition } from "@/server/api/trpc-internals";
 
 /** One REST operation exposed by a tRPC procedure through its OpenAPI meta. */
 export interface ApiRoute {
@@ -20,25 +24,20 @@ export type RouteMatch =
   | { kind: "method_not_allowed"; allow: string[] }
   | { kind: "not_found" };
 
-interface ProcedureLike {
-  _def: { meta?: ApiMeta; inputs?: Array<{ shape?: Record<string, unknown> }> };
-}
-
 /**
  * The route table read from the router itself, so the pipeline (404 vs 405), the OpenAPI
  * post-processing and the auth matrix test all see routes added later without edits.
  */
 export function listApiRoutes(router: AnyTRPCRouter): ApiRoute[] {
-  const procedures = router._def.procedures as Record<string, ProcedureLike>;
   const routes: ApiRoute[] = [];
-  for (const [procedurePath, procedure] of Object.entries(procedures)) {
-    const meta = procedure._def.meta;
+  for (const [procedurePath, definition] of procedureDefinitions<unknown, ApiMeta>(router)) {
+    const meta = definition.meta;
     if (!meta?.openapi || meta.openapi.enabled === false) continue;
     const path = normalizePath(meta.openapi.path);
-    const queryParameters = queryParametersOf(procedure, meta.openapi.method, path);
+    const queryParameters = queryParametersOf(definition, meta.openapi.method, path);
     routes.push({
       procedurePath,
-      hasInput: (procedure._def.inputs ?? []).length > 0,
+      hasInput: definition.inputs.length > 0,
       method: meta.openapi.method,
       path,
       meta,
@@ -64,10 +63,10 @@ export function matchRoute(routes: ApiRoute[], method: string, pathname: string)
 }
 
 /** The query parameters an operation takes: its input's fields minus path parameters, on GET and DELETE only. */
-function queryParametersOf(procedure: ProcedureLike, method: string, path: string): string[] {
+function queryParametersOf(definition: ProcedureDefinition<unknown, ApiMeta>, method: string, path: string): string[] {
   if (method !== "GET" && method !== "DELETE") return [];
   const pathParameters = new Set([...path.matchAll(/\{([^}]+)\}/g)].map((found) => found[1]));
-  const names = (procedure._def.inputs ?? []).flatMap((input) => Object.keys(input.shape ?? {}));
+  const names = definition.inputs.flatMap((input) => Object.keys((input as { shape?: Record<string, unknown> }).shape ?? {}));
   return [...new Set(names)].filter((name) => !pathParameters.has(name));
 }
 
@@ -84,4 +83,20 @@ function pathPattern(template: string): RegExp {
     })
     .join("");
   return new RegExp(`^${source}$`);
+}
+
+/**
+ * `/users` and `/instance` exist and are instance-scoped (spec 4.3, 5.8), but the spec shows none
+ * of their operations, so none is invented (D158). A request there is still treated as one to an
+ * authenticated, instance-level endpoint: no or a bad key is a 401 (with `WWW-Authenticate`), an
+ * organization-scoped key a 403, and an instance-scoped key learns there is no such operation (404).
+ */
+export function isInstanceSurface(relativePath: string): boolean {
+  return /^\/(users|instance)(\/|$)/.test(relativePath);
+}
+
+/** After authenticate (401, 429): the 403 for an organization key, else the 404. */
+export function refuseInstanceSurface(principal: ApiKeyPrincipal, method: string, path: string): never {
+  requireInstanceKey(principal);
+  throw new AppError("not_found", `No operation ${method} ${path}: the /users and /instance surfaces have no operation in this version of the API.`);
 }

@@ -2,8 +2,8 @@ import { env } from "@/env";
 import { pingDatabaseShared } from "@/server/db/client";
 import { checkHealth, getBuildInfo } from "@/server/modules/health/health";
 import { logger } from "@/server/logger";
-import { jsonResponse } from "../web/envelope";
-import { newRequestId } from "../web/request-id";
+import { jsonResponse } from "@/server/transport/json-response";
+import { newRequestId } from "@/server/transport/request-id";
 
 /** Well under the 2 s promise of spec 4.4, even when the database hangs. */
 export const HEALTH_PING_TIMEOUT_MS = 1500;

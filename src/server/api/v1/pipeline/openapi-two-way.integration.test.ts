@@ -3,7 +3,7 @@ import { appRouter } from "@/server/api/v1/root";
 import { createTestApi, mintTestKey } from "@/test/api-client";
 import { useTestDatabase } from "@/test/db";
 import { buildOpenApiDocument } from "./openapi-document";
-import { listApiRoutes } from "../api/v1/routes";
+import { listApiRoutes } from "./routes";
 
 // The document and the server, both ways (issue 26): every operation the document states is
 // served with exactly its declared query parameters, and every route served is in the document.

@@ -1,6 +1,6 @@
 import { AppError } from "@/server/errors/app-error";
-import { errorResponse } from "../web/envelope";
-import { newRequestId } from "../web/request-id";
+import { errorResponse } from "@/server/transport/json-response";
+import { newRequestId } from "@/server/transport/request-id";
 
 /** A 405 in the one error shape for plain route handlers (the pipeline does its own). */
 export function methodNotAllowed(allow: string[]): () => Response {

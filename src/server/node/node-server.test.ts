@@ -38,9 +38,9 @@ interface RawAnswer {
 }
 
 /** Sends bytes exactly as given and reads the whole answer (the server closes or answers once). */
-function raw(request: string): Promise<RawAnswer> {
+function raw(request: string, to = port): Promise<RawAnswer> {
   return new Promise((resolve, reject) => {
-    const socket = connect(port, "127.0.0.1");
+    const socket = connect(to, "127.0.0.1");
     let data = "";
     socket.on("data", (chunk) => {
       data += chunk.toString("latin1");
@@ -164,7 +164,7 @@ describe("the HTTP server in front of the framework", () => {
     expectEnvelope(await post("/api/trpc/users.create", "Content-Length: 104857600\r\n"), 413, "payload_too_large");
     expectEnvelope(await post("/api/trpc/users.create", "Content-Length: 2097152\r\n"), 413, "payload_too_large");
     expectEnvelope(await post("/api/dashboard/organizations/o/sources/s/csv", "Content-Length: 104857600\r\n"), 413, "payload_too_large");
-    expectEnvelope(await post("/api/trpc/users.create", "Transfer-Encoding: chunked\r\n"), 411, "bad_request");
+    expectEnvelope(await post("/api/trpc/users.create", "Transfer-Encoding: chunked\r\n"), 411, "length_required");
     const small = await raw("POST /api/trpc/users.create HTTP/1.1\r\nHost: x\r\nContent-Length: 2\r\nConnection: close\r\n\r\n{}");
     expect(small.status).toBe(200);
   });
@@ -201,11 +201,26 @@ describe("the HTTP server in front of the framework", () => {
   });
 
   it("answers what Node's parser rejects in the envelope: oversized headers, control characters, conflicting lengths, unknown Expect", async () => {
-    expectEnvelope(await get("/", `X-Big: ${"a".repeat(20_000)}\r\n`), 431, "bad_request");
+    expectEnvelope(await get("/", `X-Big: ${"a".repeat(20_000)}\r\n`), 431, "headers_too_large");
     expectEnvelope(await get("/", "X-Bad: a\u0001b\r\n"), 400, "bad_request");
     expectEnvelope(await raw("POST / HTTP/1.1\r\nHost: x\r\nContent-Length: 1\r\nContent-Length: 2\r\n\r\nab"), 400, "bad_request");
     expectEnvelope(await raw("POST / HTTP/1.1\r\nHost: x\r\nContent-Length: 2\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n"), 400, "bad_request");
-    expectEnvelope(await get("/", "Expect: teapot\r\n"), 417, "bad_request");
+    expectEnvelope(await get("/", "Expect: teapot\r\n"), 417, "expectation_failed");
+  });
+
+  it("answers headers that do not arrive in time 408 request_timeout, in the envelope with a request id", async () => {
+    const slow = createNodeServer(() => undefined, pino({ level: "silent" }), {
+      trustedProxies: parseTrustedProxies(undefined),
+      timeouts: { headersMs: 200, requestMs: 1_000, checkEveryMs: 50 },
+    });
+    await new Promise<void>((resolve) => slow.listen(0, "127.0.0.1", resolve));
+    try {
+      // The request line and a header, never the blank line that ends the headers.
+      const answer = await raw("GET / HTTP/1.1\r\nHost: x\r\n", (slow.address() as AddressInfo).port);
+      expectEnvelope(answer, 408, "request_timeout");
+    } finally {
+      await new Promise<void>((resolve) => slow.close(() => resolve()));
+    }
   });
 
   it("sets header and request timeouts", () => {

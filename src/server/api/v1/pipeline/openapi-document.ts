@@ -1,8 +1,8 @@
 import type { AnyTRPCRouter } from "@trpc/server";
 import { generateOpenApiDocument, type OpenAPIObject } from "trpc-to-openapi";
-import { errorResponseSchema } from "@/server/api/v1/envelope";
-import { MAX_BODY_BYTES } from "../web/read-body";
-import { listApiRoutes, type ApiRoute } from "../api/v1/routes";
+import { errorResponseSchema } from "@/server/api/v1/response-envelope";
+import { MAX_BODY_BYTES } from "@/server/transport/read-body";
+import { listApiRoutes, type ApiRoute } from "./routes";
 import { healthPathItem } from "./openapi-health";
 
 type Operation = { responses?: Record<string, unknown>; security?: unknown[] } & Record<string, unknown>;

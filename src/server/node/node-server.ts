@@ -7,8 +7,8 @@ import type { Logger } from "@/server/logger";
 import { CLIENT_ADDRESS_HEADER } from "@/server/auth/client-address-header";
 import { FORWARDED_ORIGIN_HEADERS, isTrustedPeer, parseTrustedProxies, resolveClientAddress } from "./client-address";
 import { bodyRefusal, edgeRefusal, hostRefusal, normalizeUnreservedEscapes, parserRefusal } from "./edge-checks";
-import { errorBody, internalError, type ErrorBody } from "@/server/errors/envelope";
-import { newRequestId, REQUEST_ID_HEADER } from "../web/request-id";
+import { errorBody, internalError, type ErrorBody } from "@/server/errors/error-body";
+import { newRequestId, REQUEST_ID_HEADER } from "../transport/request-id";
 import { contentSecurityPolicy, HSTS_VALUE, newNonce, SECURITY_HEADERS, servedOverHttps } from "./security-headers";
 import { trackConnections, type ServerState } from "./graceful-stop";
 
@@ -39,6 +39,8 @@ export interface NodeServerOptions {
   trustedProxies?: BlockList;
   /** Send HSTS (default: when PUBLIC_URL or NEXTAUTH_URL is https). */
   https?: boolean;
+  /** Other than D48's timeouts (a test of the 408 would otherwise wait 15 s and Node's 30 s check). */
+  timeouts?: { headersMs: number; requestMs: number; checkEveryMs: number };
 }
 
 const HEALTH_PATHS = new Set(["/api/v1/health", "/health"]);
@@ -61,8 +63,9 @@ export function createNodeServer(handle: NodeHandler, log: Logger, options: Node
   const proxies = options.trustedProxies ?? parseTrustedProxies(env().GROUNDWORK_TRUSTED_PROXIES);
   const https = options.https ?? servedOverHttps(env().PUBLIC_URL ?? env().NEXTAUTH_URL);
   const server = createServer({
-    headersTimeout: HEADERS_TIMEOUT_MS,
-    requestTimeout: REQUEST_TIMEOUT_MS,
+    headersTimeout: options.timeouts?.headersMs ?? HEADERS_TIMEOUT_MS,
+    requestTimeout: options.timeouts?.requestMs ?? REQUEST_TIMEOUT_MS,
+    ...(options.timeouts ? { connectionsCheckingInterval: options.timeouts.checkEveryMs } : {}),
     keepAliveTimeout: KEEP_ALIVE_TIMEOUT_MS,
     // NOTE: Node's own answer to a request without Host is a bare 400; ours is the envelope (D176).
     requireHostHeader: false,
@@ -77,16 +80,16 @@ export function createNodeServer(handle: NodeHandler, log: Logger, options: Node
       if (nonce) res.setHeader("Content-Security-Policy", contentSecurityPolicy(nonce, options.dev));
       if (https) res.setHeader("Strict-Transport-Security", HSTS_VALUE);
       const refusal = edgeRefusal(req.method ?? "", req.url ?? "", req.rawHeaders) ?? hostRefusal(req.rawHeaders);
-      if (refusal) return answer(res, statusForCode(refusal.code), refusal, log, req, options.onRefused);
+      if (refusal) return answer(res, refusal, log, req, options.onRefused);
       const url = normalizeUnreservedEscapes(req.url ?? "/");
-      if (url === null) return answer(res, 400, new AppError("bad_request", "The request path spells a . or .. segment in percent-escapes.", { details: { parameter: "path" } }), log, req, options.onRefused);
+      if (url === null) return answer(res, new AppError("bad_request", "The request path spells a . or .. segment in percent-escapes.", { details: { parameter: "path" } }), log, req, options.onRefused);
       req.url = url;
       const path = url.split("?", 1)[0]!;
       if (state.stopping && HEALTH_PATHS.has(path)) {
-        return answer(res, 503, new AppError("service_unavailable", "This server is shutting down; send requests to another instance.", { headers: { "Retry-After": "5" } }), log, req, options.onRefused);
+        return answer(res, new AppError("service_unavailable", "This server is shutting down; send requests to another instance.", { headers: { "Retry-After": "5" } }), log, req, options.onRefused);
       }
       const tooLarge = bodyRefusal(req.method ?? "", path, req.headers);
-      if (tooLarge) return refuseBody(res, tooLarge.status, tooLarge.error, log, req, options.onRefused);
+      if (tooLarge) return refuseBody(res, tooLarge, log, req, options.onRefused);
       if (req.headers.upgrade !== undefined) dropUpgrade(req);
       // Next reads the nonce for its inline scripts from the request's policy header.
       if (nonce) req.headers["content-security-policy"] = contentSecurityPolicy(nonce, options.dev);
@@ -97,14 +100,14 @@ export function createNodeServer(handle: NodeHandler, log: Logger, options: Node
       }
       Promise.resolve(handle(req, res)).catch((error: unknown) => {
         log.error({ err: error }, "unhandled error in the HTTP server");
-        if (!res.headersSent) answer(res, 500, internalError(), log, req, options.onRefused);
+        if (!res.headersSent) answer(res, internalError(), log, req, options.onRefused);
         else res.destroy();
       });
   });
   if (!options.allowUpgrade) refuseUpgradeListeners(server);
   server.on("checkExpectation", (req: IncomingMessage, res: ServerResponse) => {
     for (const [name, value] of SECURITY_HEADER_ENTRIES) res.setHeader(name, value);
-    answer(res, 417, new AppError("bad_request", "Only Expect: 100-continue is supported.", { details: { header: "Expect" } }), log, req, options.onRefused);
+    answer(res, new AppError("expectation_failed", "Only Expect: 100-continue is supported.", { details: { header: "Expect" } }), log, req, options.onRefused);
   });
   server.on("clientError", (error: NodeJS.ErrnoException, socket: Socket) => {
     const refusal = parserRefusal(error.code);
@@ -113,10 +116,11 @@ export function createNodeServer(handle: NodeHandler, log: Logger, options: Node
       return;
     }
     const requestId = newRequestId();
-    log.info({ request_id: requestId, code: error.code, status: refusal.status }, "request refused by the HTTP parser");
-    const body = errorBody(refusal.error, requestId);
-    options.onRefused?.({ requestId, req: null, status: refusal.status, error: body.error });
-    socket.end(rawResponse(refusal.status, refusal.error, body));
+    const status = statusForCode(refusal.code);
+    log.info({ request_id: requestId, code: error.code, status }, "request refused by the HTTP parser");
+    const body = errorBody(refusal, requestId);
+    options.onRefused?.({ requestId, req: null, status, error: body.error });
+    socket.end(rawResponse(status, refusal, body));
   });
   return server;
 }
@@ -127,16 +131,18 @@ export function createNodeServer(handle: NodeHandler, log: Logger, options: Node
  * answer. Node discards what follows (nothing is kept), and a connection whose body has not
  * ended half a second after the answer is cut, so a hostile 100 MB is never read to its end.
  */
-function refuseBody(res: ServerResponse, status: number, error: AppError, log: Logger, req: IncomingMessage, onRefused?: OnRefused): void {
+function refuseBody(res: ServerResponse, error: AppError, log: Logger, req: IncomingMessage, onRefused?: OnRefused): void {
   res.on("finish", () =>
     setTimeout(() => {
       if (!req.complete) req.socket.destroy();
     }, 500).unref(),
   );
-  answer(res, status, error, log, req, onRefused);
+  answer(res, error, log, req, onRefused);
 }
 
-function answer(res: ServerResponse, status: number, error: AppError, log: Logger, req: IncomingMessage, onRefused?: OnRefused): void {
+/** A refusal of the edge: its status from the one code table, its body from the one builder, with a request id. */
+function answer(res: ServerResponse, error: AppError, log: Logger, req: IncomingMessage, onRefused?: OnRefused): void {
+  const status = statusForCode(error.code);
   const requestId = newRequestId();
   const body = errorBody(error, requestId);
   log.info({ request_id: requestId, method: req.method, status }, "request refused at the edge");
