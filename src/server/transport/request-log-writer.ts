@@ -48,8 +48,11 @@ function startWriter(): BufferedWriter {
     onWriteError: (error, entries) => log.error({ err: error, entries }, "request log batch failed"),
   });
   // Retention runs in every instance; dropping a partition twice is harmless (IF EXISTS).
+  // NOTE: getPrisma() inside the chain: without a database URL it throws, and a throw from a
+  // timer would end the process (or fail a test run) instead of logging a warning.
   const maintain = () =>
-    expireRequestLog(getPrisma(), { retentionDays: env().GROUNDWORK_REQUEST_LOG_RETENTION_DAYS })
+    Promise.resolve()
+      .then(() => expireRequestLog(getPrisma(), { retentionDays: env().GROUNDWORK_REQUEST_LOG_RETENTION_DAYS }))
       .then(({ dropped }) => dropped.length > 0 && log.info({ dropped }, "request log partitions expired"))
       .catch((error: unknown) => log.warn({ err: error }, "request log retention failed"))
       // Then the indexes a migration added to the parent since a partition was made (D431).
