@@ -1,6 +1,7 @@
 import { z } from "zod";
 import type { Db, PrismaClient } from "@/server/db/types";
 import { AppError } from "@/server/errors/app-error";
+import { fromZod } from "@/server/errors/zod-issues";
 import type { ActingPrincipal } from "../access/acting-principal";
 import { recordAuditEvent } from "../audit/record-audit-event";
 import { createRuleInput, requireRuleTargets, ruleInclude, toRuleView, type RuleView } from "./rules";
@@ -26,7 +27,7 @@ const described = (rule: RuleView) => ({ source_id: rule.sourceId, channel_id: r
  */
 export async function updateRule(db: PrismaClient, principal: ActingPrincipal, ruleId: string, raw: UpdateRuleInput): Promise<RuleView> {
   const parsed = updateRuleInput.safeParse(raw);
-  if (!parsed.success) throw new AppError("bad_request", parsed.error.issues[0]?.message ?? "Invalid rule.");
+  if (!parsed.success) throw fromZod(parsed.error, { subject: "rule", root: "input" });
   const input = parsed.data;
   return db.$transaction(async (tx) => {
     const before = toRuleView(await ruleInReach(tx, principal, ruleId));

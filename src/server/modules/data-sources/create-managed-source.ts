@@ -4,6 +4,7 @@ import { env } from "@/env";
 import { inTransaction } from "@/server/db/transaction";
 import type { Db } from "@/server/db/types";
 import { AppError } from "@/server/errors/app-error";
+import { fromZod } from "@/server/errors/zod-issues";
 import { requireReach, type ActingPrincipal } from "../access/acting-principal";
 import { recordAuditEvent } from "../audit/record-audit-event";
 import type { ConnectorTargets } from "./connectors/connector";
@@ -16,7 +17,6 @@ import { sealCredentials } from "./credentials/source-credentials";
 import {
   crmCredentialsSchema,
   crmObjectConfigSchema,
-  describeIssue,
   postgresCredentialsSchema,
   postgresTableConfigSchema,
 } from "./source-config";
@@ -70,11 +70,11 @@ export async function createManagedSource(
   targets: ConnectorTargets = defaultConnectorTargets(),
 ): Promise<{ id: string }> {
   const parsed = managedSourceInputSchema.safeParse(input);
-  if (!parsed.success) throw new AppError("bad_request", `Invalid data source: ${describeIssue(parsed.error)}`);
+  if (!parsed.success) throw fromZod(parsed.error, { subject: "data source", root: "input" });
   const source = parsed.data;
   requireReach(principal, source.organizationId);
   const refused = await checkTarget(source, targets);
-  if (refused) throw new AppError("bad_request", `Invalid data source: ${refused}`);
+  if (refused) throw new AppError("bad_request", `Invalid data source. ${refused}`);
   if (source.captureMode !== null) {
     await confirmCaptureMode({ secrets, targets }, { kind: source.kind, config: source.config, credentials: source.credentials } as never, source.captureMode);
   }

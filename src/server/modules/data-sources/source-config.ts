@@ -99,10 +99,15 @@ export const csvConfigSchema = z.object({
 });
 export type CsvConfig = z.infer<typeof csvConfigSchema>;
 
-/** The first issue of a zod error as one readable line: `table: must be "schema.table"`. */
-export function describeIssue(error: z.ZodError): string {
-  const issue = error.issues[0];
-  if (!issue) return "invalid";
-  const where = issue.path.join(".");
-  return where ? `${where}: ${issue.message}` : issue.message;
+/**
+ * Every issue of a zod error as one readable line, for a failure kept as a value (a source's
+ * sync_error, a connection test's reason): `table: must be "schema.table"; keyColumn: …`. A
+ * refusal thrown to a caller goes through fromZod instead (src/server/errors/zod-issues.ts).
+ */
+export function describeIssues(error: z.ZodError): string {
+  const lines = error.issues.map((issue) => {
+    const where = issue.path.map(String).join(".");
+    return where ? `${where}: ${issue.message}` : issue.message;
+  });
+  return lines.join("; ") || "invalid";
 }

@@ -2,6 +2,7 @@ import { z } from "zod";
 import { inTransaction } from "@/server/db/transaction";
 import type { Db } from "@/server/db/types";
 import { AppError } from "@/server/errors/app-error";
+import { fromZod } from "@/server/errors/zod-issues";
 import { requireReach, type ActingPrincipal } from "../access/acting-principal";
 import { recordAuditEvent } from "../audit/record-audit-event";
 
@@ -9,7 +10,7 @@ export const formNameSchema = z.string().trim().min(1, "must not be empty").max(
 
 export function parseFormName(name: string): string {
   const parsed = formNameSchema.safeParse(name);
-  if (!parsed.success) throw new AppError("bad_request", `Invalid name: ${parsed.error.issues[0]?.message ?? "invalid"}`);
+  if (!parsed.success) throw fromZod(parsed.error, { subject: "form", root: "name" });
   return parsed.data;
 }
 
