@@ -19,7 +19,7 @@ export function requireChannelScope(principal: ActingPrincipal, organizationId: 
   requireReach(principal, organizationId);
 }
 
-export const createChannelInput = z.discriminatedUnion("kind", [
+const createChannelInput = z.discriminatedUnion("kind", [
   z.object({
     kind: z.literal("email"),
     organizationId: z.string().min(1).nullable(),
@@ -46,7 +46,7 @@ export interface ChannelView {
   createdAt: Date;
 }
 
-export function toChannelView(channel: AlertChannel): ChannelView {
+function toChannelView(channel: AlertChannel): ChannelView {
   return {
     id: channel.id,
     organizationId: channel.organizationId,

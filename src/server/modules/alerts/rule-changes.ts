@@ -6,11 +6,11 @@ import type { ActingPrincipal } from "../access/acting-principal";
 import { recordAuditEvent } from "../audit/record-audit-event";
 import { createRuleInput, requireRuleTargets, ruleInclude, toRuleView, type RuleView } from "./rules";
 
-export const updateRuleInput = createRuleInput.omit({ organizationId: true });
+const updateRuleInput = createRuleInput.omit({ organizationId: true });
 export type UpdateRuleInput = z.input<typeof updateRuleInput>;
 
 /** The longest mute: past a month a rule that should not send belongs deleted, not muted. */
-export const MAX_MUTE_MS = 31 * 24 * 3_600_000;
+const MAX_MUTE_MS = 31 * 24 * 3_600_000;
 
 async function ruleInReach(tx: Db, principal: ActingPrincipal, ruleId: string) {
   const rule = await tx.alertRule.findUnique({ where: { id: ruleId }, include: ruleInclude });

@@ -9,9 +9,9 @@ import { parseScopes } from "./scopes";
 import { displayPrefix, generateToken, hashToken } from "./token";
 
 /** Requests per window when the minter does not say (docs/decisions.md). */
-export const DEFAULT_RATE_LIMIT = 600;
+const DEFAULT_RATE_LIMIT = 600;
 export const MAX_RATE_LIMIT = 1_000_000;
-export const DEFAULT_RATE_LIMIT_WINDOW_SECONDS = 60;
+const DEFAULT_RATE_LIMIT_WINDOW_SECONDS = 60;
 
 export const mintInputSchema = z.object({
   name: z.string().trim().min(1, "must not be empty").max(200),

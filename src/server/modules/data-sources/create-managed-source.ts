@@ -23,11 +23,8 @@ import {
 import { DEFAULT_SYNC_INTERVAL_SECONDS } from "./source-status";
 import { captureModeSchema, confirmCaptureMode } from "./capture/confirm-capture-mode";
 
-/** The scheduler ticks once a minute: a shorter interval could not be honoured. */
-export const MIN_SYNC_INTERVAL_SECONDS = 60;
-
 /** The shortest interval allowed here: the scheduler's tick (GROUNDWORK_SYNC_TICK_SECONDS, default 60). */
-export function minSyncIntervalSeconds(): number {
+function minSyncIntervalSeconds(): number {
   return env().GROUNDWORK_SYNC_TICK_SECONDS;
 }
 

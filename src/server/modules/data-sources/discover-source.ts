@@ -12,7 +12,7 @@ import { describeIssues, postgresCredentialsSchema, postgresTableConfigSchema, s
 import { DEFAULT_TIMEOUT_MS } from "./sync/run-sync-pass";
 import { testConnection, type ConnectionCheck } from "./test-connection";
 
-export const discoverSourceInputSchema = z.object({
+const discoverSourceInputSchema = z.object({
   credentials: postgresCredentialsSchema,
   /** A table to list the columns of (`schema.table`). */
   table: z.string().trim().max(400).nullish(),

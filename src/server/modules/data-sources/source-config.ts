@@ -31,7 +31,7 @@ const judgedUrl = z.string().superRefine((value, context) => {
  * its own field. They become the same URL the connector stores (sealed, as ever) and are judged by
  * the same rules, so a field cannot smuggle in what a URL may not carry.
  */
-export const postgresConnectionFieldsSchema = z.object({
+const postgresConnectionFieldsSchema = z.object({
   host: z.string().trim().min(1, "give the database server's host name or address").max(253),
   port: z.number().int().min(1).max(65_535).default(5432),
   database: z.string().trim().min(1, "give the database name").max(63),
@@ -42,7 +42,7 @@ export const postgresConnectionFieldsSchema = z.object({
 export type PostgresConnectionFields = z.input<typeof postgresConnectionFieldsSchema>;
 
 /** The URL of connection fields; an empty password is none. */
-export function urlOfConnectionFields(fields: z.infer<typeof postgresConnectionFieldsSchema>): string {
+function urlOfConnectionFields(fields: z.infer<typeof postgresConnectionFieldsSchema>): string {
   return postgresUrl({ ...fields, password: fields.password ? fields.password : null, sslmode: fields.sslmode ?? null });
 }
 
@@ -97,7 +97,6 @@ export const csvConfigSchema = z.object({
     .nullish()
     .transform((value) => (value ? value : null)),
 });
-export type CsvConfig = z.infer<typeof csvConfigSchema>;
 
 /**
  * Every issue of a zod error as one readable line, for a failure kept as a value (a source's

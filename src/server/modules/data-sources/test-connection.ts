@@ -15,7 +15,7 @@ import { bestMode, captureSupport, type ModeSupport } from "./capture/capture-mo
 import type { CaptureMode } from "@/server/db/generated/client";
 
 /** A connector form before it is saved: the same settings create-source takes. */
-export const connectionSettingsSchema = z.discriminatedUnion("kind", [
+const connectionSettingsSchema = z.discriminatedUnion("kind", [
   z.object({ kind: z.literal("postgres_table"), config: postgresTableConfigSchema, credentials: postgresCredentialsSchema }),
   z.object({ kind: z.literal("crm_object"), config: crmObjectConfigSchema, credentials: crmCredentialsSchema }),
 ]);

@@ -6,7 +6,7 @@ import { fromZod } from "@/server/errors/zod-issues";
 import { requireReach, type ActingPrincipal } from "../access/acting-principal";
 import { recordAuditEvent } from "../audit/record-audit-event";
 
-export const formNameSchema = z.string().trim().min(1, "must not be empty").max(200, "must be at most 200 characters");
+const formNameSchema = z.string().trim().min(1, "must not be empty").max(200, "must be at most 200 characters");
 
 export function parseFormName(name: string): string {
   const parsed = formNameSchema.safeParse(name);

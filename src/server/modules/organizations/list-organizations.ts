@@ -6,7 +6,7 @@ import { readableOrganizationIds, type ReadingPrincipal } from "@/server/modules
 import { cursorValues, decodeCursor } from "@/server/modules/pagination/cursor";
 import { keysetAfter, parseSort, toPage, type Page } from "@/server/modules/pagination/page";
 
-export type OrganizationSort = "created_at" | "-created_at" | "name" | "-name";
+type OrganizationSort = "created_at" | "-created_at" | "name" | "-name";
 
 export interface ListOrganizationsQuery {
   limit: number;

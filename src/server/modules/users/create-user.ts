@@ -8,7 +8,7 @@ import { recordAuditEvent } from "@/server/modules/audit/record-audit-event";
 import type { LifecycleActor } from "./lifecycle";
 import { generatePassword, hashPassword } from "./passwords";
 
-export const instanceRoles = ["none", "support", "owner"] as const;
+const instanceRoles = ["none", "support", "owner"] as const;
 export type InstanceRole = (typeof instanceRoles)[number];
 
 export const createUserInputSchema = z.object({

@@ -3,7 +3,7 @@ import { isoString } from "../iso";
 import { sourceInput } from "./source.types";
 
 /** The orders GET …/rows serves (each from its own index, D80/D345), and only those. */
-export const ROW_SORTS = ["display_order", "-display_order", "updated_at", "-updated_at"] as const;
+const ROW_SORTS = ["display_order", "-display_order", "updated_at", "-updated_at"] as const;
 
 export const listRowsInput = sourceInput.extend({
   search: z.string().max(200).optional(),

@@ -29,7 +29,7 @@ import {
 } from "./edit-connection";
 
 /** Every field optional: what is left out stays as it is. */
-export const editSourceInputSchema = z.object({
+const editSourceInputSchema = z.object({
   name: sourceNameSchema.optional(),
   syncIntervalSeconds: syncIntervalSchema.optional(),
   /** Kind-specific (postgresConfigEditSchema / crmConfigEditSchema), judged below. */
