@@ -1,7 +1,7 @@
 import { env } from "@/env";
 import { getPrisma } from "@/server/db/client";
 import type { PrismaClient } from "@/server/db/types";
-import { csvRow } from "@/server/lib/csv-cells";
+import { csvRow } from "@/server/modules/exports/csv-cells";
 import type { ActingPrincipal } from "@/server/modules/access/acting-principal";
 import { sourcePrincipal } from "@/server/modules/access/source-access";
 import { listHeldRows } from "@/server/modules/data-sources/deletion-review";

@@ -1,7 +1,7 @@
 import type pg from "pg";
 import { newRawConnection } from "@/server/db/client";
 import type { PrismaClient } from "@/server/db/types";
-import { csvRow } from "@/server/lib/csv-cells";
+import { csvRow } from "@/server/modules/exports/csv-cells";
 import type { ActingPrincipal } from "@/server/modules/access/acting-principal";
 import { recordAuditEvent } from "@/server/modules/audit/record-audit-event";
 import { requireSource } from "@/server/modules/access/require-source";

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import type { Db } from "@/server/db/types";
-import { likeLiteral } from "@/server/lib/like-literal";
+import { likeLiteral } from "@/server/db/like-literal";
 import { cursorValues, decodeCursor } from "@/server/modules/pagination/cursor";
 import { toPage } from "@/server/modules/pagination/page";
 import { listOrganizationOverviews, type OrganizationOverview } from "./organization-overview";

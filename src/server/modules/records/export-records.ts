@@ -1,7 +1,7 @@
 import type pg from "pg";
 import { newRawConnection } from "@/server/db/client";
 import type { PrismaClient } from "@/server/db/types";
-import { csvRow } from "@/server/lib/csv-cells";
+import { csvRow } from "@/server/modules/exports/csv-cells";
 import { recordFilterSql, type RecordFilters } from "./record-filters";
 import { requireFormInOrganization } from "./require-form";
 
