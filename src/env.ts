@@ -122,7 +122,7 @@ export type Env = z.infer<typeof schema>;
 
 let cached: Env | undefined;
 
-export function formatEnvIssues(error: z.ZodError): string {
+function formatEnvIssues(error: z.ZodError): string {
   return error.issues
     .map((issue) => `  - ${issue.path.join(".") || "(root)"}: ${issue.message}`)
     .join("\n");

@@ -11,7 +11,7 @@ type SwaggerUiBundle = (options: { url: string; domNode: HTMLElement; deepLinkin
  * its section, and the deep-link anchor inside each operation's toggle button becomes plain text (the
  * button itself opens the operation and, with deepLinking, puts it in the URL).
  */
-export function mendSwaggerMarkup(root: HTMLElement): void {
+function mendSwaggerMarkup(root: HTMLElement): void {
   for (const select of root.querySelectorAll<HTMLSelectElement>("select:not([aria-label]):not([aria-labelledby])")) {
     const section = select.closest(".servers, label[for=servers]") ? "Server" : select.closest(".content-type-wrapper, .response-control-media-type") ? "Media type" : "Choice";
     select.setAttribute("aria-label", section);

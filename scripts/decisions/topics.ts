@@ -76,6 +76,7 @@ export const GROUP_TOPICS: Readonly<Record<string, (typeof TOPICS)[number]>> = {
   "Issue 43 — remaining": "Dashboard",
   "Issue 45 — layer rules": "Architecture",
   "Issue 45 — one home for /api/v1": "Architecture",
+  "Issue 45 — names and hygiene": "Architecture",
 };
 
 /** The topic of a group heading; "Other" for a group not in the table (or an entry before any group). */

@@ -2,7 +2,7 @@ import type { ParseArgsConfig } from "node:util";
 import type { PrismaClient } from "@/server/db/types";
 import type { Page } from "@/server/modules/pagination/page";
 
-export type CliOptions = NonNullable<ParseArgsConfig["options"]>;
+type CliOptions = NonNullable<ParseArgsConfig["options"]>;
 
 export interface CliArgs {
   values: Record<string, string | boolean | undefined>;

@@ -6,7 +6,7 @@
 export type TroubleClass = "credentials" | "permission" | "missing_table" | "network" | "guardrail" | "stale" | "other";
 
 /** The button on the source page that does the step. */
-export type NextAction = "edit_connection" | "sync_now" | "review_deletions" | "none";
+type NextAction = "edit_connection" | "sync_now" | "review_deletions" | "none";
 
 export interface NextStep {
   class: TroubleClass;

@@ -10,7 +10,7 @@ export interface ComparedDevice {
 }
 import type { Timeline, TimelineEvent } from "./timeline";
 
-export type DifferenceKind = "missing" | "extra" | "stale data" | "stale display order";
+type DifferenceKind = "missing" | "extra" | "stale data" | "stale display order";
 
 export interface Difference {
   externalId: string;

@@ -145,7 +145,7 @@ export class Device {
   }
 }
 
-export class DeviceError extends Error {}
+class DeviceError extends Error {}
 
 function describeQuery(query: RowsQuery): string {
   return Object.entries(query)

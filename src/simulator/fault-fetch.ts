@@ -21,8 +21,6 @@ export interface FaultCounts {
   kills: number;
 }
 
-export const NO_FAULTS: FaultRates = { cut: 0, rateLimited: 0, unavailable: 0, kill: 0 };
-
 export class SimulatedKill extends Error {
   override name = "SimulatedKill";
 }

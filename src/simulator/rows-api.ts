@@ -9,7 +9,7 @@ export interface ApiRow {
   deleted_at: string | null;
 }
 
-export interface RowsPage {
+interface RowsPage {
   status: number;
   rows: ApiRow[];
   nextCursor: string | null;

@@ -27,7 +27,7 @@ export type SimulatedDeviceKind = LibraryKind | DeviceKind;
 export const DEVICE_KINDS: readonly SimulatedDeviceKind[] = ["lib-memory", "lib-sqlite", "documented", "naive"];
 
 /** The faults the library's devices meet per request (D412): cut bodies, 429s, 503s, kills. */
-export const SIMULATED_FAULTS: FaultRates = { cut: 0.04, rateLimited: 0.03, unavailable: 0.03, kill: 0.03 };
+const SIMULATED_FAULTS: FaultRates = { cut: 0.04, rateLimited: 0.03, unavailable: 0.03, kill: 0.03 };
 
 export interface SimulationDeps {
   db: PrismaClient;
@@ -46,7 +46,7 @@ export interface SimulationDeps {
   logicalCustomer?: { customer: CustomerQueries; url: string };
 }
 
-export interface DeviceOutcome {
+interface DeviceOutcome {
   name: string;
   kind: SimulatedDeviceKind;
   source: string;

@@ -15,7 +15,7 @@ export interface SimulationOptions {
   print: (line: string) => void;
 }
 
-export interface KindSummary {
+interface KindSummary {
   /** Device × source pairs simulated. */
   mirrors: number;
   /** Of those, how many ended different from the server (or stopped on an error). */

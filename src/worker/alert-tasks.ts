@@ -20,7 +20,7 @@ export interface AlertWorkerOptions {
 
 const payloadSchema = z.object({ deliveryId: z.string().min(1) });
 
-export { sendersFromEnv };
+;
 
 /** alert_deliver (one try of one message, retried with backoff) and alert_tick (cron, every minute). */
 export function alertTasks(db: PrismaClient, secrets: SecretBox, log: (message: string) => void, options: AlertWorkerOptions = {}): TaskList {

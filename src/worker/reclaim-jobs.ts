@@ -19,7 +19,7 @@ export interface Presence {
   close(): Promise<void>;
 }
 
-export const PRESENCE_LOCK_PREFIX = "groundwork-worker:";
+const PRESENCE_LOCK_PREFIX = "groundwork-worker:";
 
 export async function openPresence(databaseUrl: string, log: (message: string) => void): Promise<Presence> {
   // Which machine and process a worker is, for an operator reading pg_stat_activity (and the topology test).

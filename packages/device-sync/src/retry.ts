@@ -71,7 +71,7 @@ export async function withRetry<T>(
 }
 
 /** A failure of the transport rather than an answer: fetch's TypeError, a cut or truncated body, an abort or timeout. */
-export function isNetworkError(error: unknown): boolean {
+function isNetworkError(error: unknown): boolean {
   if (!(error instanceof Error)) return false;
   return error instanceof TypeError || error instanceof SyntaxError || error.name === "AbortError" || error.name === "TimeoutError";
 }

@@ -3,7 +3,7 @@ import { auditChanges } from "@/server/modules/audit/audit-changes";
 import { getAuditEvent, listAuditEvents, type AuditEventRow, type AuditFilters } from "@/server/modules/audit/list-audit-events";
 import { AppError } from "@/server/errors/app-error";
 import { parseTimestamp } from "@/server/api/timestamp-param";
-import { isStorableInstant } from "@/server/lib/postgres-values";
+import { isStorableInstant } from "@/server/db/postgres-values";
 import { CliUsageError, optionalOption, requirePositional, wholeNumberOption, type CliArgs, type CommandGroup } from "../command";
 
 /** A bound of the trail, in the forms the API's timestamp parameters take (D154), from year 1 on. */

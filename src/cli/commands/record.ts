@@ -3,7 +3,7 @@ import { timestampParam } from "@/server/api/timestamp-param";
 import { CLI_OPERATOR } from "@/server/modules/access/acting-principal";
 import { requireForm } from "@/server/modules/forms/change-form";
 import { listRecords } from "@/server/modules/records/list-records";
-import { CliUsageError, requireOption, wholeNumberOption, type CommandGroup } from "../command";
+import { requireOption, wholeNumberOption, type CommandGroup } from "../command";
 
 const filters = z.object({
   created_after: timestampParam("--created-after", "after").optional(),
@@ -23,8 +23,8 @@ export const recordCommands: CommandGroup = {
       limit: { type: "string" },
     },
     async run(ctx, args) {
-      const parsed = filters.safeParse({ created_after: args.values["created-after"], created_before: args.values["created-before"], submitted_by: args.values["submitted-by"] });
-      if (!parsed.success) throw new CliUsageError(parsed.error.issues[0]?.message ?? "invalid filter");
+      // A refused filter is the ZodError main.ts reports for every command: each field named, exit 2.
+      const chosen = filters.parse({ created_after: args.values["created-after"], created_before: args.values["created-before"], submitted_by: args.values["submitted-by"] });
       const max = wholeNumberOption(args, "limit", { min: 1 }) ?? Infinity;
       const form = await requireForm(ctx.db, CLI_OPERATOR, requireOption(args, "form"));
       const records = [];
@@ -37,9 +37,9 @@ export const recordCommands: CommandGroup = {
           limit: 100,
           cursor,
           sort: "-created_at",
-          createdAfter: parsed.data.created_after,
-          createdBefore: parsed.data.created_before,
-          submittedBy: parsed.data.submitted_by,
+          createdAfter: chosen.created_after,
+          createdBefore: chosen.created_before,
+          submittedBy: chosen.submitted_by,
         });
         records.push(...page.items);
         cursor = page.meta.next_cursor ?? undefined;

@@ -1,5 +1,5 @@
 import { parseTimestamp } from "@/server/api/timestamp-param";
-import { isStorableInstant } from "@/server/lib/postgres-values";
+import { isStorableInstant } from "@/server/db/postgres-values";
 import { BROWSE_LIMIT_MAX, listRequestLog, organizationNames, REQUEST_METHODS, type RequestLogFilters, type RequestMethod } from "@/server/modules/request-log/browse";
 import { STATUS_CLASSES, SURFACES, type StatusClass, type Surface } from "@/server/modules/request-log/entry";
 import { getRequestDetail } from "@/server/modules/request-log/lookup";

@@ -39,7 +39,7 @@ function parseStatuses(args: CliArgs): SourceStatusFilter[] | undefined {
 }
 
 /** snake_case, like `source show`; dates as ISO 8601. */
-export function listItemJson(item: SourceListItem): Record<string, unknown> {
+function listItemJson(item: SourceListItem): Record<string, unknown> {
   const iso = (date: Date | null) => date?.toISOString() ?? null;
   return {
     id: item.id,

@@ -109,7 +109,7 @@ describe("source commands", () => {
     });
     const invalid = await cli(["source", "create", "--org", org.id, "--name", "X", "--kind", "crm_object", "--instance-url", "https://x.example", "--object", "Account; DROP", "--client-id", "a", "--client-secret", "b"]);
     expect(invalid.code).not.toBe(0);
-    expect(invalid.stderr).toMatch(/^error: Invalid data source: config\.object: must be an API name/m);
+    expect(invalid.stderr).toMatch(/^error: Invalid data source\. config\.object: must be an API name/m);
   });
 
   it("refuses connector targets that bypass the rules, naming the refused part, and stores nothing", { timeout: 120_000 }, async () => {
@@ -125,7 +125,7 @@ describe("source commands", () => {
     for (const [args, message] of cases) {
       const result = await cli(["source", "create", "--org", org.id, "--name", "X", ...args], strict);
       expect(result.code, args.join(" ")).toBe(1);
-      expect(result.stderr).toMatch(new RegExp(`^error: Invalid data source: ${message.source}`));
+      expect(result.stderr).toMatch(new RegExp(`^error: Invalid data source\\. ${message.source}`));
     }
     expect(await database.prisma.dataSource.count({ where: { organizationId: org.id } })).toBe(0);
   });

@@ -179,7 +179,7 @@ async function printSource(ctx: CliContext, sourceId: string, heading?: string):
 }
 
 /** snake_case, like the API; dates as ISO 8601. */
-export function sourceJson(source: DataSourceDetails): Record<string, unknown> {
+function sourceJson(source: DataSourceDetails): Record<string, unknown> {
   const iso = (date: Date | null) => date?.toISOString() ?? null;
   return {
     id: source.id,

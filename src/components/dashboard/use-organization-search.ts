@@ -21,7 +21,7 @@ export interface OrganizationSearch {
 }
 
 /** Long enough to let a typist finish a word, short enough to feel immediate. */
-export const SEARCH_DELAY_MS = 250;
+const SEARCH_DELAY_MS = 250;
 
 const IDLE: OrganizationSearch = { phase: "idle", query: "", items: [], nextCursor: null, error: null, failedCursor: null };
 

@@ -16,7 +16,7 @@ export interface ChartSeries {
 }
 
 /** WCAG 2 relative luminance of a #rrggbb colour. */
-export function luminance(hex: string): number {
+function luminance(hex: string): number {
   const match = /^#([0-9a-f]{2})([0-9a-f]{2})([0-9a-f]{2})$/i.exec(hex);
   if (!match) throw new Error(`not a #rrggbb colour: ${hex}`);
   const [r, g, b] = match.slice(1).map((part) => {

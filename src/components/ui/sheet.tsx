@@ -13,8 +13,6 @@ import { cn } from "@/lib/utils";
  * sliver.
  */
 export const Sheet = DialogPrimitive.Root;
-export const SheetTrigger = DialogPrimitive.Trigger;
-export const SheetClose = DialogPrimitive.Close;
 
 export function SheetContent({
   title,

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { isStorableInstant } from "@/server/lib/postgres-values";
+import { isStorableInstant } from "@/server/db/postgres-values";
 
 /**
  * The ISO 8601 / RFC 3339 forms a timestamp parameter accepts (D154):

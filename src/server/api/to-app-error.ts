@@ -4,7 +4,7 @@ import { databaseUnavailable, isDatabaseUnavailable } from "@/server/db/errors";
 import { AppError, appErrorCodes, isAppError, type AppErrorCode } from "@/server/errors/app-error";
 import { internalError } from "@/server/errors/error-body";
 import { errorCodeTable, trpcCodeFor } from "@/server/errors/http-status";
-import { inputIssues, summarizeIssues } from "@/server/errors/zod-issues";
+import { fromZod } from "@/server/errors/zod-issues";
 
 /** The same table read backwards: a tRPC code thrown by the framework itself → our code. */
 const appCodeByTrpcCode = new Map<string, AppErrorCode>(appErrorCodes.filter((code) => errorCodeTable[code].trpc !== null).map((code) => [trpcCodeFor(code), code]));
@@ -29,10 +29,4 @@ export function toAppError(error: unknown): AppError {
   if (code === undefined || code === "internal_error") return internalError(error);
   if (code === "unauthorized") return new AppError("unauthorized", "A valid API key is required.", { headers: { "WWW-Authenticate": "Bearer" } });
   return new AppError(code, frameworkMessages[code] ?? (error.message || "Request refused."));
-}
-
-/** A validation failure names every offending field or parameter. */
-export function fromZod(error: ZodError): AppError {
-  const issues = inputIssues(error, "(body)");
-  return new AppError("bad_request", `Invalid request. ${summarizeIssues(issues)}`, { details: { issues } });
 }

@@ -7,20 +7,20 @@ import { endSession, openSession } from "@/server/modules/users/sessions";
 import { verifySignIn } from "@/server/modules/users/sign-in";
 
 /** Sessions end this long after sign-in (D62); a new sign-in is needed after. */
-export const SESSION_MAX_AGE_SECONDS = 8 * 60 * 60;
+const SESSION_MAX_AGE_SECONDS = 8 * 60 * 60;
 
-export function lockedMessage(retryAfterSeconds: number): string {
+function lockedMessage(retryAfterSeconds: number): string {
   const minutes = Math.max(1, Math.ceil(retryAfterSeconds / 60));
   return `Too many failed sign-ins for this account from your address. Try again in ${minutes} minute${minutes === 1 ? "" : "s"}, or ask an instance owner to unlock it.`;
 }
 
-export function addressLockedMessage(retryAfterSeconds: number): string {
+function addressLockedMessage(retryAfterSeconds: number): string {
   const minutes = Math.max(1, Math.ceil(retryAfterSeconds / 60));
   return `Too many failed sign-ins from your address. Try again in ${minutes} minute${minutes === 1 ? "" : "s"}.`;
 }
 
-export const INVALID_CREDENTIALS_MESSAGE = "Wrong email or password.";
-export const BUSY_MESSAGE = "Too many sign-ins for this account at once. Try again in a moment.";
+const INVALID_CREDENTIALS_MESSAGE = "Wrong email or password.";
+const BUSY_MESSAGE = "Too many sign-ins for this account at once. Try again in a moment.";
 
 interface SignedInUser {
   id: string;

@@ -102,11 +102,6 @@ export function databaseUrlFromEnv(): string | undefined {
   return env().DATABASE_URL;
 }
 
-/** Where what needs a session connects (D400): DIRECT_DATABASE_URL, else DATABASE_URL. */
-export function directDatabaseUrlFromEnv(): string | undefined {
-  return env().DIRECT_DATABASE_URL ?? env().DATABASE_URL;
-}
-
 function requireDatabaseUrl(): string {
   const url = databaseUrlFromEnv();
   if (!url) throw new Error("DATABASE_URL is not set: start through `npm start`, or set it to a postgres:// URL.");
@@ -214,7 +209,7 @@ export async function pingDatabase(poolOrTimeout: pg.Pool | number, maybeTimeout
 }
 
 /** How long a finished ping's result answers later health checks (D5a). */
-export const PING_REUSE_MS = 500;
+const PING_REUSE_MS = 500;
 
 /**
  * Single flight for health pings (D5a): checks that arrive while a ping is running share it,

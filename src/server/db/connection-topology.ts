@@ -10,7 +10,7 @@ export type Endpoint = { kind: "postgres" } | { kind: "pgbouncer"; poolMode: str
  * console (`SHOW CONFIG` tells the pool mode) or says "not allowed" (a user outside admin_users and
  * stats_users): a pooler whose mode is unknown, treated as transaction mode.
  */
-export async function probeEndpoint(url: string, timeoutMs = 5_000): Promise<Endpoint> {
+async function probeEndpoint(url: string, timeoutMs = 5_000): Promise<Endpoint> {
   const client = new pg.Client({ connectionString: databaseUrl(url, "pgbouncer"), connectionTimeoutMillis: timeoutMs });
   client.on("error", () => undefined);
   try {

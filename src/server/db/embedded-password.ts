@@ -12,7 +12,7 @@ export const PASSWORD_FILE = "groundwork-superuser.password";
 /** What clusters created before per-cluster passwords were given; upgraded at their next start. */
 export const LEGACY_PASSWORD = "postgres";
 
-export function passwordFile(dataDir: string): string {
+function passwordFile(dataDir: string): string {
   return path.join(dataDir, PASSWORD_FILE);
 }
 
@@ -21,7 +21,7 @@ function pendingFile(dataDir: string): string {
   return `${dataDir}.${PASSWORD_FILE}.pending`;
 }
 
-export function generatePassword(): string {
+function generatePassword(): string {
   return randomBytes(24).toString("hex");
 }
 

@@ -39,7 +39,7 @@ export function isDatabaseUnavailable(error: unknown): boolean {
 }
 
 /** How long a client should wait before retrying a request the database could not serve. */
-export const UNAVAILABLE_RETRY_AFTER_SECONDS = 2;
+const UNAVAILABLE_RETRY_AFTER_SECONDS = 2;
 
 /** The answer to a request the database could not serve: a 503 a client retries, never a bare 500. */
 export function databaseUnavailable(cause?: unknown): AppError {

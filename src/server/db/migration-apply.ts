@@ -24,14 +24,12 @@ export const DEFAULT_LOCK_POLICY: LockPolicy = { lockTimeoutMs: 5000, attempts: 
 
 const LOCK_NOT_AVAILABLE = "55P03";
 
-export class LockRetriesExhausted extends Error {}
-
 /**
  * Runs `attempt` until it does not fail on a lock timeout, `policy.attempts` times at most, with
  * a growing pause between: a migration queued behind a long query gives up its place in the lock
  * queue after lock_timeout (so the writers queued behind it proceed) and tries again later.
  */
-export async function withLockRetries<T>(
+async function withLockRetries<T>(
   what: string,
   policy: LockPolicy,
   log: (message: string) => void,

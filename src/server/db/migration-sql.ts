@@ -6,7 +6,7 @@
  * string, which Postgres runs as one implicit transaction), so such a migration is sent one
  * statement at a time.
  */
-export const NO_TRANSACTION_MARKER = "-- groundwork:no-transaction";
+const NO_TRANSACTION_MARKER = "-- groundwork:no-transaction";
 
 export function isNoTransaction(sql: string): boolean {
   const firstLine = sql.replace(/^\uFEFF/, "").split(/\r?\n/, 1)[0] ?? "";

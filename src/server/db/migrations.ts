@@ -14,7 +14,7 @@ import { isNoTransaction } from "./migration-sql";
 export const DEFAULT_MIGRATIONS_DIR = "prisma/migrations";
 
 /** The key `prisma migrate` takes with pg_advisory_lock: runners of both kinds exclude each other. */
-export const PRISMA_MIGRATE_LOCK_KEY = 72707369;
+const PRISMA_MIGRATE_LOCK_KEY = 72707369;
 
 export interface Migration {
   /** Directory name, e.g. `20250101120000_init`. */

@@ -23,7 +23,7 @@ function newestMtime(entry: string): number {
 }
 
 /** True when there is no production build, or a source file is newer than it. */
-export function buildIsStale(root: string): boolean {
+function buildIsStale(root: string): boolean {
   const buildId = path.join(root, ".next", "BUILD_ID");
   if (!existsSync(buildId)) return true;
   const built = statSync(buildId).mtimeMs;

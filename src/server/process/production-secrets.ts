@@ -6,7 +6,7 @@ import { ENCRYPTION_KEY_FILE } from "@/server/modules/data-sources/credentials/e
 import { CURSOR_SECRET_FILE } from "@/server/modules/pagination/cursor-secret";
 
 /** The secrets a process would otherwise generate into the data dir: variable, file, what it guards. */
-export const INSTANCE_SECRETS = [
+const INSTANCE_SECRETS = [
   { variable: "GROUNDWORK_ENCRYPTION_KEY", file: ENCRYPTION_KEY_FILE, guards: "encrypts every connector credential" },
   { variable: "GROUNDWORK_CURSOR_SECRET", file: CURSOR_SECRET_FILE, guards: "signs pagination cursors" },
   { variable: "NEXTAUTH_SECRET", file: AUTH_SECRET_FILE, guards: "signs dashboard sessions" },

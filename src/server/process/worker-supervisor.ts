@@ -1,7 +1,7 @@
 import { fork, type ChildProcess } from "node:child_process";
 import { isFromWorker, type RelayedMetrics, type ToWorker } from "@/worker/forked-protocol";
 
-export type WorkerState = "starting" | "running" | "restarting" | "stopping" | "stopped";
+type WorkerState = "starting" | "running" | "restarting" | "stopping" | "stopped";
 
 export interface WorkerStatus {
   state: WorkerState;

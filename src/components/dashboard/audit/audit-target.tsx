@@ -15,10 +15,10 @@ const TYPE_LABELS: Record<string, string> = {
   address: "Client address",
 };
 
-export const targetTypeLabel = (type: string) => TYPE_LABELS[type] ?? type;
+const targetTypeLabel = (type: string) => TYPE_LABELS[type] ?? type;
 
 /** The page of an audit event's target while it still exists (D441); null when it is gone or has no page. */
-export function auditTargetHref(e: Pick<AuditEvent, "targetType" | "targetId" | "targetExists" | "targetOrganizationId" | "organizationId">): string | null {
+function auditTargetHref(e: Pick<AuditEvent, "targetType" | "targetId" | "targetExists" | "targetOrganizationId" | "organizationId">): string | null {
   if (!e.targetExists) return null;
   const org = e.targetOrganizationId;
   const id = encodeURIComponent(e.targetId);

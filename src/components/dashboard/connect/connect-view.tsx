@@ -30,7 +30,7 @@ const SOURCE_STATE_LABELS: Record<string, string> = { needs_attention: "needs at
  * then shows some) and a healthy source (its rows call answers rows, not a failed pass's state);
  * the first one otherwise. Every form and source stays choosable.
  */
-export function defaultChoices(forms: FormItem[], sources: SourceItem[]): { formId: string | null; sourceId: string | null } {
+function defaultChoices(forms: FormItem[], sources: SourceItem[]): { formId: string | null; sourceId: string | null } {
   return {
     formId: (forms.find((f) => f.records > 0) ?? forms[0])?.id ?? null,
     sourceId: (sources.find((s) => s.healthy) ?? sources[0])?.id ?? null,

@@ -11,7 +11,7 @@ export interface AppliedFilters {
   created_before: string;
   submitted_by: string;
 }
-export const NO_FILTERS: AppliedFilters = { created_after: "", created_before: "", submitted_by: "" };
+const NO_FILTERS: AppliedFilters = { created_after: "", created_before: "", submitted_by: "" };
 
 /** A `datetime-local` value (the viewer's zone) from an instant, and back. */
 function toLocalInput(iso: string): string {

@@ -26,7 +26,7 @@ interface Filters {
 const NO_FILTERS: Filters = { created_after: "", created_before: "", submitted_by: "" };
 
 /** The query string of GET …/records (and of the export) for these filters. */
-export function filterQuery(filters: Filters): string {
+function filterQuery(filters: Filters): string {
   const params = new URLSearchParams();
   for (const [name, value] of Object.entries(filters)) if (value.trim() !== "") params.set(name, value.trim());
   return params.toString();

@@ -5,7 +5,7 @@ import { ChartArea } from "@/components/ui/chart-area";
 import type { DayCount } from "./types";
 
 /** Every UTC day from the first to the last with records, zero-filled (at most 90, as the server sends). */
-export function fillDays(days: DayCount[]): DayCount[] {
+function fillDays(days: DayCount[]): DayCount[] {
   if (days.length === 0) return [];
   const counts = new Map(days.map((d) => [d.day, d.records]));
   const out: DayCount[] = [];

@@ -20,7 +20,7 @@ const stateTone = { active: "green", expired: "amber", revoked: "red" } as const
 
 
 /** A key's own page: its traffic and recent requests (D199). */
-export function keyPage(organizationId: string | null, keyId: string): string {
+function keyPage(organizationId: string | null, keyId: string): string {
   return organizationId ? `/dashboard/organizations/${organizationId}/keys/${keyId}` : `/dashboard/instance/keys/${keyId}`;
 }
 

@@ -26,7 +26,7 @@ export function errorSplitText(requests: RequestsHealth): string {
 export const plural = (n: number, one: string, many = `${one}s`) => `${n.toLocaleString("en")} ${n === 1 ? one : many}`;
 
 /** "11:00 UTC" */
-export function utcHour(iso: string): string {
+function utcHour(iso: string): string {
   return `${iso.slice(11, 16)} UTC`;
 }
 

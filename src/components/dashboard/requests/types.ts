@@ -3,7 +3,6 @@ import type { DashboardRouter } from "@/server/api/dashboard/root";
 
 type Outputs = inferRouterOutputs<DashboardRouter>;
 export type RequestDetail = Outputs["requests"]["get"];
-export type LoggedRequest = RequestDetail["request"];
 export type KeyUsage = Outputs["usage"]["key"];
 export type KeyRequestsPage = Outputs["usage"]["keyRequests"];
 export type AuditPage = Outputs["audit"]["list"];

@@ -3,7 +3,7 @@ import { count } from "./format";
 import type { SourceDetail } from "./types";
 
 /** WAL sizes as people read them: 1 536 → "1.5 KiB". */
-export function bytesLabel(bytes: number): string {
+function bytesLabel(bytes: number): string {
   const units = ["bytes", "KiB", "MiB", "GiB", "TiB"];
   let value = bytes;
   let unit = 0;

@@ -4,11 +4,11 @@ import { useState } from "react";
 import { Input, Label, Select } from "@/components/ui/input";
 
 /** What a blank key means (D33, D150), said where the choice is made (D495). */
-export const CSV_POSITION_KEY_HINT =
+const CSV_POSITION_KEY_HINT =
   "Blank: rows are keyed by their position in the file, so a row's id changes whenever rows above it are added, removed or reordered. Choose a column with unique values (an id) to keep ids stable.";
 
 /** The header of a CSV file: its first line, split on commas outside quotes (enough to offer names). */
-export function csvHeader(text: string): string[] {
+function csvHeader(text: string): string[] {
   const line = text.replace(/^\uFEFF/, "").split(/\r?\n/, 1)[0] ?? "";
   const names: string[] = [];
   let current = "";

@@ -25,7 +25,7 @@ export function durationLabel(ms: number | null): string {
   return `${minutes} min ${Math.round((ms % 60_000) / 1000)} s`;
 }
 
-export const numberFormat = new Intl.NumberFormat("en");
+const numberFormat = new Intl.NumberFormat("en");
 export const count = (value: number) => numberFormat.format(value);
 
 /**

@@ -13,7 +13,7 @@ const SERIES = PASS_PALETTE;
 const COLOR_BY_NAME = new Map<string, string>([...SERIES.map((s) => [s.name, s.color] as const), ["failed pass", FAILED_PASS_COLOR], ["duration (s)", "#0f172a"]]);
 
 /** Log-scale ticks (D464): powers of ten from below the fastest pass to above the slowest. */
-export function logTicks(values: number[]): number[] {
+function logTicks(values: number[]): number[] {
   const positive = values.filter((v) => v > 0);
   if (positive.length === 0) return [0.001, 1];
   const low = Math.floor(Math.log10(Math.min(...positive)));

@@ -12,7 +12,7 @@ import { CaptureModeField } from "./capture-mode-field";
 /** Order column types the connector takes (numbers, dates and timestamps), as format_type names them. */
 const ORDERABLE = /^(smallint|integer|bigint|numeric|real|double precision|date|timestamp)\b/;
 
-export const SSL_MODES = ["", "disable", "prefer", "require", "verify-ca", "verify-full", "no-verify"];
+const SSL_MODES = ["", "disable", "prefer", "require", "verify-ca", "verify-full", "no-verify"];
 
 /** The connection as the form holds it (the password only ever goes up). */
 export interface ConnectionFields {
@@ -296,7 +296,7 @@ function Radio({ id, name, checked, onChange, label }: { id: string; name: strin
   );
 }
 
-export function Field({ id, label, hint, children }: { id: string; label: string; hint?: string; children: React.ReactNode }) {
+function Field({ id, label, hint, children }: { id: string; label: string; hint?: string; children: React.ReactNode }) {
   return (
     <div className="space-y-1.5">
       <Label htmlFor={id}>{label}</Label>

@@ -15,7 +15,7 @@ const CLASS_TITLES: Record<TroubleClass, string> = {
 };
 
 /** The step for this source now, the alert mail's wording (next-step.ts); null when it is fine. */
-export function sourceNextStep(source: Pick<SourceSummary, "state" | "syncError" | "kind" | "stale">, canApprove = true): NextStep | null {
+function sourceNextStep(source: Pick<SourceSummary, "state" | "syncError" | "kind" | "stale">, canApprove = true): NextStep | null {
   if (source.state === "error" || source.state === "needs_attention") return nextStepFor(source, { canApprove });
   if (source.stale) return nextStepFor({ ...source, state: "stale" }, { canApprove });
   return null;

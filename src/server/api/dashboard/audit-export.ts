@@ -1,34 +1,36 @@
-import { isAppError } from "@/server/errors/app-error";
-import { logger } from "@/server/logger";
 import { auditCsvLine, AUDIT_CSV_HEADER } from "@/server/modules/audit/audit-csv";
-import { errorResponse } from "@/server/transport/json-response";
 import { REQUEST_ID_HEADER } from "@/server/transport/request-id";
 import { env } from "@/env";
 import { acquireExportSlot, type ExportSlot } from "@/server/modules/exports/export-slots";
 import { exportStream } from "@/server/modules/exports/export-stream";
-import { toAppError } from "../to-app-error";
-import type { DashboardContext } from "./context";
+import { loadViewer } from "@/server/modules/access/viewer";
+import { knownViewer, type DashboardContext } from "./context";
 import { createDashboardCaller } from "./root";
-import { loggedDashboardAnswer, traceError, type DashboardTrace } from "@/server/transport/record-dashboard-request";
+import { answerOrRefuse, dashboardRoute } from "./dashboard-route";
 import { requestLogWriter } from "@/server/transport/request-log-writer";
 import type { RequestLogWriter } from "@/server/modules/request-log/writer";
 
 /** The export's route in the request log (D420). */
-export const AUDIT_EXPORT_ROUTE = "/dashboard/audit/export";
+const AUDIT_EXPORT_ROUTE = "/dashboard/audit/export";
 
-/** The route handler's door: the export, written to the request log like every dashboard answer (D420). */
+/**
+ * The route handler's door: the session checked and the viewer loaded once for every page of the
+ * export (dashboardRoute), the export written to the request log like every dashboard answer (D420).
+ */
 export function handleLoggedAuditExport(
   req: Request,
   context: DashboardContext,
   filters: AuditExportFilters,
   requestLog: RequestLogWriter | null = requestLogWriter(),
 ): Promise<Response> {
-  const trace: DashboardTrace = {};
-  return loggedDashboardAnswer(req, context.requestId, AUDIT_EXPORT_ROUTE, trace, () => handleAuditExport({ ...context, trace }, filters), requestLog);
+  const { db, sessionUserId, session } = context;
+  const signedIn = () => (sessionUserId ? loadViewer(db, sessionUserId, session) : Promise.resolve(null));
+  const route = { route: AUDIT_EXPORT_ROUTE, what: "audit export", db, requestId: context.requestId, requestLog, viewer: signedIn };
+  return dashboardRoute(req, route, ({ viewer, trace }) => handleAuditExport({ ...context, viewerOnce: knownViewer(viewer), trace }, filters));
 }
 
 /** At most this many events per export (D201). */
-export const AUDIT_EXPORT_MAX = 100_000;
+const AUDIT_EXPORT_MAX = 100_000;
 
 type AuditList = ReturnType<typeof createDashboardCaller>["audit"]["list"];
 export type AuditExportFilters = Omit<Parameters<AuditList>[0], "limit" | "cursor">;
@@ -40,21 +42,18 @@ export type AuditExportFilters = Omit<Parameters<AuditList>[0], "limit" | "curso
  * with its own status: not a 401 "sign in" for every failure. The download holds one of the
  * bounded export slots (D372) and is cut when its client stops reading (D373).
  */
-export async function handleAuditExport(context: DashboardContext, filters: AuditExportFilters, pageSize = 500): Promise<Response> {
-  const caller = createDashboardCaller(context);
-  let page: Awaited<ReturnType<AuditList>>;
-  let slot: ExportSlot | null = null;
-  try {
+export function handleAuditExport(context: DashboardContext, filters: AuditExportFilters, pageSize = 500): Promise<Response> {
+  return answerOrRefuse({ requestId: context.requestId, what: "audit export", trace: context.trace }, async (onFailure) => {
+    const caller = createDashboardCaller(context);
     // One of the bounded slots (D372); a request with no session at all is refused by the page.
-    if (context.sessionUserId) slot = acquireExportSlot(context.sessionUserId);
-    page = await caller.audit.list({ ...filters, limit: pageSize });
-  } catch (error) {
-    slot?.release();
-    const appError = toAppError(error);
-    if (context.trace) traceError(context.trace, appError);
-    if (!isAppError(error) && appError.code === "internal_error") logger.error({ err: error, request_id: context.requestId }, "audit export failed");
-    return errorResponse(appError, context.requestId);
-  }
+    const slot: ExportSlot | null = context.sessionUserId ? acquireExportSlot(context.sessionUserId) : null;
+    if (slot) onFailure(() => slot.release());
+    const page = await caller.audit.list({ ...filters, limit: pageSize });
+    return auditCsvResponse(context, filters, pageSize, caller, page, slot);
+  });
+}
+
+function auditCsvResponse(context: DashboardContext, filters: AuditExportFilters, pageSize: number, caller: ReturnType<typeof createDashboardCaller>, page: Awaited<ReturnType<AuditList>>, slot: ExportSlot | null): Response {
   const first = page;
   // NOTE: pulled page by page as the client reads; a later page that fails ends the download
   // with an error, which the browser shows as a failed download instead of a short file.

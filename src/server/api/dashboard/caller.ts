@@ -1,17 +1,19 @@
 import { cookies } from "next/headers";
 import { sessionClaim, type SessionClaim } from "@/server/auth/session";
 import { getPrisma } from "@/server/db/client";
+import type { PrismaClient } from "@/server/db/types";
 import { newRequestId } from "@/server/transport/request-id";
 import type { DashboardContext } from "./context";
 import { createDashboardCaller } from "./root";
 
-/** A request's context from its session claim (or none). */
-export function dashboardContext(claim: SessionClaim | null, requestId: string): DashboardContext {
+/** A request's context from its session claim (or none); its procedures share one viewer. */
+export function dashboardContext(claim: SessionClaim | null, requestId: string, db: PrismaClient = getPrisma()): DashboardContext {
   return {
-    db: getPrisma(),
+    db,
     requestId,
     sessionUserId: claim?.userId ?? null,
     ...(claim ? { session: { id: claim.sessionId, version: claim.version } } : {}),
+    viewerOnce: {},
   };
 }
 

@@ -1,17 +1,13 @@
 import { getPrisma } from "@/server/db/client";
-import { AppError, isAppError } from "@/server/errors/app-error";
-import { errorResponse, internalErrorResponse, jsonResponse } from "@/server/transport/json-response";
-import { boundedBodyChunks, isClientAbort } from "@/server/transport/read-body";
+import { AppError } from "@/server/errors/app-error";
+import { jsonResponse } from "@/server/transport/json-response";
+import { boundedBodyChunks } from "@/server/transport/read-body";
 import { assertStorableParams } from "@/server/transport/unstorable-input";
-import { newRequestId } from "@/server/transport/request-id";
-import { logger } from "@/server/logger";
 import { UPLOAD_CSV_MAX_BYTES } from "@/server/modules/data-sources/csv/csv-limits";
 import { replaceCsvRows } from "@/server/modules/data-sources/csv/replace-csv-rows";
 import type { PrismaClient } from "@/server/db/types";
 import { sourcePrincipal } from "@/server/modules/access/source-access";
-import { isSameOriginRequest } from "./csrf";
-import { requestViewer } from "./request-viewer";
-import { loggedDashboardAnswer, traceError, type DashboardTrace } from "@/server/transport/record-dashboard-request";
+import { dashboardRoute } from "./dashboard-route";
 import { requestLogWriter } from "@/server/transport/request-log-writer";
 import type { RequestLogWriter } from "@/server/modules/request-log/writer";
 
@@ -33,23 +29,13 @@ export interface CsvUploadTarget {
  * body then streams into the CSV parser; past UPLOAD_CSV_MAX_BYTES it is refused (413) at once.
  * One domain function (replaceCsvRows, also behind `source upload`), one audit event.
  */
-export async function handleCsvUpload(
+export function handleCsvUpload(
   req: Request,
   target: CsvUploadTarget,
   db: PrismaClient = getPrisma(),
   requestLog: RequestLogWriter | null = requestLogWriter(),
 ): Promise<Response> {
-  const requestId = newRequestId();
-  const trace: DashboardTrace = { organizationId: target.organizationId };
-  return loggedDashboardAnswer(req, requestId, CSV_UPLOAD_ROUTE, trace, () => answerCsvUpload(req, target, db, requestId, trace), requestLog);
-}
-
-async function answerCsvUpload(req: Request, target: CsvUploadTarget, db: PrismaClient, requestId: string, trace: DashboardTrace): Promise<Response> {
-  try {
-    if (!isSameOriginRequest(req.headers)) throw new AppError("forbidden", "Cross-site request refused.");
-    const viewer = await requestViewer(db, req);
-    if (!viewer) throw new AppError("unauthorized", "Your session has ended. Sign in again.");
-    trace.viewer = viewer;
+  return dashboardRoute(req, { route: CSV_UPLOAD_ROUTE, what: "csv upload", organizationId: target.organizationId, db, requestLog }, async ({ requestId, viewer }) => {
     assertStorableParams({ organizationId: target.organizationId, sourceId: target.sourceId });
     const principal = sourcePrincipal(viewer, target.organizationId, "manage");
     const mediaType = (req.headers.get("content-type") ?? "").split(";")[0]?.trim().toLowerCase();
@@ -60,14 +46,5 @@ async function answerCsvUpload(req: Request, target: CsvUploadTarget, db: Prisma
     const dryRun = new URL(req.url).searchParams.get("dry_run") === "1";
     const result = await replaceCsvRows(db, principal, target.sourceId, boundedBodyChunks(req, UPLOAD_CSV_MAX_BYTES), { dryRun });
     return jsonResponse(result, 200, requestId);
-  } catch (error) {
-    if (isAppError(error)) {
-      traceError(trace, error);
-      if (isClientAbort(error)) logger.info({ request_id: requestId }, "csv upload: client went away");
-      return errorResponse(error, requestId);
-    }
-    logger.error({ err: error, request_id: requestId }, "csv upload failed");
-    trace.error = { code: "internal_error", message: "csv upload failed" };
-    return internalErrorResponse(requestId);
-  }
+  });
 }

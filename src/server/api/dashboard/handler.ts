@@ -1,13 +1,15 @@
-import { fetchRequestHandler } from "@trpc/server/adapters/fetch";
 import { hasProcedure } from "@/server/api/trpc-internals";
+import { fetchRequestHandler } from "@trpc/server/adapters/fetch";
 import { AppError } from "@/server/errors/app-error";
 import { statusForCode } from "@/server/errors/http-status";
 import { isTrpcBatch, trpcBatchRefused } from "@/server/node/edge-checks";
 import { cookieReader, sessionClaim } from "@/server/auth/session";
 import { getPrisma } from "@/server/db/client";
+import type { PrismaClient } from "@/server/db/types";
 import { newRequestId, REQUEST_ID_HEADER } from "@/server/transport/request-id";
 import { loadViewer, type Viewer } from "@/server/modules/access/viewer";
 import { dashboardContext } from "./caller";
+import { knownViewer } from "./context";
 import { isSameOriginRequest } from "./csrf";
 import { dashboardRouter } from "./root";
 import { dashboardErrorShape, sessionEnded } from "./trpc";
@@ -21,7 +23,7 @@ import type { RequestLogWriter } from "@/server/modules/request-log/writer";
  * next-auth's own route (/api/auth), never this endpoint; every procedure here is a
  * sessionProcedure or ownerProcedure. A procedure added for signed-out use must be named here.
  */
-export const SESSIONLESS_PROCEDURES: ReadonlySet<string> = new Set<string>();
+const SESSIONLESS_PROCEDURES: ReadonlySet<string> = new Set<string>();
 
 /** A refusal in the shape the tRPC error formatter gives (trpc.ts), so the client shows it alike. */
 function refuse(error: AppError, requestId: string, trace: DashboardTrace): Response {
@@ -46,7 +48,7 @@ function singlePath(url: URL): string | null {
  * The refusals are small bodies from the one builder with a request id. The edge has already
  * capped the body's size.
  */
-export async function handleDashboardRequest(req: Request, requestLog: RequestLogWriter | null = requestLogWriter()): Promise<Response> {
+export async function handleDashboardRequest(req: Request, requestLog: RequestLogWriter | null = requestLogWriter(), db: PrismaClient = getPrisma()): Promise<Response> {
   const requestId = newRequestId();
   const trace: DashboardTrace = {};
   let path: string | null = null;
@@ -57,10 +59,10 @@ export async function handleDashboardRequest(req: Request, requestLog: RequestLo
   }
   // Every answer goes to the request log under its procedure (D420); a path naming none is `unmatched`.
   const route = path !== null && hasProcedure(dashboardRouter, path) ? `/api/trpc/${path}` : "unmatched";
-  return loggedDashboardAnswer(req, requestId, route, trace, () => answerDashboardRequest(req, requestId, trace), requestLog);
+  return loggedDashboardAnswer(req, requestId, route, trace, () => answerDashboardRequest(req, db, requestId, trace), requestLog);
 }
 
-async function answerDashboardRequest(req: Request, requestId: string, trace: DashboardTrace): Promise<Response> {
+async function answerDashboardRequest(req: Request, db: PrismaClient, requestId: string, trace: DashboardTrace): Promise<Response> {
   let path: string | null;
   try {
     path = singlePath(new URL(req.url));
@@ -72,7 +74,7 @@ async function answerDashboardRequest(req: Request, requestId: string, trace: Da
   const claim = await sessionClaim(cookieReader(req.headers.get("cookie")));
   let viewer: Viewer | undefined;
   if (!SESSIONLESS_PROCEDURES.has(path)) {
-    viewer = (claim ? await loadViewer(getPrisma(), claim.userId, { id: claim.sessionId, version: claim.version }) : null) ?? undefined;
+    viewer = (claim ? await loadViewer(db, claim.userId, { id: claim.sessionId, version: claim.version }) : null) ?? undefined;
     if (!viewer) return refuse(sessionEnded(), requestId, trace);
     trace.viewer = viewer;
   }
@@ -80,7 +82,7 @@ async function answerDashboardRequest(req: Request, requestId: string, trace: Da
     endpoint: "/api/trpc",
     req,
     router: dashboardRouter,
-    createContext: () => ({ ...dashboardContext(claim, requestId), ...(viewer ? { preloadedViewer: viewer } : {}), trace }),
+    createContext: () => ({ ...dashboardContext(claim, requestId, db), ...(viewer ? { viewerOnce: knownViewer(viewer) } : {}), trace }),
     onError: ({ error }) => traceError(trace, toAppError(error)),
     allowBatching: false,
     // Queries are GETs (no state change); mutations must be POSTs and pass the CSRF guard above.

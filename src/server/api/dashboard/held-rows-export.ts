@@ -1,20 +1,18 @@
 import { env } from "@/env";
 import { getPrisma } from "@/server/db/client";
 import type { PrismaClient } from "@/server/db/types";
-import { isAppError } from "@/server/errors/app-error";
-import { csvRow } from "@/server/lib/csv-cells";
-import { logger } from "@/server/logger";
+import { csvRow } from "@/server/modules/exports/csv-cells";
 import type { ActingPrincipal } from "@/server/modules/access/acting-principal";
 import { sourcePrincipal } from "@/server/modules/access/source-access";
 import { listHeldRows } from "@/server/modules/data-sources/deletion-review";
-import { acquireExportSlot, type ExportSlot } from "@/server/modules/exports/export-slots";
+import { acquireExportSlot } from "@/server/modules/exports/export-slots";
 import { exportStream } from "@/server/modules/exports/export-stream";
-import { errorResponse } from "@/server/transport/json-response";
-import { newRequestId, REQUEST_ID_HEADER } from "@/server/transport/request-id";
+import { REQUEST_ID_HEADER } from "@/server/transport/request-id";
 import { assertStorableParams } from "@/server/transport/unstorable-input";
-import { toAppError } from "../to-app-error";
-import { requestViewer } from "./request-viewer";
-import { sessionEnded } from "./trpc";
+import { dashboardRoute } from "./dashboard-route";
+
+/** The export's route in the request log (D420). */
+const HELD_ROWS_EXPORT_ROUTE = "/dashboard/organizations/{organization_id}/sources/{source_id}/held/export";
 
 const BATCH = 1000;
 
@@ -33,18 +31,15 @@ async function* heldRowsCsv(db: PrismaClient, principal: ActingPrincipal, source
  * GET /dashboard/organizations/{org}/sources/{source}/held/export?search= (D465): every row the
  * guardrail holds back, for whoever may read the source; one of the bounded export slots (D372).
  */
-export async function handleHeldRowsExport(req: Request, organizationId: string, sourceId: string, db: PrismaClient = getPrisma()): Promise<Response> {
-  const requestId = newRequestId();
-  let slot: ExportSlot | null = null;
-  try {
-    const viewer = await requestViewer(db, req);
-    if (!viewer) throw sessionEnded();
+export function handleHeldRowsExport(req: Request, organizationId: string, sourceId: string, db: PrismaClient = getPrisma()): Promise<Response> {
+  return dashboardRoute(req, { route: HELD_ROWS_EXPORT_ROUTE, what: "held rows export", organizationId, db }, async ({ requestId, viewer, onFailure }) => {
     assertStorableParams({ organizationId, sourceId });
     const principal = sourcePrincipal(viewer, organizationId, "read");
     const search = new URL(req.url).searchParams.get("search")?.trim().slice(0, 200) || undefined;
     // The first page checks reach (a source elsewhere is not found) before a slot is taken.
     await listHeldRows(db, principal, sourceId, { search, limit: 1 });
-    slot = acquireExportSlot(viewer.userId);
+    const slot = acquireExportSlot(viewer.userId);
+    onFailure(() => slot.release());
     const body = exportStream(heldRowsCsv(db, principal, sourceId, search), { slot, stallTimeoutMs: env().GROUNDWORK_EXPORT_STALL_TIMEOUT_MS, requestId, what: "held rows export" });
     return new Response(body, {
       status: 200,
@@ -55,9 +50,5 @@ export async function handleHeldRowsExport(req: Request, organizationId: string,
         [REQUEST_ID_HEADER]: requestId,
       },
     });
-  } catch (error) {
-    slot?.release();
-    if (!isAppError(error)) logger.error({ err: error, request_id: requestId }, "held rows export failed");
-    return errorResponse(toAppError(error), requestId);
-  }
+  });
 }

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { isStorableInstant } from "@/server/lib/postgres-values";
+import { isStorableInstant } from "@/server/db/postgres-values";
 
 /** Timestamps cross the dashboard's wire as ISO strings, the same on the server caller and the browser. */
 export const isoString = z.string();

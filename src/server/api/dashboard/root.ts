@@ -18,7 +18,7 @@ import { createSourceProcedure } from "./sources/create-source";
 import { deletionReviewProcedure } from "./sources/deletion-review";
 import { heldRowsProcedure } from "./sources/held-rows";
 import { getSourceProcedure } from "./sources/get-source";
-import { listRowsProcedure } from "./sources/list-rows";
+import { browseRowsProcedure } from "./sources/browse-rows";
 import { listSourcesProcedure } from "./sources/list-sources";
 import { supportBoardProcedure } from "./sources/support-board";
 import { syncActivityProcedure } from "./sources/sync-activity";
@@ -114,7 +114,7 @@ export const dashboardRouter = createDashboardRouter({
     get: getSourceProcedure,
     history: syncHistoryProcedure,
     activity: syncActivityProcedure,
-    rows: listRowsProcedure,
+    rows: browseRowsProcedure,
     review: deletionReviewProcedure,
     heldRows: heldRowsProcedure,
     syncNow: syncNowProcedure,

@@ -8,7 +8,7 @@ import { findUnstorable } from "@/server/lib/storable-json";
 import { unstorableError } from "@/server/transport/unstorable-input";
 import { newRequestId } from "@/server/transport/request-id";
 import { logger } from "@/server/logger";
-import { loadViewer, requireInstanceOwner } from "@/server/modules/access/viewer";
+import { loadViewer, requireInstanceOwner, type Viewer } from "@/server/modules/access/viewer";
 import { toAppError } from "../to-app-error";
 import type { DashboardContext } from "./context";
 
@@ -92,13 +92,21 @@ export const createDashboardRouter = t.router;
 export const createDashboardCallerFactory = t.createCallerFactory;
 const publicProcedure = t.procedure.use(appErrorStatus).use(refuseUnstorable);
 
+/** The request's viewer: the one it already loaded (context.ts, viewerOnce), else read now. */
+function viewerOf(ctx: DashboardContext): Promise<Viewer | null> {
+  const read = () => (ctx.sessionUserId ? loadViewer(ctx.db, ctx.sessionUserId, ctx.session) : Promise.resolve(null));
+  if (!ctx.viewerOnce) return read();
+  ctx.viewerOnce.viewer ??= read();
+  return ctx.viewerOnce.viewer;
+}
+
 /**
- * Procedures by role, named once. Each loads the viewer from the database on every call; the
- * session token only says who the user is. Organization checks happen inside each procedure
+ * Procedures by role, named once. Each reads the viewer from the database (once per request);
+ * the session token only says who the user is. Organization checks happen inside each procedure
  * (load the row, compare the organization, refuse before acting).
  */
 export const sessionProcedure = publicProcedure.use(async ({ ctx, next }) => {
-  const viewer = ctx.preloadedViewer ?? (ctx.sessionUserId ? await loadViewer(ctx.db, ctx.sessionUserId, ctx.session) : null);
+  const viewer = await viewerOf(ctx);
   if (!viewer) throw sessionEnded();
   if (ctx.trace) ctx.trace.viewer ??= viewer;
   return next({ ctx: { ...ctx, viewer } });

@@ -25,7 +25,7 @@ export function actingInOrganization(organizationId: string, actor: ActingPrinci
   return { actor, reach: { organizationId } };
 }
 
-export function reaches(principal: ActingPrincipal, organizationId: string): boolean {
+function reaches(principal: ActingPrincipal, organizationId: string): boolean {
   return principal.reach === "instance" || principal.reach.organizationId === organizationId;
 }
 

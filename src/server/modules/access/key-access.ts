@@ -24,6 +24,3 @@ export function scopedPrincipal(viewer: Viewer, organizationId: string | null, a
   else requireOrganizationAdmin(viewer, organizationId);
   return actingInOrganization(organizationId, actor);
 }
-
-/** Keys: an organization's or the instance's. */
-export const keyPrincipalFor = scopedPrincipal;

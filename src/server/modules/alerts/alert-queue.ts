@@ -5,7 +5,7 @@ import type { Db } from "@/server/db/types";
 export const ALERT_DELIVER_TASK = "alert_deliver";
 export const ALERT_TICK_TASK = "alert_tick";
 /** Tries per delivery; graphile-worker backs off exponentially between them (~3 s, 7 s, 20 s, 55 s). */
-export const ALERT_MAX_ATTEMPTS = 5;
+const ALERT_MAX_ATTEMPTS = 5;
 
 /**
  * Queues deliveries through graphile-worker's SQL API (any process with a database client can).

@@ -11,7 +11,7 @@ import type { ActingPrincipal } from "../access/acting-principal";
  * address on addresses of their choosing. The instance operator (the CLI, instance owners)
  * chooses freely: the relay is theirs.
  */
-export function allowedAlertDomains(): string[] {
+function allowedAlertDomains(): string[] {
   return (env().GROUNDWORK_ALERT_EMAIL_DOMAINS ?? "")
     .split(",")
     .map((domain) => domain.trim().toLowerCase())
@@ -24,7 +24,7 @@ function inDomain(address: string, domains: string[]): boolean {
 }
 
 /** The addresses among `to` that are neither the scope's people nor in an allowed domain. */
-export async function strangersAmong(db: Db, organizationId: string | null, to: string[]): Promise<string[]> {
+async function strangersAmong(db: Db, organizationId: string | null, to: string[]): Promise<string[]> {
   const domains = allowedAlertDomains();
   const unknown = to.filter((address) => !inDomain(address, domains));
   if (unknown.length === 0) return [];

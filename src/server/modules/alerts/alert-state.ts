@@ -5,8 +5,7 @@ import { isStale, type StatusFields } from "../data-sources/source-status";
  * on. Error wins over Needs attention (the last pass failed), and stale holds only while the
  * last pass did not already say what is wrong.
  */
-export const ALERT_STATES = ["ok", "needs_attention", "error", "stale"] as const;
-export type AlertState = (typeof ALERT_STATES)[number];
+export type AlertState = "ok" | "needs_attention" | "error" | "stale";
 
 export function alertStateOf(source: StatusFields, now: Date): AlertState {
   if (source.syncStatus === "error") return "error";

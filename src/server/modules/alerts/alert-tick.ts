@@ -44,7 +44,7 @@ export async function runAlertTick(db: PrismaClient, options: { baseUrl: string;
  * One digest per channel that holds messages and had no digest within the window: the held
  * messages become lines of it (D217).
  */
-export async function flushDigests(db: PrismaClient, now: Date): Promise<string[]> {
+async function flushDigests(db: PrismaClient, now: Date): Promise<string[]> {
   const channels = await db.alertDelivery.groupBy({ by: ["channelId"], where: { status: "held" } });
   const created: string[] = [];
   for (const { channelId } of channels) {

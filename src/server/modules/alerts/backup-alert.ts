@@ -6,9 +6,9 @@ import { backupStatus } from "../backup/backup-status";
 import { requireChannel } from "./channels";
 
 /** A backup older than this is an alert (a daily job that missed one run and a half). */
-export const BACKUP_MAX_AGE_HOURS = 36;
+const BACKUP_MAX_AGE_HOURS = 36;
 
-export type BackupAlertState = "ok" | "failed" | "stale";
+type BackupAlertState = "ok" | "failed" | "stale";
 
 export interface BackupRuleView {
   id: string;
@@ -26,7 +26,7 @@ const toView = (rule: RuleRow): BackupRuleView => ({ ...rule, state: rule.state 
  * The backup alert (D388): failed when the last run failed; stale when the last success (or,
  * before any, the rule itself) is older than 36 h; else ok.
  */
-export function backupAlertStateOf(status: Awaited<ReturnType<typeof backupStatus>>, ruleCreatedAt: Date, now: Date): BackupAlertState {
+function backupAlertStateOf(status: Awaited<ReturnType<typeof backupStatus>>, ruleCreatedAt: Date, now: Date): BackupAlertState {
   if (status.lastRun?.action === "backup.failed") return "failed";
   const reference = status.lastSuccessAt ?? ruleCreatedAt;
   return now.getTime() - reference.getTime() > BACKUP_MAX_AGE_HOURS * 3_600_000 ? "stale" : "ok";

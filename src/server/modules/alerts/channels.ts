@@ -2,6 +2,7 @@ import { z } from "zod";
 import type { AlertChannel } from "@/server/db/generated/client";
 import type { Db, PrismaClient } from "@/server/db/types";
 import { AppError } from "@/server/errors/app-error";
+import { fromZod } from "@/server/errors/zod-issues";
 import { requireReach, type ActingPrincipal } from "../access/acting-principal";
 import { recordAuditEvent } from "../audit/record-audit-event";
 import type { TargetPolicy } from "@/server/modules/outbound/target-policy";
@@ -18,7 +19,7 @@ export function requireChannelScope(principal: ActingPrincipal, organizationId: 
   requireReach(principal, organizationId);
 }
 
-export const createChannelInput = z.discriminatedUnion("kind", [
+const createChannelInput = z.discriminatedUnion("kind", [
   z.object({
     kind: z.literal("email"),
     organizationId: z.string().min(1).nullable(),
@@ -45,7 +46,7 @@ export interface ChannelView {
   createdAt: Date;
 }
 
-export function toChannelView(channel: AlertChannel): ChannelView {
+function toChannelView(channel: AlertChannel): ChannelView {
   return {
     id: channel.id,
     organizationId: channel.organizationId,
@@ -69,7 +70,7 @@ export interface ChannelDeps {
 
 export async function createChannel(db: PrismaClient, deps: ChannelDeps, principal: ActingPrincipal, raw: CreateChannelInput): Promise<ChannelView> {
   const parsed = createChannelInput.safeParse(raw);
-  if (!parsed.success) throw new AppError("bad_request", parsed.error.issues[0]?.message ?? "Invalid channel.");
+  if (!parsed.success) throw fromZod(parsed.error, { subject: "channel", root: "input" });
   const input = parsed.data;
   requireChannelScope(principal, input.organizationId);
   if (input.organizationId !== null && !(await db.organization.findUnique({ where: { id: input.organizationId }, select: { id: true } }))) {

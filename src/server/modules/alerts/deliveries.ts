@@ -82,7 +82,7 @@ export async function listDeliveries(
  * Test sends a channel and a scope (an organization, or the instance) may queue (D375): each
  * test mails every recipient, so "Send test" is no way to send many messages.
  */
-export const TEST_SEND_LIMITS = {
+const TEST_SEND_LIMITS = {
   perChannel: { count: 3, windowMinutes: 10 },
   perOrganization: { count: 10, windowMinutes: 60 },
 } as const;

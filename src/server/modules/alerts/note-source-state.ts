@@ -8,7 +8,7 @@ import { evaluateSourceAlerts } from "./evaluate-source";
  * What alerts do when a sync pass reports a source's state (D212): announce a transition at
  * once rather than at the next tick. Never fails the pass: on any error the tick catches up.
  */
-export async function noteSourceState(db: PrismaClient, sourceId: string, log?: (message: string) => void): Promise<void> {
+async function noteSourceState(db: PrismaClient, sourceId: string, log?: (message: string) => void): Promise<void> {
   try {
     const ids = await evaluateSourceAlerts(db, sourceId, { baseUrl: LINK_BASE });
     if (ids.length > 0) await enqueueDeliveries(db, ids);

@@ -1,15 +1,16 @@
 import { z } from "zod";
 import type { Db, PrismaClient } from "@/server/db/types";
 import { AppError } from "@/server/errors/app-error";
+import { fromZod } from "@/server/errors/zod-issues";
 import type { ActingPrincipal } from "../access/acting-principal";
 import { recordAuditEvent } from "../audit/record-audit-event";
 import { createRuleInput, requireRuleTargets, ruleInclude, toRuleView, type RuleView } from "./rules";
 
-export const updateRuleInput = createRuleInput.omit({ organizationId: true });
+const updateRuleInput = createRuleInput.omit({ organizationId: true });
 export type UpdateRuleInput = z.input<typeof updateRuleInput>;
 
 /** The longest mute: past a month a rule that should not send belongs deleted, not muted. */
-export const MAX_MUTE_MS = 31 * 24 * 3_600_000;
+const MAX_MUTE_MS = 31 * 24 * 3_600_000;
 
 async function ruleInReach(tx: Db, principal: ActingPrincipal, ruleId: string) {
   const rule = await tx.alertRule.findUnique({ where: { id: ruleId }, include: ruleInclude });
@@ -26,7 +27,7 @@ const described = (rule: RuleView) => ({ source_id: rule.sourceId, channel_id: r
  */
 export async function updateRule(db: PrismaClient, principal: ActingPrincipal, ruleId: string, raw: UpdateRuleInput): Promise<RuleView> {
   const parsed = updateRuleInput.safeParse(raw);
-  if (!parsed.success) throw new AppError("bad_request", parsed.error.issues[0]?.message ?? "Invalid rule.");
+  if (!parsed.success) throw fromZod(parsed.error, { subject: "rule", root: "input" });
   const input = parsed.data;
   return db.$transaction(async (tx) => {
     const before = toRuleView(await ruleInReach(tx, principal, ruleId));

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import type { Db, PrismaClient } from "@/server/db/types";
 import { AppError } from "@/server/errors/app-error";
+import { fromZod } from "@/server/errors/zod-issues";
 import { requireReach, type ActingPrincipal } from "../access/acting-principal";
 import { recordAuditEvent } from "../audit/record-audit-event";
 import { requireChannel } from "./channels";
@@ -64,7 +65,7 @@ export function toRuleView(rule: RuleRow, now = new Date()): RuleView {
  */
 export async function createRule(db: PrismaClient, principal: ActingPrincipal, raw: CreateRuleInput): Promise<RuleView> {
   const parsed = createRuleInput.safeParse(raw);
-  if (!parsed.success) throw new AppError("bad_request", parsed.error.issues[0]?.message ?? "Invalid rule.");
+  if (!parsed.success) throw fromZod(parsed.error, { subject: "rule", root: "input" });
   const input = parsed.data;
   requireReach(principal, input.organizationId);
   return db.$transaction(async (tx) => {

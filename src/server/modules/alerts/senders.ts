@@ -33,7 +33,7 @@ export class DeliveryError extends Error {
 }
 
 /** The class of an SMTP failure (nodemailer's error code, the relay's reply code). */
-export function smtpFailureClass(error: unknown): string {
+function smtpFailureClass(error: unknown): string {
   const { code, responseCode } = (error ?? {}) as { code?: string; responseCode?: number };
   const cause = (error as { cause?: { code?: string } } | null)?.cause?.code;
   // NOTE: nodemailer wraps a socket failure as ESOCKET with the system's code in the message.

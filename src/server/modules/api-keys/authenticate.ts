@@ -7,14 +7,14 @@ import { hasValidChecksum, hashesEqual, hashToken, isWellFormedToken } from "./t
 import { preChecksumKeysUsable } from "./pre-checksum-keys";
 
 /** last_used_at is written at most once per key per this interval (docs/decisions.md). */
-export const LAST_USED_WRITE_INTERVAL_SECONDS = 60;
+const LAST_USED_WRITE_INTERVAL_SECONDS = 60;
 
-export function unauthorized(message: string, details?: Record<string, unknown>): AppError {
+function unauthorized(message: string, details?: Record<string, unknown>): AppError {
   return refusal("unauthorized", message, { headers: { "WWW-Authenticate": "Bearer" }, ...(details ? { details } : {}) });
 }
 
 /** Why a key that exists was refused (D423). */
-export type KeyRefusalReason = "revoked" | "expired" | "organization_deleted";
+type KeyRefusalReason = "revoked" | "expired" | "organization_deleted";
 
 /** A key that exists but was refused: what the request log files the answer under (D423). Never the token. */
 export interface RefusedKey {

@@ -6,7 +6,7 @@ import { keysetAfter, toPage, type Page } from "@/server/modules/pagination/page
 import { keyListWhere, keyWithinReach } from "./key-scope";
 import { toKeyIdentity, type KeyIdentity } from "./principal";
 
-export type KeyState = "active" | "revoked" | "expired";
+type KeyState = "active" | "revoked" | "expired";
 
 export interface KeySummary extends KeyIdentity {
   state: KeyState;

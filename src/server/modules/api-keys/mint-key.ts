@@ -1,6 +1,7 @@
 import { z } from "zod";
 import type { PrismaClient } from "@/server/db/types";
 import { AppError } from "@/server/errors/app-error";
+import { fromZod } from "@/server/errors/zod-issues";
 import { requireReach, type ActingPrincipal } from "@/server/modules/access/acting-principal";
 import { recordAuditEvent } from "@/server/modules/audit/record-audit-event";
 import { toKeyIdentity, type KeyIdentity } from "./principal";
@@ -8,9 +9,9 @@ import { parseScopes } from "./scopes";
 import { displayPrefix, generateToken, hashToken } from "./token";
 
 /** Requests per window when the minter does not say (docs/decisions.md). */
-export const DEFAULT_RATE_LIMIT = 600;
+const DEFAULT_RATE_LIMIT = 600;
 export const MAX_RATE_LIMIT = 1_000_000;
-export const DEFAULT_RATE_LIMIT_WINDOW_SECONDS = 60;
+const DEFAULT_RATE_LIMIT_WINDOW_SECONDS = 60;
 
 export const mintInputSchema = z.object({
   name: z.string().trim().min(1, "must not be empty").max(200),
@@ -33,10 +34,7 @@ export interface MintedKey extends KeyIdentity {
  */
 export async function mintApiKey(db: PrismaClient, principal: ActingPrincipal, input: z.input<typeof mintInputSchema>): Promise<MintedKey> {
   const parsed = mintInputSchema.safeParse(input);
-  if (!parsed.success) {
-    const issue = parsed.error.issues[0];
-    throw new AppError("bad_request", `Invalid ${String(issue?.path[0] ?? "input")}: ${issue?.message}`);
-  }
+  if (!parsed.success) throw fromZod(parsed.error, { subject: "key", root: "input" });
   const { name, organizationId, environment, expiresAt, rateLimit } = parsed.data;
   const scopes = parseScopes(parsed.data.scopes);
   if (organizationId === null && principal.reach !== "instance") {

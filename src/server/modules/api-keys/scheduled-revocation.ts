@@ -7,7 +7,7 @@ import { recordAuditEvent } from "@/server/modules/audit/record-audit-event";
 import { keyWithinReach } from "./key-scope";
 
 /** How far ahead a revocation may be scheduled (D481): a key meant to last longer wants an expiry. */
-export const MAX_SCHEDULE_AHEAD_MS = 366 * 24 * 3600 * 1000;
+const MAX_SCHEDULE_AHEAD_MS = 366 * 24 * 3600 * 1000;
 
 /** The presets offered by the dashboard, the CLI's `--in` and a rotation (Stripe's roll: 1 h, 24 h, 7 d). */
 export const REVOCATION_PRESETS = { "1h": 3600_000, "24h": 24 * 3600_000, "7d": 7 * 24 * 3600_000 } as const;

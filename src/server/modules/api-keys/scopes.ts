@@ -3,7 +3,7 @@ import { AppError } from "@/server/errors/app-error";
 
 const SCOPE_PATTERN = new RegExp(`^(?:\\*:\\*|(?:${SCOPE_RESOURCES.join("|")}):(?:read|write|\\*))$`);
 
-export function isValidScope(scope: string): boolean {
+function isValidScope(scope: string): boolean {
   return SCOPE_PATTERN.test(scope);
 }
 

@@ -1,8 +1,8 @@
 import { createHash, randomBytes, timingSafeEqual } from "node:crypto";
 import { crc32 } from "node:zlib";
 
-export const TOKEN_SERVICE_PREFIX = "gw";
-export const TOKEN_SECRET_LENGTH = 32;
+const TOKEN_SERVICE_PREFIX = "gw";
+const TOKEN_SECRET_LENGTH = 32;
 export type KeyEnvironmentName = "live" | "test";
 
 const ALPHABET = "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789";

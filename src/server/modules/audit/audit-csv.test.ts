@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { csvCell } from "@/server/lib/csv-cells";
+import { csvCell } from "@/server/modules/exports/csv-cells";
 import { auditCsvLine } from "./audit-csv";
 
 describe("audit CSV cells", () => {

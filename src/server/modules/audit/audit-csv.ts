@@ -1,4 +1,4 @@
-import { csvCell } from "@/server/lib/csv-cells";
+import { csvCell } from "@/server/modules/exports/csv-cells";
 import type { AuditEventRow } from "./list-audit-events";
 
 export const AUDIT_CSV_HEADER = ["time", "action", "actor_type", "actor_id", "actor", "organization_id", "organization", "target_type", "target_id", "target", "metadata"];

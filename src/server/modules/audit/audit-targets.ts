@@ -21,7 +21,7 @@ export interface TargetNow {
 
 const text = (value: unknown): string | null => (typeof value === "string" && value.trim() ? value : null);
 
-export function keyLabel(name: string | null, prefix: string | null): string | null {
+function keyLabel(name: string | null, prefix: string | null): string | null {
   if (name && prefix) return `${name} (${prefix}…)`;
   return name ?? (prefix ? `${prefix}…` : null);
 }

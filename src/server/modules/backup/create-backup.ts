@@ -30,7 +30,7 @@ export interface BackupSummary {
   perTable: TableEnd[];
 }
 
-export class BackupError extends Error {
+class BackupError extends Error {
   override name = "BackupError";
 }
 

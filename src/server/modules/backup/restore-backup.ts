@@ -10,7 +10,7 @@ import { dropServiceSchema } from "./drop-schema";
 import { walkArchive } from "./read-archive";
 import { openSecrets, type InstanceSecrets } from "./secrets-envelope";
 
-export class RestoreRefusedError extends Error {
+class RestoreRefusedError extends Error {
   override name = "RestoreRefusedError";
 }
 

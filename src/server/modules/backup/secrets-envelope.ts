@@ -35,7 +35,7 @@ const FILES: Record<SecretName, { file: string; variable: "GROUNDWORK_ENCRYPTION
   cursor_key: { file: CURSOR_SECRET_FILE, variable: "GROUNDWORK_CURSOR_SECRET" },
   session_secret: { file: AUTH_SECRET_FILE, variable: "NEXTAUTH_SECRET" },
 };
-export const SECRET_NAMES = Object.keys(FILES) as SecretName[];
+const SECRET_NAMES = Object.keys(FILES) as SecretName[];
 
 function deriveKey(passphrase: string, salt: Buffer, kdf: { N: number; r: number; p: number }): Buffer {
   return scryptSync(passphrase.normalize("NFC"), salt, 32, { ...kdf, maxmem: 128 * kdf.N * kdf.r * 2 });

@@ -1,7 +1,7 @@
 import type pg from "pg";
 import { newRawConnection } from "@/server/db/client";
 import type { PrismaClient } from "@/server/db/types";
-import { csvRow } from "@/server/lib/csv-cells";
+import { csvRow } from "@/server/modules/exports/csv-cells";
 import type { ActingPrincipal } from "@/server/modules/access/acting-principal";
 import { recordAuditEvent } from "@/server/modules/audit/record-audit-event";
 import { requireSource } from "@/server/modules/access/require-source";
@@ -11,8 +11,8 @@ import { EXPORT_APPLICATION_NAME, EXPORT_BATCH_SIZE } from "@/server/modules/rec
  * The export's own columns, after the source's: underscored so they never collide with a source
  * column (a table's own `updated_at` is common), as Airbyte's `_airbyte_*` columns (D452).
  */
-export const ROWS_EXPORT_OWN_COLUMNS = ["_external_id", "_updated_at"] as const;
-export const ROWS_EXPORT_DELETED_COLUMN = "_deleted_at";
+const ROWS_EXPORT_OWN_COLUMNS = ["_external_id", "_updated_at"] as const;
+const ROWS_EXPORT_DELETED_COLUMN = "_deleted_at";
 
 export interface RowsExportOptions {
   /** Tombstones too (with `_deleted_at`); default: live rows only. */

@@ -9,7 +9,7 @@ import { JsonText } from "@/server/lib/json-text";
 import { newestStamp } from "./row-extremes";
 import { assertSnapshotKept, currentRows, rowsAsOf } from "./snapshot";
 
-export type RowSort = "display_order" | "-display_order" | "updated_at" | "-updated_at";
+type RowSort = "display_order" | "-display_order" | "updated_at" | "-updated_at";
 
 export interface ListRowsQuery {
   organizationId: string;
@@ -59,7 +59,7 @@ const DISPLAY_ORDER_KEY = Prisma.sql`COALESCE(display_order, 'Infinity'::float8)
  * changes in. (Since walks read a snapshot, snapshot.ts, a pass committing mid-walk can no longer
  * put rows behind the cursor in any order.)
  */
-export function defaultRowSort(updatedAfter: Date | undefined): RowSort {
+function defaultRowSort(updatedAfter: Date | undefined): RowSort {
   return updatedAfter ? "updated_at" : "display_order";
 }
 

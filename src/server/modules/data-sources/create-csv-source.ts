@@ -2,6 +2,7 @@ import { z } from "zod";
 import { inTransaction } from "@/server/db/transaction";
 import type { Db } from "@/server/db/types";
 import { AppError } from "@/server/errors/app-error";
+import { fromZod } from "@/server/errors/zod-issues";
 import { requireReach, type ActingPrincipal } from "../access/acting-principal";
 import { recordAuditEvent } from "../audit/record-audit-event";
 import { csvConfigSchema } from "./source-config";
@@ -15,7 +16,7 @@ export async function createCsvSource(
   input: { organizationId: string; name: string; keyColumn?: string | null },
 ): Promise<{ id: string }> {
   const name = sourceNameSchema.safeParse(input.name);
-  if (!name.success) throw new AppError("bad_request", `Invalid name: ${name.error.issues[0]?.message ?? "invalid"}`);
+  if (!name.success) throw fromZod(name.error, { subject: "source", root: "name" });
   requireReach(principal, input.organizationId);
   return inTransaction(db, async (tx) => {
     const organization = await tx.organization.findUnique({ where: { id: input.organizationId }, select: { id: true } });

@@ -4,6 +4,7 @@ import { env } from "@/env";
 import { inTransaction } from "@/server/db/transaction";
 import type { Db } from "@/server/db/types";
 import { AppError } from "@/server/errors/app-error";
+import { fromZod } from "@/server/errors/zod-issues";
 import { requireReach, type ActingPrincipal } from "../access/acting-principal";
 import { recordAuditEvent } from "../audit/record-audit-event";
 import type { ConnectorTargets } from "./connectors/connector";
@@ -16,18 +17,14 @@ import { sealCredentials } from "./credentials/source-credentials";
 import {
   crmCredentialsSchema,
   crmObjectConfigSchema,
-  describeIssue,
   postgresCredentialsSchema,
   postgresTableConfigSchema,
 } from "./source-config";
 import { DEFAULT_SYNC_INTERVAL_SECONDS } from "./source-status";
 import { captureModeSchema, confirmCaptureMode } from "./capture/confirm-capture-mode";
 
-/** The scheduler ticks once a minute: a shorter interval could not be honoured. */
-export const MIN_SYNC_INTERVAL_SECONDS = 60;
-
 /** The shortest interval allowed here: the scheduler's tick (GROUNDWORK_SYNC_TICK_SECONDS, default 60). */
-export function minSyncIntervalSeconds(): number {
+function minSyncIntervalSeconds(): number {
   return env().GROUNDWORK_SYNC_TICK_SECONDS;
 }
 
@@ -70,11 +67,11 @@ export async function createManagedSource(
   targets: ConnectorTargets = defaultConnectorTargets(),
 ): Promise<{ id: string }> {
   const parsed = managedSourceInputSchema.safeParse(input);
-  if (!parsed.success) throw new AppError("bad_request", `Invalid data source: ${describeIssue(parsed.error)}`);
+  if (!parsed.success) throw fromZod(parsed.error, { subject: "data source", root: "input" });
   const source = parsed.data;
   requireReach(principal, source.organizationId);
   const refused = await checkTarget(source, targets);
-  if (refused) throw new AppError("bad_request", `Invalid data source: ${refused}`);
+  if (refused) throw new AppError("bad_request", `Invalid data source. ${refused}`);
   if (source.captureMode !== null) {
     await confirmCaptureMode({ secrets, targets }, { kind: source.kind, config: source.config, credentials: source.credentials } as never, source.captureMode);
   }

@@ -4,7 +4,7 @@ import { cursorValues, decodeCursor, encodeCursor } from "../pagination/cursor";
 import { requireSource } from "@/server/modules/access/require-source";
 import { DECLINED_SAMPLE_SIZE } from "./sync/held-back";
 
-export interface HeldBackRow {
+interface HeldBackRow {
   externalId: string;
   /** The row as last mirrored: it is still live until a pass applies the deletion. */
   data: unknown;

@@ -8,11 +8,11 @@ import { parsePostgresUrl, postgresUrl } from "./connectors/targets/postgres-tar
 import { openCredentials } from "./credentials/source-credentials";
 import { mergePostgresConnection, postgresConnectionEditSchema, requireSecretForNewDestination } from "./manage/edit-connection";
 import { requireSource } from "@/server/modules/access/require-source";
-import { describeIssue, postgresCredentialsSchema, postgresTableConfigSchema, storedPostgresCredentialsSchema } from "./source-config";
+import { describeIssues, postgresCredentialsSchema, postgresTableConfigSchema, storedPostgresCredentialsSchema } from "./source-config";
 import { DEFAULT_TIMEOUT_MS } from "./sync/run-sync-pass";
 import { testConnection, type ConnectionCheck } from "./test-connection";
 
-export const discoverSourceInputSchema = z.object({
+const discoverSourceInputSchema = z.object({
   credentials: postgresCredentialsSchema,
   /** A table to list the columns of (`schema.table`). */
   table: z.string().trim().max(400).nullish(),
@@ -36,7 +36,7 @@ export type SourceDiscovery =
  */
 export async function discoverSource(deps: ConnectorDeps, input: DiscoverSourceInput, timeoutMs = DEFAULT_TIMEOUT_MS): Promise<SourceDiscovery> {
   const parsed = discoverSourceInputSchema.safeParse(input);
-  if (!parsed.success) return { ok: false, reason: `Invalid settings: ${describeIssue(parsed.error)}` };
+  if (!parsed.success) return { ok: false, reason: `Invalid settings: ${describeIssues(parsed.error)}` };
   return discoverWith(deps, parsed.data.credentials.url, parsed.data.table ?? null, parsed.data.keyColumn ?? null, timeoutMs);
 }
 
@@ -55,9 +55,9 @@ export async function discoverSavedSource(
   const source = await requireSource(deps.db, principal, sourceId);
   if (source.kind !== "postgres_table") throw new AppError("bad_request", `Data source ${sourceId} is not a Postgres table; only those list tables and columns.`);
   const edit = postgresConnectionEditSchema.safeParse(connection ?? {});
-  if (!edit.success) throw new AppError("bad_request", `connection: ${describeIssue(edit.error)}`);
+  if (!edit.success) throw new AppError("bad_request", `connection: ${describeIssues(edit.error)}`);
   const config = postgresTableConfigSchema.safeParse(source.config);
-  if (!config.success) return { ok: false, reason: `the source configuration is invalid: ${describeIssue(config.error)}` };
+  if (!config.success) return { ok: false, reason: `the source configuration is invalid: ${describeIssues(config.error)}` };
   const stored = openCredentials(deps.secrets, source.id, source.credentialsEncrypted);
   if (!stored.ok) return { ok: false, reason: stored.reason };
   const url = storedPostgresCredentialsSchema.safeParse(stored.value);

@@ -2,7 +2,7 @@ import type { Db } from "@/server/db/types";
 import { AppError } from "@/server/errors/app-error";
 import { withinReach, type ActingPrincipal } from "../access/acting-principal";
 
-export interface SyncRunSummary {
+interface SyncRunSummary {
   id: string;
   trigger: string;
   status: string;

@@ -8,7 +8,7 @@ import { nextDueAt, RUNNING_MAX_AGE_MS, SOURCE_STATUS_FILTERS, STALE_AFTER_INTER
 
 export const SOURCE_SORTS = ["since", "-since", "name", "-name"] as const;
 
-export const listSourcesInputSchema = z.object({
+const listSourcesInputSchema = z.object({
   organizationId: z.string().min(1).optional(),
   /** One source only (its detail page reads it through the same rules). */
   sourceId: z.string().min(1).optional(),
@@ -165,7 +165,7 @@ function statusCondition(status: (typeof SOURCE_STATUS_FILTERS)[number]): Prisma
 }
 
 /** Live rows and tombstones of the sources on one page. */
-export async function rowCounts(db: Db, sourceIds: string[]): Promise<Map<string, { live: number; tombstones: number }>> {
+async function rowCounts(db: Db, sourceIds: string[]): Promise<Map<string, { live: number; tombstones: number }>> {
   if (sourceIds.length === 0) return new Map();
   const rows = await db.$queryRaw<Array<{ id: string; live: number; tombstones: number }>>`
     SELECT data_source_id AS id, count(*) FILTER (WHERE deleted_at IS NULL)::int AS live,

@@ -31,7 +31,7 @@ const judgedUrl = z.string().superRefine((value, context) => {
  * its own field. They become the same URL the connector stores (sealed, as ever) and are judged by
  * the same rules, so a field cannot smuggle in what a URL may not carry.
  */
-export const postgresConnectionFieldsSchema = z.object({
+const postgresConnectionFieldsSchema = z.object({
   host: z.string().trim().min(1, "give the database server's host name or address").max(253),
   port: z.number().int().min(1).max(65_535).default(5432),
   database: z.string().trim().min(1, "give the database name").max(63),
@@ -42,7 +42,7 @@ export const postgresConnectionFieldsSchema = z.object({
 export type PostgresConnectionFields = z.input<typeof postgresConnectionFieldsSchema>;
 
 /** The URL of connection fields; an empty password is none. */
-export function urlOfConnectionFields(fields: z.infer<typeof postgresConnectionFieldsSchema>): string {
+function urlOfConnectionFields(fields: z.infer<typeof postgresConnectionFieldsSchema>): string {
   return postgresUrl({ ...fields, password: fields.password ? fields.password : null, sslmode: fields.sslmode ?? null });
 }
 
@@ -97,12 +97,16 @@ export const csvConfigSchema = z.object({
     .nullish()
     .transform((value) => (value ? value : null)),
 });
-export type CsvConfig = z.infer<typeof csvConfigSchema>;
 
-/** The first issue of a zod error as one readable line: `table: must be "schema.table"`. */
-export function describeIssue(error: z.ZodError): string {
-  const issue = error.issues[0];
-  if (!issue) return "invalid";
-  const where = issue.path.join(".");
-  return where ? `${where}: ${issue.message}` : issue.message;
+/**
+ * Every issue of a zod error as one readable line, for a failure kept as a value (a source's
+ * sync_error, a connection test's reason): `table: must be "schema.table"; keyColumn: …`. A
+ * refusal thrown to a caller goes through fromZod instead (src/server/errors/zod-issues.ts).
+ */
+export function describeIssues(error: z.ZodError): string {
+  const lines = error.issues.map((issue) => {
+    const where = issue.path.map(String).join(".");
+    return where ? `${where}: ${issue.message}` : issue.message;
+  });
+  return lines.join("; ") || "invalid";
 }

@@ -24,9 +24,6 @@ export const STALE_AFTER_INTERVALS = 3;
 /** The schedule a new managed source gets unless told otherwise: every 15 minutes. */
 export const DEFAULT_SYNC_INTERVAL_SECONDS = 15 * 60;
 
-/** The scheduler's tick (worker cron, every minute): a due source starts within this much. */
-export const SCHEDULER_TICK_SECONDS = 60;
-
 /**
  * A run still marked running after a pass's longest life (its transaction limit) was left by a
  * dead process; it is not shown as under way.
@@ -50,7 +47,7 @@ export function sourceState(source: Pick<DataSource, "syncStatus">): SourceState
 }
 
 /** When the source last completed a pass (or was created, if it never did). */
-export function lastCompletedOrCreated(source: Pick<DataSource, "lastSyncedAt" | "createdAt">): Date {
+function lastCompletedOrCreated(source: Pick<DataSource, "lastSyncedAt" | "createdAt">): Date {
   return source.lastSyncedAt ?? source.createdAt;
 }
 
@@ -67,7 +64,7 @@ export function isStale(source: StatusFields, now: Date): boolean {
 /**
  * When the scheduler will next queue a pass: a full interval after the last cycle (success or
  * failure: updated_at), or at once for a source that never ran. The cron tick picks it up within
- * SCHEDULER_TICK_SECONDS of that. null: it never syncs on its own (no interval, or CSV).
+ * a minute of that (the scheduler's tick, worker cron). null: it never syncs on its own (no interval, or CSV).
  * Mirrors isDue() in sync/run-sync-pass.ts and the query in worker/enqueue-due-sources.ts.
  */
 export function nextDueAt(source: StatusFields): Date | null {

@@ -7,7 +7,7 @@ import { sealCredentials } from "./credentials/source-credentials";
 import type { ActingPrincipal } from "../access/acting-principal";
 import { requireSource } from "@/server/modules/access/require-source";
 import type { Result } from "@/server/modules/outbound/result";
-import { crmCredentialsSchema, crmObjectConfigSchema, describeIssue, postgresCredentialsSchema, postgresTableConfigSchema } from "./source-config";
+import { crmCredentialsSchema, crmObjectConfigSchema, describeIssues, postgresCredentialsSchema, postgresTableConfigSchema } from "./source-config";
 import { DEFAULT_TIMEOUT_MS } from "./sync/run-sync-pass";
 import { isCrmObjectConnector } from "./capture/crm-modified-since";
 import { crmCaptureModes } from "./capture/crm-capture-support";
@@ -15,7 +15,7 @@ import { bestMode, captureSupport, type ModeSupport } from "./capture/capture-mo
 import type { CaptureMode } from "@/server/db/generated/client";
 
 /** A connector form before it is saved: the same settings create-source takes. */
-export const connectionSettingsSchema = z.discriminatedUnion("kind", [
+const connectionSettingsSchema = z.discriminatedUnion("kind", [
   z.object({ kind: z.literal("postgres_table"), config: postgresTableConfigSchema, credentials: postgresCredentialsSchema }),
   z.object({ kind: z.literal("crm_object"), config: crmObjectConfigSchema, credentials: crmCredentialsSchema }),
 ]);
@@ -44,7 +44,7 @@ const PROBE_ROWS = 5;
  */
 export async function testConnection(deps: ConnectorDeps, settings: ConnectionSettings, timeoutMs = DEFAULT_TIMEOUT_MS): Promise<ConnectionCheck> {
   const parsed = connectionSettingsSchema.safeParse(settings);
-  if (!parsed.success) return { ok: false, reason: `Invalid settings: ${describeIssue(parsed.error)}` };
+  if (!parsed.success) return { ok: false, reason: `Invalid settings: ${describeIssues(parsed.error)}` };
   const id = randomUUID();
   const connector = connectorForSource(
     { id, kind: parsed.data.kind, config: parsed.data.config, credentialsEncrypted: sealCredentials(deps.secrets, id, parsed.data.credentials) },

@@ -21,7 +21,7 @@ function state(): SlotState {
 }
 
 /** Seconds a refused export is told to wait: a download's worth, not a hammering loop. */
-export const EXPORT_RETRY_AFTER_SECONDS = 10;
+const EXPORT_RETRY_AFTER_SECONDS = 10;
 
 export interface ExportSlot {
   /** Gives the slot back; calling it again does nothing. */

@@ -15,7 +15,7 @@ export interface ExportStreamOptions {
  * download is aborted), so Next's response pipe destroys the socket without logging a "failed to
  * pipe response" error for a cut that is already logged here at info.
  */
-export class ExportStalled extends Error {
+class ExportStalled extends Error {
   override name = "AbortError";
 }
 

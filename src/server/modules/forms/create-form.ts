@@ -2,14 +2,15 @@ import { z } from "zod";
 import { inTransaction } from "@/server/db/transaction";
 import type { Db } from "@/server/db/types";
 import { AppError } from "@/server/errors/app-error";
+import { fromZod } from "@/server/errors/zod-issues";
 import { requireReach, type ActingPrincipal } from "../access/acting-principal";
 import { recordAuditEvent } from "../audit/record-audit-event";
 
-export const formNameSchema = z.string().trim().min(1, "must not be empty").max(200, "must be at most 200 characters");
+const formNameSchema = z.string().trim().min(1, "must not be empty").max(200, "must be at most 200 characters");
 
 export function parseFormName(name: string): string {
   const parsed = formNameSchema.safeParse(name);
-  if (!parsed.success) throw new AppError("bad_request", `Invalid name: ${parsed.error.issues[0]?.message ?? "invalid"}`);
+  if (!parsed.success) throw fromZod(parsed.error, { subject: "form", root: "name" });
   return parsed.data;
 }
 

@@ -1,7 +1,7 @@
 import { createHash } from "node:crypto";
 import { AppError } from "@/server/errors/app-error";
 
-export const MAX_IDEMPOTENCY_KEY_LENGTH = 255;
+const MAX_IDEMPOTENCY_KEY_LENGTH = 255;
 /** Spec 8: at least 24 hours; the cleanup runs hourly, so a key may replay up to ~25 h. */
 export const IDEMPOTENCY_WINDOW_MS = 24 * 60 * 60 * 1000;
 
@@ -26,7 +26,7 @@ export function parseIdempotencyKey(header: string | null): string | null {
 const utf8 = new TextDecoder("utf-8", { fatal: true });
 
 /** A header value as text: its bytes read as UTF-8 when they are, else unchanged. */
-export function decodeHeaderText(value: string): string {
+function decodeHeaderText(value: string): string {
   if (/^[\x00-\x7f]*$/.test(value) || /[^\x00-\xff]/.test(value)) return value;
   try {
     return utf8.decode(Buffer.from(value, "latin1"));

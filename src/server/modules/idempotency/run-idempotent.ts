@@ -15,14 +15,14 @@ export type IdempotentOutcome<T> =
   | { kind: "failed"; value: T };
 
 /** How long a duplicate waits for the first request before it is told to retry later. */
-export const WAIT_FOR_FIRST_MS = 10_000;
+const WAIT_FOR_FIRST_MS = 10_000;
 
 /**
  * The answer to a duplicate that waited out WAIT_FOR_FIRST_MS while the first still runs: a 503
  * with Retry-After (D20). NOTE: not a 409, which the spec reserves for a different body and a
  * client therefore treats as final; a 503 is retried by every client that follows spec 7.
  */
-export function stillInFlight(): AppError {
+function stillInFlight(): AppError {
   return new AppError("service_unavailable", "A request with this Idempotency-Key is still in progress; retry shortly.", {
     details: { header: "Idempotency-Key", reason: "in_progress" },
     headers: { "Retry-After": "1" },

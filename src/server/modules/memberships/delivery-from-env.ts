@@ -3,7 +3,7 @@ import { mailRelayConfigured, sendersFromEnv } from "@/server/modules/alerts/sen
 import type { InvitationDeliveryOptions } from "./invitation-mail";
 
 /** PUBLIC_URL, else NEXTAUTH_URL, else this host's port: the base of invitation links (as of alert links). */
-export function invitationBaseUrl(): string {
+function invitationBaseUrl(): string {
   const e = env();
   return e.PUBLIC_URL ?? e.NEXTAUTH_URL ?? `http://localhost:${e.PORT}`;
 }

@@ -19,7 +19,7 @@ export interface InvitationPreview {
   expiresAt: Date;
 }
 
-export const INVALID_LINK_MESSAGE = "This invitation link does not work: it was used, withdrawn or replaced by a newer one, or it has expired. Ask for a new invitation.";
+const INVALID_LINK_MESSAGE = "This invitation link does not work: it was used, withdrawn or replaced by a newer one, or it has expired. Ask for a new invitation.";
 
 const secondsUntil = (until: Date, now: Date) => Math.max(1, Math.ceil((until.getTime() - now.getTime()) / 1000));
 

@@ -2,7 +2,7 @@ import { DeliveryError } from "@/server/modules/alerts/senders";
 import { invitationLink } from "./invitation-tokens";
 
 /** The operator's relay as the invitation code needs it (the alert mail's transport, D474). */
-export interface InvitationMailer {
+interface InvitationMailer {
   /** False when no relay is configured (GROUNDWORK_SMTP_URL unset): the link is shown instead. */
   configured: boolean;
   send(to: string, subject: string, text: string): Promise<void>;
@@ -23,7 +23,7 @@ export type InvitationDelivery =
   | { kind: "link"; link: string; reason: "no_relay" | "mail_failed"; failure: string | null };
 
 /** The same words for every address: nothing in the mail depends on whether an account exists (D475). */
-export function invitationMail(input: { organizationName: string; role: string; link: string; expiresAt: Date }): { subject: string; text: string } {
+function invitationMail(input: { organizationName: string; role: string; link: string; expiresAt: Date }): { subject: string; text: string } {
   return {
     subject: `You are invited to ${input.organizationName} on Groundwork`,
     text: [

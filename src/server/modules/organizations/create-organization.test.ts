@@ -18,7 +18,7 @@ describe("names given to the CLI and other callers", () => {
         const error = await create(name).catch((caught: unknown) => caught);
         expect(error).toBeInstanceOf(AppError);
         expect((error as AppError).code).toBe("bad_request");
-        expect((error as AppError).message).toMatch(/^Invalid name: must/);
+        expect((error as AppError).message).toMatch(/^Invalid (organization|form)\. name: must/);
         expect((error as AppError).message).not.toContain("\n");
       }
     }

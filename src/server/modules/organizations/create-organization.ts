@@ -2,6 +2,7 @@ import { z } from "zod";
 import { inTransaction } from "@/server/db/transaction";
 import type { Db } from "@/server/db/types";
 import { AppError } from "@/server/errors/app-error";
+import { fromZod } from "@/server/errors/zod-issues";
 import type { ActingPrincipal } from "../access/acting-principal";
 import { recordAuditEvent } from "../audit/record-audit-event";
 
@@ -16,7 +17,7 @@ export interface OrganizationSummary {
 /** Only a principal of the instance creates organizations; the creation is audited with it. */
 export async function createOrganization(db: Db, principal: ActingPrincipal, name: string): Promise<OrganizationSummary> {
   const parsed = organizationNameSchema.safeParse(name);
-  if (!parsed.success) throw new AppError("bad_request", `Invalid name: ${parsed.error.issues[0]?.message ?? "invalid"}`);
+  if (!parsed.success) throw fromZod(parsed.error, { subject: "organization", root: "name" });
   if (principal.reach !== "instance") throw new AppError("forbidden", "Creating an organization needs instance-wide access.");
   return inTransaction(db, async (tx) => {
     const organization = await tx.organization.create({

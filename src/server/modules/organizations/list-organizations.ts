@@ -1,12 +1,12 @@
 import type { Db } from "@/server/db/types";
 import { AppError } from "@/server/errors/app-error";
-import { likeLiteral } from "@/server/lib/like-literal";
+import { likeLiteral } from "@/server/db/like-literal";
 import { stringProblem } from "@/server/lib/storable-json";
 import { readableOrganizationIds, type ReadingPrincipal } from "@/server/modules/access/reading-principal";
 import { cursorValues, decodeCursor } from "@/server/modules/pagination/cursor";
 import { keysetAfter, parseSort, toPage, type Page } from "@/server/modules/pagination/page";
 
-export type OrganizationSort = "created_at" | "-created_at" | "name" | "-name";
+type OrganizationSort = "created_at" | "-created_at" | "name" | "-name";
 
 export interface ListOrganizationsQuery {
   limit: number;

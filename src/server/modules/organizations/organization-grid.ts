@@ -1,11 +1,11 @@
 import { z } from "zod";
 import type { Db } from "@/server/db/types";
-import { likeLiteral } from "@/server/lib/like-literal";
+import { likeLiteral } from "@/server/db/like-literal";
 import { cursorValues, decodeCursor } from "@/server/modules/pagination/cursor";
 import { toPage } from "@/server/modules/pagination/page";
 import { listOrganizationOverviews, type OrganizationOverview } from "./organization-overview";
 
-export const organizationGridInputSchema = z.object({
+const organizationGridInputSchema = z.object({
   /** Part of the name, case-insensitive. */
   search: z.string().trim().max(200).optional(),
   limit: z.number().int().min(1).max(100).default(24),

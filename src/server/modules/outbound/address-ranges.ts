@@ -46,7 +46,7 @@ for (const cidr of TUNNEL_PREFIXES) {
 }
 
 /** The eight 16-bit groups of an IPv6 address (with or without an embedded dotted quad), or null. */
-export function ipv6Groups(address: string): number[] | null {
+function ipv6Groups(address: string): number[] | null {
   if (isIP(address) !== 6) return null;
   let text = address.toLowerCase();
   const dotted = /(\d+\.\d+\.\d+\.\d+)$/.exec(text);
@@ -63,7 +63,7 @@ export function ipv6Groups(address: string): number[] | null {
 }
 
 /** Every IPv4 address an IPv6 address carries (mapped, compatible, translated, NAT64, 6to4, ISATAP, Teredo). */
-export function embeddedIPv4s(address: string): string[] {
+function embeddedIPv4s(address: string): string[] {
   const groups = ipv6Groups(address);
   if (!groups) return [];
   const quad = (high: number, low: number) => [high >> 8, high & 0xff, low >> 8, low & 0xff].join(".");

@@ -8,7 +8,7 @@ import { checkedAddresses, type TargetPolicy } from "./target-policy";
 export type FetchLike = (input: string, init: RequestInit) => Promise<Response>;
 
 /** The error code of a host the policy refused (see describeFetchError). */
-export const REFUSED_TARGET = "EREFUSEDTARGET";
+const REFUSED_TARGET = "EREFUSEDTARGET";
 
 const NULL_BODY_STATUSES = new Set([101, 103, 204, 205, 304]);
 

@@ -22,7 +22,7 @@ export function defaultConnectorTargets(): { policy: TargetPolicy; serviceDataba
   return { policy: operatorTargetPolicy(), serviceDatabaseUrl };
 }
 
-export const PRIVATE_TARGETS_HINT = "the operator has not allowed private targets (GROUNDWORK_ALLOW_PRIVATE_TARGETS)";
+const PRIVATE_TARGETS_HINT = "the operator has not allowed private targets (GROUNDWORK_ALLOW_PRIVATE_TARGETS)";
 
 async function systemResolve(host: string): Promise<string[]> {
   const answers = await lookup(host, { all: true, verbatim: true });

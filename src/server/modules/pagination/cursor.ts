@@ -2,7 +2,7 @@ import { createHash, createHmac, timingSafeEqual } from "node:crypto";
 import { AppError } from "@/server/errors/app-error";
 import { boundedMemo } from "@/server/lib/bounded-memo";
 import { canonicalJson } from "@/server/lib/canonical-json";
-import { isFloat8Text, isStorableInstant } from "@/server/lib/postgres-values";
+import { isFloat8Text, isStorableInstant } from "@/server/db/postgres-values";
 import { stringProblem } from "@/server/lib/storable-json";
 import { cursorSecret } from "./cursor-secret";
 

@@ -3,7 +3,7 @@ import { encodeCursor, type CursorBinding, type CursorPosition } from "./cursor"
 export const DEFAULT_LIMIT = 25;
 export const MAX_LIMIT = 100;
 
-export interface PageMeta {
+interface PageMeta {
   next_cursor: string | null;
   limit: number;
 }

@@ -2,12 +2,12 @@ import { Redis } from "ioredis";
 import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes, type RateLimiterAbstract } from "rate-limiter-flexible";
 
 /** A key's budget, fixed when it was minted. */
-export interface RateBudget {
+interface RateBudget {
   points: number;
   windowSeconds: number;
 }
 
-export type RateLimitDecision = { allowed: true; remaining: number } | { allowed: false; retryAfterSeconds: number };
+type RateLimitDecision = { allowed: true; remaining: number } | { allowed: false; retryAfterSeconds: number };
 
 /** The port every limiter store implements (in-process, Redis). */
 export interface RateLimitStore {

@@ -1,7 +1,7 @@
 import type pg from "pg";
 import { newRawConnection } from "@/server/db/client";
 import type { PrismaClient } from "@/server/db/types";
-import { csvRow } from "@/server/lib/csv-cells";
+import { csvRow } from "@/server/modules/exports/csv-cells";
 import { recordFilterSql, type RecordFilters } from "./record-filters";
 import { requireFormInOrganization } from "./require-form";
 
@@ -9,7 +9,7 @@ export const EXPORT_BATCH_SIZE = 1000;
 /** The application_name of every export's own connection. */
 export const EXPORT_APPLICATION_NAME = "groundwork-export";
 /** The columns every export starts with; the form's fields follow, by name. */
-export const EXPORT_FIXED_COLUMNS = ["id", "created_by", "created_at"] as const;
+const EXPORT_FIXED_COLUMNS = ["id", "created_by", "created_at"] as const;
 
 export interface RecordsExport {
   /** The field names seen in the filtered set, sorted: one column each after the fixed ones. */

@@ -3,7 +3,7 @@ import { cursorValues, decodeCursor } from "@/server/modules/pagination/cursor";
 import { keysetAfter, parseSort, toPage, type Page } from "@/server/modules/pagination/page";
 import { requireFormInOrganization } from "./require-form";
 
-export type RecordSort = "created_at" | "-created_at";
+type RecordSort = "created_at" | "-created_at";
 
 export interface ListRecordsQuery {
   organizationId: string;

@@ -4,7 +4,7 @@ import { AppError } from "@/server/errors/app-error";
 import { requireFormInOrganization } from "./require-form";
 
 /** How many of a form's newest records the suggestions look through (D458). */
-export const SUBMITTER_WINDOW = 10_000;
+const SUBMITTER_WINDOW = 10_000;
 
 export interface Submitter {
   createdBy: string;

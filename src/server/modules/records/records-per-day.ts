@@ -3,7 +3,7 @@ import type { Db } from "@/server/db/types";
 import { requireFormInOrganization } from "./require-form";
 import { recordFilterSql, type RecordFilters } from "./record-filters";
 
-export const PER_DAY_MAX_DAYS = 90;
+const PER_DAY_MAX_DAYS = 90;
 
 export interface DayCount {
   /** The UTC day, YYYY-MM-DD. */

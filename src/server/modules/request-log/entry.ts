@@ -57,7 +57,7 @@ const MAX_KEPT_PARAMS = 10;
  * token someone pasted into the URL — is dropped by default, so a new parameter is kept only when
  * it follows one of these shapes.
  */
-export function isKeptQueryParameter(name: string): boolean {
+function isKeptQueryParameter(name: string): boolean {
   return name === "limit" || name === "sort" || /^include_[a-z_]{1,40}$/.test(name) || /^[a-z_]{1,40}_(after|before|since)$/.test(name);
 }
 

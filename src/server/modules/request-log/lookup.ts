@@ -3,7 +3,7 @@ import { AppError } from "@/server/errors/app-error";
 import type { RequestLogEntry } from "./entry";
 import { reachIncludes, type LogReach } from "./reach";
 
-export const REQUEST_ID_PATTERN = /^req_[0-9a-z]{24}$/;
+const REQUEST_ID_PATTERN = /^req_[0-9a-z]{24}$/;
 
 /**
  * The request id in whatever was pasted (D422): a bare id, a JSON body (`"request_id":"req_…"`),
@@ -15,7 +15,7 @@ export function extractRequestId(text: string): string | null {
   return match ? match[0] : null;
 }
 /** The window around a request in which its organization's audit events and sync passes are shown. */
-export const CONTEXT_MINUTES = 10;
+const CONTEXT_MINUTES = 10;
 
 /** A logged request as read back: the entry as written, plus its status class (2xx, 4xx, 429, 5xx). */
 export interface LoggedRequest extends RequestLogEntry {

@@ -21,7 +21,7 @@ const MISSING_SQL = `SELECT pi.relname AS "parentIndex", pg_get_indexdef(pi.oid)
                     WHERE ii.inhparent = x.indexrelid AND ci.indrelid = c.oid)
  ORDER BY c.relname DESC, pi.relname`;
 
-export function partitionIndexName(partition: string, parentIndex: string): string {
+function partitionIndexName(partition: string, parentIndex: string): string {
   return `${partition}_${parentIndex.replace(/^request_log_/, "")}`;
 }
 

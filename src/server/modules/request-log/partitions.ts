@@ -59,4 +59,4 @@ export async function expireRequestLog(db: PrismaClient, options: { retentionDay
   return { dropped };
 }
 
-export const ROLLUP_RETENTION_MONTHS = 13;
+const ROLLUP_RETENTION_MONTHS = 13;

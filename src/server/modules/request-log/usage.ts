@@ -1,10 +1,9 @@
-import { z } from "zod";
 import type { Db } from "@/server/db/types";
 import { cursorValues, decodeCursor, encodeCursor } from "@/server/modules/pagination/cursor";
 import { REQUEST_COLUMNS, type LoggedRequest } from "./lookup";
 import { emptyStatusCounts, STATUS_CLASSES, type StatusClass } from "./entry";
 
-export const USAGE_RANGES = { "24h": 24, "7d": 24 * 7, "30d": 24 * 30 } as const;
+const USAGE_RANGES = { "24h": 24, "7d": 24 * 7, "30d": 24 * 30 } as const;
 export type UsageRange = keyof typeof USAGE_RANGES;
 const HOUR_MS = 3_600_000;
 
@@ -66,7 +65,7 @@ export const KEY_NEWEST_LOGGED_SQL = `SELECT k.id AS "apiKeyId",
  * milliseconds later during authentication (and by the database's clock, not the app's): an entry
  * this much older than the stamp is still the stamping request's.
  */
-export const LAST_USE_SLACK_MS = 5_000;
+const LAST_USE_SLACK_MS = 5_000;
 
 export interface UsageFreshness {
   /** The key's newest logged request in the range: what the counts include. */
@@ -102,7 +101,7 @@ export async function usageFreshness(
 }
 
 /** A use before the range is not the chart's to count; one inside it must have reached the log. */
-export function lastUseCounted(lastUsedAt: Date | null, newestLoggedAt: Date | null, rangeStart: Date): boolean {
+function lastUseCounted(lastUsedAt: Date | null, newestLoggedAt: Date | null, rangeStart: Date): boolean {
   if (!lastUsedAt || lastUsedAt < rangeStart) return true;
   return newestLoggedAt !== null && newestLoggedAt.getTime() >= lastUsedAt.getTime() - LAST_USE_SLACK_MS;
 }
@@ -162,5 +161,3 @@ export async function keyRoutes(db: Db, keyId: string): Promise<string[]> {
   );
   return rows.map((r) => r.route);
 }
-
-export const statusClassSchema = z.enum(STATUS_CLASSES);

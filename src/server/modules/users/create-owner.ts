@@ -4,6 +4,7 @@ import type { Db } from "@/server/db/types";
 import type { ActingPrincipal } from "../access/acting-principal";
 import { recordAuditEvent } from "../audit/record-audit-event";
 import { AppError } from "@/server/errors/app-error";
+import { fromZod } from "@/server/errors/zod-issues";
 import { isUniqueViolation } from "@/server/db/errors";
 import { hashPassword, MIN_PASSWORD_LENGTH } from "./passwords";
 
@@ -22,10 +23,7 @@ export interface CreatedOwner {
 /** An instance owner: signs in to the dashboard and may mint instance-scoped keys. Audited. */
 export async function createInstanceOwner(db: Db, principal: ActingPrincipal, input: z.input<typeof ownerInputSchema>): Promise<CreatedOwner> {
   const parsed = ownerInputSchema.safeParse(input);
-  if (!parsed.success) {
-    const issue = parsed.error.issues[0];
-    throw new AppError("bad_request", `Invalid ${String(issue?.path[0] ?? "input")}: ${issue?.message ?? "invalid"}`);
-  }
+  if (!parsed.success) throw fromZod(parsed.error, { subject: "owner", root: "input" });
   if (principal.reach !== "instance") throw new AppError("forbidden", "Creating an instance owner needs instance-wide access.");
   const passwordHash = await hashPassword(parsed.data.password);
   try {

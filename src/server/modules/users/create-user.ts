@@ -3,11 +3,12 @@ import { isUniqueViolation } from "@/server/db/errors";
 import { inTransaction } from "@/server/db/transaction";
 import type { Db } from "@/server/db/types";
 import { AppError } from "@/server/errors/app-error";
+import { fromZod } from "@/server/errors/zod-issues";
 import { recordAuditEvent } from "@/server/modules/audit/record-audit-event";
 import type { LifecycleActor } from "./lifecycle";
 import { generatePassword, hashPassword } from "./passwords";
 
-export const instanceRoles = ["none", "support", "owner"] as const;
+const instanceRoles = ["none", "support", "owner"] as const;
 export type InstanceRole = (typeof instanceRoles)[number];
 
 export const createUserInputSchema = z.object({
@@ -27,10 +28,7 @@ export interface CreatedUser {
 /** An instance owner creates an account, optionally already a member of one organization. */
 export async function createUser(db: Db, input: z.input<typeof createUserInputSchema>, actor: LifecycleActor): Promise<CreatedUser> {
   const parsed = createUserInputSchema.safeParse(input);
-  if (!parsed.success) {
-    const issue = parsed.error.issues[0];
-    throw new AppError("bad_request", `Invalid ${issue?.path.join(".") || "input"}: ${issue?.message ?? "invalid"}`);
-  }
+  if (!parsed.success) throw fromZod(parsed.error, { subject: "user", root: "input" });
   const { email, name, instanceRole, membership } = parsed.data;
   const password = generatePassword();
   const passwordHash = await hashPassword(password);

@@ -10,8 +10,8 @@ import { hashPassword, verifyPassword } from "./passwords";
 export const SIGN_IN_MAX_FAILURES = BUDGETS.account_address.maxFailures;
 export const SIGN_IN_LOCK_MINUTES = BUDGETS.account_address.lockMinutes;
 /** Each failure answers this much later per earlier failure of the account (any address), up to the cap. */
-export const SIGN_IN_DELAY_STEP_MS = 250;
-export const SIGN_IN_DELAY_MAX_MS = 2_500;
+const SIGN_IN_DELAY_STEP_MS = 250;
+const SIGN_IN_DELAY_MAX_MS = 2_500;
 
 export type SignInResult =
   | { ok: true; userId: string; sessionVersion: number }

@@ -4,7 +4,7 @@ import { iso, isoString, optionalInstant } from "../iso";
 
 const optionalText = z.string().trim().max(200).optional().transform((v) => (v ? v : undefined));
 
-export const auditFiltersInput = z.object({
+const auditFiltersInput = z.object({
   actor: optionalText,
   action: optionalText,
   target: optionalText,

@@ -5,7 +5,7 @@ import { requireForm } from "@/server/modules/forms/change-form";
 import { formPrincipal } from "@/server/modules/access/form-access";
 import { formInput } from "./form.types";
 
-export const getFormOutput = z.object({ id: z.string(), organizationId: z.string(), name: z.string(), canManage: z.boolean() });
+const getFormOutput = z.object({ id: z.string(), organizationId: z.string(), name: z.string(), canManage: z.boolean() });
 
 /** One form of the organization (a form id of another organization is not_found). */
 export const getFormProcedure = sessionProcedure

@@ -4,11 +4,11 @@ import { listForms } from "@/server/modules/forms/list-forms";
 import { formPrincipal } from "@/server/modules/access/form-access";
 import { formsOrganizationInput, formSummarySchema, toFormSummaryDto } from "./form.types";
 
-export const listFormsInput = formsOrganizationInput.extend({
+const listFormsInput = formsOrganizationInput.extend({
   limit: z.number().int().min(1).max(100).default(50),
   cursor: z.string().min(1).max(2000).optional(),
 });
-export const listFormsOutput = z.object({ items: z.array(formSummarySchema), nextCursor: z.string().nullable() });
+const listFormsOutput = z.object({ items: z.array(formSummarySchema), nextCursor: z.string().nullable() });
 
 /** An organization's forms by name with record counts and their latest record, paged by cursor. */
 export const listFormsProcedure = sessionProcedure

@@ -5,13 +5,13 @@ import { iso, isoString } from "../iso";
 import { formPrincipal } from "@/server/modules/access/form-access";
 import { formInput, recordFiltersInput } from "./form.types";
 
-export const listFormRecordsInput = formInput.merge(recordFiltersInput).extend({
+const listFormRecordsInput = formInput.merge(recordFiltersInput).extend({
   limit: z.number().int().min(1).max(100).default(25),
   cursor: z.string().min(1).max(2000).optional(),
   /** The orders GET …/records serves. */
   sort: z.enum(["-created_at", "created_at"]).default("-created_at"),
 });
-export const listFormRecordsOutput = z.object({
+const listFormRecordsOutput = z.object({
   items: z.array(z.object({ id: z.string(), createdBy: z.string(), fieldValues: z.record(z.string(), z.unknown()), createdAt: isoString })),
   nextCursor: z.string().nullable(),
 });

@@ -1,6 +1,6 @@
 import { sessionProcedure } from "@/server/api/dashboard/trpc";
 import { getApiKey } from "@/server/modules/api-keys/list-keys";
-import { keyPrincipalFor } from "@/server/modules/access/key-access";
+import { scopedPrincipal } from "@/server/modules/access/key-access";
 import { toKeySummaryDto } from "./key.types";
 import { getKeyInput, getKeyOutput } from "./get-key.types";
 
@@ -9,6 +9,6 @@ export const getKeyProcedure = sessionProcedure
   .input(getKeyInput)
   .output(getKeyOutput)
   .query(async ({ ctx, input }) => {
-    const principal = keyPrincipalFor(ctx.viewer, input.organizationId, "read");
+    const principal = scopedPrincipal(ctx.viewer, input.organizationId, "read");
     return toKeySummaryDto(await getApiKey(ctx.db, principal, input.keyId));
   });

@@ -4,7 +4,7 @@ import { getApiKey } from "@/server/modules/api-keys/list-keys";
 import { keyRoutes, listKeyRequests } from "@/server/modules/request-log/usage";
 import { logReachFor, reachIncludes } from "@/server/modules/request-log/reach";
 import { toLoggedRequestDto } from "../requests/get-request.types";
-import { keyPrincipalFor } from "@/server/modules/access/key-access";
+import { scopedPrincipal } from "@/server/modules/access/key-access";
 import { keyRequestsInput, keyRequestsOutput } from "./key-usage.types";
 
 /**
@@ -17,7 +17,7 @@ export const keyRequestsProcedure = sessionProcedure
   .output(keyRequestsOutput)
   .query(async ({ ctx, input }) => {
     const { organizationId, keyId, limit, cursor, ...filters } = input;
-    await getApiKey(ctx.db, keyPrincipalFor(ctx.viewer, organizationId, "read"), keyId);
+    await getApiKey(ctx.db, scopedPrincipal(ctx.viewer, organizationId, "read"), keyId);
     if (!reachIncludes(logReachFor(ctx.viewer), organizationId)) throw new AppError("forbidden", "Only organization admins see a key's request log.");
     const page = await listKeyRequests(ctx.db, keyId, filters, { limit, cursor });
     return { items: page.items.map(toLoggedRequestDto), nextCursor: page.nextCursor, routes: await keyRoutes(ctx.db, keyId) };

@@ -1,7 +1,7 @@
 import { sessionProcedure } from "@/server/api/dashboard/trpc";
 import { getApiKey } from "@/server/modules/api-keys/list-keys";
 import { keyUsage, usageFreshness } from "@/server/modules/request-log/usage";
-import { keyPrincipalFor } from "@/server/modules/access/key-access";
+import { scopedPrincipal } from "@/server/modules/access/key-access";
 import { keyUsageInput, keyUsageOutput } from "./key-usage.types";
 
 /** Requests per hour by status class, from the hourly rollups only (D196), and whether they include the last use (D505). */
@@ -9,7 +9,7 @@ export const keyUsageProcedure = sessionProcedure
   .input(keyUsageInput)
   .output(keyUsageOutput)
   .query(async ({ ctx, input }) => {
-    const principal = keyPrincipalFor(ctx.viewer, input.organizationId, "read");
+    const principal = scopedPrincipal(ctx.viewer, input.organizationId, "read");
     const keys = [];
     for (const keyId of input.keyIds) keys.push(await getApiKey(ctx.db, principal, keyId));
     // NOTE: in this order (the key's stamp, then the log's newest entry, then the counts): a batch

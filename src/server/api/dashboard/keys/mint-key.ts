@@ -2,7 +2,7 @@ import { sessionProcedure } from "@/server/api/dashboard/trpc";
 import { getApiKey } from "@/server/modules/api-keys/list-keys";
 import { mintApiKey } from "@/server/modules/api-keys/mint-key";
 import { rotateApiKey } from "@/server/modules/api-keys/rotate-key";
-import { keyPrincipalFor } from "@/server/modules/access/key-access";
+import { scopedPrincipal } from "@/server/modules/access/key-access";
 import { toKeySummaryDto } from "./key.types";
 import { mintKeyInput, mintKeyOutput } from "./mint-key.types";
 
@@ -10,7 +10,7 @@ export const mintKeyProcedure = sessionProcedure
   .input(mintKeyInput)
   .output(mintKeyOutput)
   .mutation(async ({ ctx, input }) => {
-    const principal = keyPrincipalFor(ctx.viewer, input.organizationId, "manage");
+    const principal = scopedPrincipal(ctx.viewer, input.organizationId, "manage");
     const settings = {
       name: input.name,
       scopes: input.scopes,

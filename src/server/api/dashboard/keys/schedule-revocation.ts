@@ -1,7 +1,7 @@
 import { sessionProcedure } from "@/server/api/dashboard/trpc";
 import { getApiKey } from "@/server/modules/api-keys/list-keys";
 import { cancelKeyRevocation, scheduleKeyRevocation } from "@/server/modules/api-keys/scheduled-revocation";
-import { keyPrincipalFor } from "@/server/modules/access/key-access";
+import { scopedPrincipal } from "@/server/modules/access/key-access";
 import { toKeySummaryDto } from "./key.types";
 import {
   cancelRevocationInput,
@@ -16,7 +16,7 @@ export const scheduleRevocationProcedure = sessionProcedure
   .input(scheduleRevocationInput)
   .output(scheduleRevocationOutput)
   .mutation(async ({ ctx, input }) => {
-    const principal = keyPrincipalFor(ctx.viewer, input.organizationId, "manage");
+    const principal = scopedPrincipal(ctx.viewer, input.organizationId, "manage");
     await scheduleKeyRevocation(ctx.db, principal, input.keyId, revocationTime(input.when));
     return toKeySummaryDto(await getApiKey(ctx.db, principal, input.keyId));
   });
@@ -25,7 +25,7 @@ export const cancelRevocationProcedure = sessionProcedure
   .input(cancelRevocationInput)
   .output(cancelRevocationOutput)
   .mutation(async ({ ctx, input }) => {
-    const principal = keyPrincipalFor(ctx.viewer, input.organizationId, "manage");
+    const principal = scopedPrincipal(ctx.viewer, input.organizationId, "manage");
     await cancelKeyRevocation(ctx.db, principal, input.keyId);
     return toKeySummaryDto(await getApiKey(ctx.db, principal, input.keyId));
   });

@@ -3,13 +3,13 @@ import { sessionProcedure } from "@/server/api/dashboard/trpc";
 import { organizationGrid } from "@/server/modules/organizations/organization-grid";
 import { organizationOverviewSchema, toOrganizationOverviewDto } from "./organization.types";
 
-export const organizationGridInput = z.object({
+const organizationGridInput = z.object({
   search: z.string().max(200).optional(),
   cursor: z.string().min(1).max(2000).optional(),
   /** Organizations a page (the overview's cards: 24; the organizations table: 100). */
   limit: z.number().int().min(1).max(100).optional(),
 });
-export const organizationGridOutput = z.object({
+const organizationGridOutput = z.object({
   items: z.array(organizationOverviewSchema),
   nextCursor: z.string().nullable(),
   totals: z.object({ organizations: z.number().int(), activeKeys: z.number().int() }),

@@ -34,7 +34,6 @@ export const organizationHealthOutput = z.object({
   items: z.array(z.object({ organizationId: z.string(), ...healthFields })),
 });
 export type OrganizationHealthDto = z.infer<typeof organizationHealthOutput>;
-export type OrganizationHealthItemDto = OrganizationHealthDto["items"][number];
 
 export function toOrganizationHealthDto(summary: HealthSummary): OrganizationHealthDto {
   const { window } = summary;

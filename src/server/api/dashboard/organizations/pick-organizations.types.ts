@@ -13,6 +13,3 @@ export const pickOrganizationsOutput = z.object({
   items: z.array(z.object({ id: z.string(), name: z.string() })),
   nextCursor: z.string().nullable(),
 });
-
-export type PickOrganizationsInput = z.infer<typeof pickOrganizationsInput>;
-export type PickOrganizationsOutput = z.infer<typeof pickOrganizationsOutput>;

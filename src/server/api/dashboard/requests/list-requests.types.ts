@@ -8,7 +8,7 @@ const optionalText = (max: number) =>
   z.string().trim().max(max).optional().transform((v) => (v ? v : undefined));
 
 /** The request log browser's filters (D430); the same names on the page's query string. */
-export const requestLogFiltersInput = z.object({
+const requestLogFiltersInput = z.object({
   organizationId: optionalText(200),
   statusClass: z.enum(STATUS_CLASSES).optional(),
   status: z.number().int().min(100).max(599).optional(),

@@ -9,7 +9,7 @@ const id = z.string().min(1).max(200);
 export const organizationInput = z.object({ organizationId: id });
 export const sourceInput = organizationInput.extend({ sourceId: id });
 
-export const sourceStateSchema = z.enum(["ok", "needs_attention", "error", "never_synced"]);
+const sourceStateSchema = z.enum(["ok", "needs_attention", "error", "never_synced"]);
 
 export const sourceSummarySchema = z.object({
   id: z.string(),

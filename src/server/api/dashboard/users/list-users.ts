@@ -5,7 +5,7 @@ import { listUsers } from "@/server/modules/users/list-users";
 import { iso } from "../iso";
 import { listUsersOutput } from "./list-users.types";
 
-export const listUsersInput = z
+const listUsersInput = z
   .object({ limit: z.number().int().min(1).max(100).default(50), cursor: z.string().min(1).max(2000).optional() })
   .default({ limit: 50 });
 

@@ -4,7 +4,7 @@ import type { ApiContext } from "@/server/api/v1/context";
 import { runAccessChain, type Settled } from "@/server/api/v1/access-chain";
 import type { ApiMeta } from "@/server/api/v1/meta";
 import { apiProcedure } from "@/server/api/v1/trpc";
-import { fromZod } from "@/server/api/to-app-error";
+import { fromZod } from "@/server/errors/zod-issues";
 import { builderMiddlewares, checkDirectlyCallable, procedureDefinitions, type ProcedureDefinition } from "@/server/api/trpc-internals";
 import { methodTakesBody } from "@/server/transport/read-body";
 import type { ApiRoute } from "./routes";

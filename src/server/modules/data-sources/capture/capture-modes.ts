@@ -2,7 +2,7 @@ import type { CaptureMode, DataSourceKind } from "@/server/db/generated/client";
 import type { Snapshot } from "../connectors/connector";
 
 /** Every capture mode, best first: the order a source's default is chosen in (D282). */
-export const CAPTURE_MODES_BEST_FIRST = ["cdc", "modified_since", "xmin", "compare"] as const satisfies readonly CaptureMode[];
+const CAPTURE_MODES_BEST_FIRST = ["cdc", "modified_since", "xmin", "compare"] as const satisfies readonly CaptureMode[];
 
 /** Whether a source's target supports a mode, and if not, why (shown by the connection test). */
 export interface ModeSupport {
@@ -61,7 +61,7 @@ export function bestMode(support: ModeSupport[]): CaptureMode {
 }
 
 /** Fallback reasons of a pass recorded on its run (sync_runs.fallback_reason), in words (D283). */
-export const FALLBACK_REASONS = {
+const FALLBACK_REASONS = {
   first_pass: "first pass: every row is new",
   requested: "a full re-read was requested",
   unsupported_relation: "the source relation cannot be read incrementally (a view, or not a plain table)",

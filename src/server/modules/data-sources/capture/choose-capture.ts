@@ -10,7 +10,7 @@ export const FULL_COMPARE_EVERY_MS = 24 * 60 * 60 * 1000;
 
 /** data_sources.capture_state of an xmin source. */
 const xminStateSchema = z.object({ xminHorizon: z.string().regex(/^\d{1,20}$/), signature: z.string() });
-export type XminState = z.infer<typeof xminStateSchema>;
+type XminState = z.infer<typeof xminStateSchema>;
 
 /** How one pass reads its source (D282). */
 export interface CapturePlan {

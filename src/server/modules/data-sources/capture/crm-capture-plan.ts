@@ -15,7 +15,7 @@ export const DELETE_LOG_RETENTION_MS = 15 * 24 * 3_600_000 - 3_600_000;
 export const SAFETY_NET_INTERVAL_MS = 24 * 3_600_000;
 
 /** What a modified_since source keeps between passes (data_sources.capture_state). Never a secret. */
-export const crmCaptureStateSchema = z.object({
+const crmCaptureStateSchema = z.object({
   kind: z.literal("crm_modified_since"),
   /** The object and the column set the mark is valid for. */
   object: z.string(),

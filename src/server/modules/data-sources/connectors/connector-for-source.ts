@@ -5,7 +5,7 @@ import { failure, success, type Result } from "@/server/modules/outbound/result"
 import {
   crmCredentialsSchema,
   crmObjectConfigSchema,
-  describeIssue,
+  describeIssues,
   storedPostgresCredentialsSchema,
   postgresTableConfigSchema,
 } from "../source-config";
@@ -38,14 +38,14 @@ export function connectorForSource(source: ManagedSource, deps: ConnectorDeps): 
   if (!credentials.ok) return credentials;
   if (source.kind === "postgres_table") {
     const config = postgresTableConfigSchema.safeParse(source.config);
-    if (!config.success) return failure(`the source configuration is invalid: ${describeIssue(config.error)}`);
+    if (!config.success) return failure(`the source configuration is invalid: ${describeIssues(config.error)}`);
     // Only its shape here: the connector judges the URL itself and says what it refuses.
     const secret = storedPostgresCredentialsSchema.safeParse(credentials.value);
     if (!secret.success) return failure("the stored connection URL is invalid");
     return success(postgresTableConnector(config.data, secret.data, targets));
   }
   const config = crmObjectConfigSchema.safeParse(source.config);
-  if (!config.success) return failure(`the source configuration is invalid: ${describeIssue(config.error)}`);
+  if (!config.success) return failure(`the source configuration is invalid: ${describeIssues(config.error)}`);
   const secret = crmCredentialsSchema.safeParse(credentials.value);
   if (!secret.success) return failure("the stored CRM client credentials are invalid");
   return success(crmObjectConnector(config.data, secret.data, targets.policy, deps.fetch));

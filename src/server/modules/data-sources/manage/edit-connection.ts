@@ -4,9 +4,9 @@ import { failure, success, type Result } from "@/server/modules/outbound/result"
 import { checkCrmUrl } from "../connectors/targets/crm-target";
 import { checkPostgresTarget, parsePostgresUrl, postgresUrl, SSL_MODES, type PostgresTarget } from "../connectors/targets/postgres-target";
 
-export { postgresUrl };
+;
 import type { ConnectorTargets } from "../connectors/connector";
-import { crmCredentialsSchema, postgresTableConfigSchema, type CrmObjectConfig, type PostgresTableConfig } from "../source-config";
+import { postgresTableConfigSchema, type CrmObjectConfig, type PostgresTableConfig } from "../source-config";
 
 /**
  * The connection part of an edit: what may change on each kind of managed source. Secrets are
@@ -26,7 +26,6 @@ export const crmConnectionEditSchema = z.object({
   clientSecret: z.string().max(4096).optional(),
 });
 export type PostgresConnectionEdit = z.infer<typeof postgresConnectionEditSchema>;
-export type CrmConnectionEdit = z.infer<typeof crmConnectionEditSchema>;
 
 /** Settings of what is mirrored and how it is shown; identity fields are refused when changed. */
 const columnName = z.string().trim().min(1, "column names must not be empty").max(63);
@@ -77,8 +76,8 @@ export function mergePostgresConnection(stored: PostgresTarget, edit: PostgresCo
  * needs the secret given again in the same edit, so a stored password or client secret is only
  * ever sent to the destination it was stored for.
  */
-export const POSTGRES_DESTINATION_PARTS = ["host", "port", "database", "user"] as const;
-export const CRM_DESTINATION_PARTS = ["instanceUrl", "clientId"] as const;
+const POSTGRES_DESTINATION_PARTS = ["host", "port", "database", "user"] as const;
+const CRM_DESTINATION_PARTS = ["instanceUrl", "clientId"] as const;
 
 /**
  * Refuses (400, before any lookup or connection) an edit that moves the destination but leaves
@@ -146,5 +145,3 @@ export function refuseIdentityChange(
     }
   }
 }
-
-export const storedCrmCredentials = crmCredentialsSchema;

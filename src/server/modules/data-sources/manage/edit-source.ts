@@ -3,6 +3,7 @@ import { Prisma } from "@/server/db/generated/client";
 import { inTransaction } from "@/server/db/transaction";
 import type { Db } from "@/server/db/types";
 import { AppError, isAppError } from "@/server/errors/app-error";
+import { fromZod } from "@/server/errors/zod-issues";
 import type { ActingPrincipal } from "../../access/acting-principal";
 import { recordAuditEvent } from "../../audit/record-audit-event";
 import type { ConnectorDeps } from "../connectors/connector-for-source";
@@ -12,7 +13,7 @@ import { sourceNameSchema } from "../create-csv-source";
 import { syncIntervalSchema } from "../create-managed-source";
 import { openCredentials, sealCredentials } from "../credentials/source-credentials";
 import { requireSource } from "@/server/modules/access/require-source";
-import { crmCredentialsSchema, crmObjectConfigSchema, describeIssue, postgresTableConfigSchema, storedPostgresCredentialsSchema } from "../source-config";
+import { crmCredentialsSchema, crmObjectConfigSchema, describeIssues, postgresTableConfigSchema, storedPostgresCredentialsSchema } from "../source-config";
 import { testConnection, type ConnectionSettings } from "../test-connection";
 import { captureModeSchema, confirmCaptureMode } from "../capture/confirm-capture-mode";
 import {
@@ -28,7 +29,7 @@ import {
 } from "./edit-connection";
 
 /** Every field optional: what is left out stays as it is. */
-export const editSourceInputSchema = z.object({
+const editSourceInputSchema = z.object({
   name: sourceNameSchema.optional(),
   syncIntervalSeconds: syncIntervalSchema.optional(),
   /** Kind-specific (postgresConfigEditSchema / crmConfigEditSchema), judged below. */
@@ -59,7 +60,7 @@ export async function editDataSource(
   input: EditSourceInput,
 ): Promise<EditSourceResult> {
   const parsed = editSourceInputSchema.safeParse(input);
-  if (!parsed.success) throw new AppError("bad_request", `Invalid edit: ${describeIssue(parsed.error)}`);
+  if (!parsed.success) throw fromZod(parsed.error, { subject: "edit", root: "input" });
   const edit = parsed.data;
   const source = await requireSource(deps.db, principal, sourceId);
   try {
@@ -183,7 +184,7 @@ async function managedChanges(
     refuseIdentityChange("crm_object", current, configPatch);
     const connection = parseOr(crmConnectionEditSchema, connectionEdit, "connection");
     const instance = connection.instanceUrl === undefined ? current.instanceUrl : crmObjectConfigSchema.shape.instanceUrl.safeParse(connection.instanceUrl);
-    if (typeof instance !== "string" && !instance.success) throw new AppError("bad_request", `Invalid edit: instanceUrl: ${describeIssue(instance.error)}`);
+    if (typeof instance !== "string" && !instance.success) throw new AppError("bad_request", `Invalid edit: instanceUrl: ${describeIssues(instance.error)}`);
     const instanceUrl = typeof instance === "string" ? instance : instance.data;
     config = { ...current, ...configPatch, instanceUrl };
     const secret = crmCredentialsSchema.safeParse(stored.value);
@@ -236,6 +237,6 @@ async function refusedTarget(kind: "postgres_table" | "crm_object", value: { tar
 
 function parseOr<T extends z.ZodType>(schema: T, value: unknown, where: string): z.output<T> {
   const parsed = schema.safeParse(value);
-  if (!parsed.success) throw new AppError("bad_request", `Invalid edit: ${where}.${describeIssue(parsed.error)}`);
+  if (!parsed.success) throw new AppError("bad_request", `Invalid edit: ${where}.${describeIssues(parsed.error)}`);
   return parsed.data;
 }

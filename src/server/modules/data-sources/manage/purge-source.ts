@@ -11,7 +11,7 @@ export function deleteJobKey(sourceId: string): string {
 }
 
 /** Rows per DELETE: each batch is its own short transaction (~tens of ms at this size). */
-export const PURGE_BATCH_ROWS = 5000;
+const PURGE_BATCH_ROWS = 5000;
 
 export interface PurgeProgress {
   rows: number;

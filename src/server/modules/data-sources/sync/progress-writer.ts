@@ -1,6 +1,6 @@
 import type { PrismaClient } from "@/server/db/types";
 
-export type SyncPhase = "connecting" | "reading" | "reconciling";
+type SyncPhase = "connecting" | "reading" | "reconciling";
 
 export interface ProgressWriter {
   report(phase: SyncPhase, rowsRead: number): void;

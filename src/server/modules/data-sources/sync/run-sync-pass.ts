@@ -257,7 +257,7 @@ async function passSteps(
 }
 
 /** Due when it never ran, or when a full interval has passed since its last cycle. */
-export function isDue(source: Pick<DataSource, "syncIntervalSeconds" | "syncStatus" | "updatedAt">, now: Date): boolean {
+function isDue(source: Pick<DataSource, "syncIntervalSeconds" | "syncStatus" | "updatedAt">, now: Date): boolean {
   if (source.syncIntervalSeconds === null) return false;
   if (source.syncStatus === null) return true;
   return source.updatedAt.getTime() + source.syncIntervalSeconds * 1000 <= now.getTime();

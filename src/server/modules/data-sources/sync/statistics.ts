@@ -15,7 +15,7 @@ export interface WriteShare {
  * statistics (D136). Below it, the per-source distribution the planner relies on (how many rows
  * a source has) barely moves.
  */
-export const ANALYZE_SHARE = 0.1;
+const ANALYZE_SHARE = 0.1;
 export const ANALYZE_MIN_ROWS = 1000;
 
 export function shouldAnalyze(write: WriteShare): boolean {

@@ -22,7 +22,7 @@ export interface ChangeBatch {
   commitTime: Date;
 }
 
-export interface ApplyCounts {
+interface ApplyCounts {
   inserted: number;
   updated: number;
   revived: number;

@@ -21,7 +21,7 @@ export interface CdcConsumerOptions {
   hooks?: { beforeApply?(batch: ChangeBatch): Promise<void>; afterApply?(batch: ChangeBatch, outcome: ApplyOutcome): Promise<void> };
 }
 
-export interface CdcConsumerStats {
+interface CdcConsumerStats {
   applies: number;
   duplicatesSkipped: number;
   fullCompares: number;

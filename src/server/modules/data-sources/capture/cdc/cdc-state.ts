@@ -5,7 +5,7 @@ import type pg from "pg";
  * What CDC keeps between applies, under the `cdc` key of data_sources.capture_state (other modes
  * keep theirs beside it). Never a secret.
  */
-export const cdcStateSchema = z.object({
+const cdcStateSchema = z.object({
   slot: z.string(),
   publication: z.string(),
   /** The slot's consistent point: the full compare read the table exactly as of it. */

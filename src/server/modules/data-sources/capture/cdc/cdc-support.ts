@@ -2,7 +2,7 @@ import type pg from "pg";
 import type { TableName } from "../../connectors/postgres-table/identifiers";
 
 /** The publication Groundwork looks for first; any other publication covering the table also works. */
-export const DEFAULT_PUBLICATION = "groundwork";
+const DEFAULT_PUBLICATION = "groundwork";
 
 export type CdcSupport = { supported: true; publication: string } | { supported: false; reason: string };
 

@@ -8,7 +8,7 @@ import { parseTableName, type TableName } from "../../connectors/postgres-table/
 import { checkPostgresTarget, parsePostgresUrl, type PostgresTarget } from "../../connectors/targets/postgres-target";
 import { defaultConnectorTargets } from "@/server/modules/outbound/target-policy";
 import { failure, success, type Result } from "@/server/modules/outbound/result";
-import { describeIssue, postgresTableConfigSchema, storedPostgresCredentialsSchema, type PostgresTableConfig } from "../../source-config";
+import { describeIssues, postgresTableConfigSchema, storedPostgresCredentialsSchema, type PostgresTableConfig } from "../../source-config";
 
 /**
  * The session settings of every CDC connection, as the table connector pins them: keys arrive
@@ -36,7 +36,7 @@ type CdcSource = Pick<DataSource, "id" | "kind" | "config" | "credentialsEncrypt
 export async function cdcEndpoint(source: CdcSource, deps: Pick<ConnectorDeps, "secrets" | "targets">): Promise<Result<CdcEndpoint>> {
   if (source.kind !== "postgres_table") return failure("change data capture needs a Postgres table source");
   const config = postgresTableConfigSchema.safeParse(source.config);
-  if (!config.success) return failure(`the source configuration is invalid: ${describeIssue(config.error)}`);
+  if (!config.success) return failure(`the source configuration is invalid: ${describeIssues(config.error)}`);
   const table = parseTableName(config.data.table);
   if (!table) return failure(`"${config.data.table}" is not a valid schema.table name`);
   const opened = openCredentials(deps.secrets, source.id, source.credentialsEncrypted);

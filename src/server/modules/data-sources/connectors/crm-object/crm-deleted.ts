@@ -4,7 +4,7 @@ import { authorized, type Login, type SessionHolder } from "./crm-session";
 
 const MINUTE = 60_000;
 
-export interface DeletedIds {
+interface DeletedIds {
   /** Ids the CRM logged as deleted within the window (each once). */
   ids: string[];
   /**
@@ -103,13 +103,13 @@ function errorCodeOf(body: unknown): string | null {
 }
 
 /** Salesforce dates look like `2013-05-07T22:07:19.000+0000`, which Date cannot parse as is. */
-export function parseDate(value: unknown): Date | null {
+function parseDate(value: unknown): Date | null {
   if (typeof value !== "string") return null;
   const parsed = new Date(value.replace(/([+-]\d{2})(\d{2})$/, "$1:$2"));
   return Number.isNaN(parsed.getTime()) ? null : parsed;
 }
 
-export function floorMinute(date: Date): Date {
+function floorMinute(date: Date): Date {
   return new Date(Math.floor(date.getTime() / MINUTE) * MINUTE);
 }
 

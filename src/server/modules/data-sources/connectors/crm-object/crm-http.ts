@@ -112,7 +112,7 @@ function describeFetchError(error: unknown, timeoutMs: number): string {
   }
 }
 
-export function hostOf(url: string): string {
+function hostOf(url: string): string {
   try {
     return new URL(url).host;
   } catch {

@@ -8,15 +8,15 @@ import { describePgError } from "./describe-pg-error";
 import { formatTableName, parseTableName, quoteIdent, type TableName } from "./identifiers";
 
 /** At most this many tables are listed; a database with more says so (and takes a typed name). */
-export const DISCOVERY_TABLE_LIMIT = 500;
+const DISCOVERY_TABLE_LIMIT = 500;
 
-export interface DiscoveredTable {
+interface DiscoveredTable {
   /** As the source's `table` setting takes it: `schema.table`, parts quoted only when they must be. */
   name: string;
   kind: "table" | "partitioned table" | "view" | "materialized view" | "foreign table";
 }
 
-export interface DiscoveredColumn {
+interface DiscoveredColumn {
   name: string;
   type: string;
   nullable: boolean;
@@ -39,7 +39,7 @@ export interface Discovery {
 const KINDS: Record<string, DiscoveredTable["kind"]> = { r: "table", p: "partitioned table", v: "view", m: "materialized view", f: "foreign table" };
 
 /** `schema.table` with a part quoted only when parseTableName would not read it back bare. */
-export function tableSetting(name: TableName): string {
+function tableSetting(name: TableName): string {
   const part = (text: string) => (/^[^."\s]+$/.test(text) ? text : quoteIdent(text));
   return `${part(name.schema)}.${part(name.table)}`;
 }

@@ -60,7 +60,7 @@ describe("creating a source refuses every bypass of the target rules, naming the
       ["postgres://u:p@192.168.0.10/shop", "credentials.url: the host 192.168.0.10 is a private address"],
       ["postgres://u:p@sneaky.example.com/shop", "credentials.url: the host sneaky.example.com (10.1.2.3) is a private address"],
     ];
-    for (const [url, message] of cases) expect(await refusal(tableSource(org, url), targets), url).toContain(`Invalid data source: ${message}`);
+    for (const [url, message] of cases) expect(await refusal(tableSource(org, url), targets), url).toContain(`Invalid data source. ${message}`);
     expect(await db.prisma.dataSource.count({ where: { organizationId: org } })).toBe(0);
   });
 
@@ -68,7 +68,7 @@ describe("creating a source refuses every bypass of the target rules, naming the
     const org = await createTestOrganization(db.prisma);
     const crm = (instanceUrl: string): ManagedSourceInput => ({ kind: "crm_object", organizationId: org, name: "CRM", config: { instanceUrl, object: "Account" }, credentials: { clientId: "a", clientSecret: "b" } });
     const targets = strict({ "crm.example.com": ["203.0.113.30"], "crm.internal": ["172.20.0.4"] });
-    expect(await refusal(crm("http://crm.example.com"), targets)).toBe("Invalid data source: config.instanceUrl: the instance URL must use https");
+    expect(await refusal(crm("http://crm.example.com"), targets)).toBe("Invalid data source. config.instanceUrl: the instance URL must use https");
     expect(await refusal(crm("http://127.0.0.1:9999"), targets)).toMatch(/config\.instanceUrl: the instance URL must use https \(plain http is allowed only to a loopback host/);
     expect(await refusal(crm("https://127.0.0.1"), targets)).toMatch(/config\.instanceUrl: the host 127\.0\.0\.1 is a loopback address/);
     expect(await refusal(crm("https://crm.internal"), targets)).toMatch(/config\.instanceUrl: the host crm\.internal \(172\.20\.0\.4\) is a private address/);

@@ -3,7 +3,7 @@ import { isLoopback, restrictedRange } from "@/server/modules/outbound/address-r
 import { checkedAddresses, resolveHost, type TargetPolicy } from "@/server/modules/outbound/target-policy";
 
 export const SSL_MODES = ["disable", "prefer", "require", "verify-ca", "verify-full", "no-verify"] as const;
-export type SslMode = (typeof SSL_MODES)[number];
+type SslMode = (typeof SSL_MODES)[number];
 
 /**
  * Everything a connector takes from a tenant's Postgres URL. The pg client config is built

@@ -2,15 +2,16 @@ import { sessionProcedure } from "@/server/api/dashboard/trpc";
 import { listRows } from "@/server/modules/data-source-rows/list-rows";
 import { requireSource } from "@/server/modules/access/require-source";
 import { sourcePrincipal } from "@/server/modules/access/source-access";
-import { listRowsInput, listRowsOutput } from "./list-rows.types";
+import { browseRowsInput, browseRowsOutput } from "./browse-rows.types";
 
 /**
- * A source's rows in one of the API's orders, filtered by external id and searchable (D107), live
- * only or with tombstones, with the source's column set in its own order (D450).
+ * The source page's rows browser: a source's rows in one of the API's orders, filtered by
+ * external id and searchable (D107), live only or with tombstones, with the source's column set
+ * in its own order (D450).
  */
-export const listRowsProcedure = sessionProcedure
-  .input(listRowsInput)
-  .output(listRowsOutput)
+export const browseRowsProcedure = sessionProcedure
+  .input(browseRowsInput)
+  .output(browseRowsOutput)
   .query(async ({ ctx, input }) => {
     const source = await requireSource(ctx.db, sourcePrincipal(ctx.viewer, input.organizationId, "read"), input.sourceId);
     const search = input.search?.trim() || undefined;

@@ -1,1 +1,0 @@
-export { channelIdInput as deleteChannelInput, channelSchema as deleteChannelOutput } from "./alert.types";
