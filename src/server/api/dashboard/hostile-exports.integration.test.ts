@@ -19,10 +19,14 @@ const STALL_MS = 1500;
 beforeAll(() => {
   useSessionSecret();
   process.env.GROUNDWORK_EXPORT_STALL_TIMEOUT_MS = String(STALL_MS);
+  // The exports' request log is dashboard-request-log's to test; here the process writer would
+  // write through a DATABASE_URL this file does not set.
+  process.env.GROUNDWORK_REQUEST_LOG = "off";
   resetEnvCache();
 });
 afterAll(() => {
   delete process.env.GROUNDWORK_EXPORT_STALL_TIMEOUT_MS;
+  delete process.env.GROUNDWORK_REQUEST_LOG;
   resetEnvCache();
 });
 

@@ -2,6 +2,7 @@ import { mkdtemp, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { resetEnvCache } from "@/env";
 import { createDashboardCaller } from "@/server/api/dashboard/root";
 import { handleRowsExport } from "@/server/api/dashboard/rows-export";
 import { newRawConnection } from "@/server/db/client";
@@ -26,9 +27,15 @@ const { cli } = cliRunner(() => ({ DATABASE_URL: database.url, GROUNDWORK_DATA_D
 
 beforeAll(async () => {
   useSessionSecret();
+  // The export's request log is dashboard-request-log's to test; here the process writer would
+  // write through a DATABASE_URL this file does not set.
+  process.env.GROUNDWORK_REQUEST_LOG = "off";
+  resetEnvCache();
   dataDir = await mkdtemp(path.join(tmpdir(), "gw-rows-export-"));
 });
 afterAll(async () => {
+  delete process.env.GROUNDWORK_REQUEST_LOG;
+  resetEnvCache();
   await rm(dataDir, { recursive: true, force: true });
 });
 
