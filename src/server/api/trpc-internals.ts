@@ -13,7 +13,7 @@ import type { z } from "zod";
 export type DefinitionLevel = ((opts: never) => unknown) & { _type?: string };
 
 /** What a definition's resolver is called with (tRPC's own resolver options, as far as used). */
-export type Resolver<Ctx, Meta> = (opts: { ctx: Ctx; input: unknown; meta: Meta | undefined; path: string; type: string; signal: undefined }) => Promise<unknown>;
+type Resolver<Ctx, Meta> = (opts: { ctx: Ctx; input: unknown; meta: Meta | undefined; path: string; type: string; signal: undefined }) => Promise<unknown>;
 
 /** A built tRPC 11 procedure's definition, as far as this project reads it. */
 export interface ProcedureDefinition<Ctx = unknown, Meta = unknown> {

@@ -2,7 +2,7 @@ import { BlockList, isIP } from "node:net";
 import { boundedMemo } from "@/server/lib/bounded-memo";
 
 /** `::ffff:127.0.0.1` (an IPv4 peer on a dual-stack socket) is 127.0.0.1. */
-export function normalizeAddress(address: string): string {
+function normalizeAddress(address: string): string {
   const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(address);
   return (mapped ? mapped[1]! : address).toLowerCase();
 }

@@ -2,10 +2,10 @@ import { AppError } from "@/server/errors/app-error";
 import { UPLOAD_CSV_MAX_BYTES } from "@/server/modules/data-sources/csv/csv-limits";
 
 /** The methods this server answers; anything else is a 405 naming these. */
-export const SERVED_METHODS = ["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"] as const;
+const SERVED_METHODS = ["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"] as const;
 const served = new Set<string>(SERVED_METHODS);
 
-export function methodNotServed(method: string): AppError {
+function methodNotServed(method: string): AppError {
   return new AppError("method_not_allowed", `${method || "This method"} is not supported by this server; use ${SERVED_METHODS.join(", ")}.`, {
     headers: { Allow: SERVED_METHODS.join(", ") },
   });
@@ -115,7 +115,7 @@ export function normalizeUnreservedEscapes(url: string): string | null {
 }
 
 /** Largest body each dashboard/auth endpoint reads (D177); null: not capped here. */
-export function bodyLimitFor(path: string): number | null {
+function bodyLimitFor(path: string): number | null {
   if (path.startsWith("/api/auth/")) return 16 * 1024;
   // Every dashboard procedure call is small; a CSV file goes to its own streamed route (D161).
   if (path.startsWith("/api/trpc/")) return 1024 * 1024;

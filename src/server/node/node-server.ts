@@ -13,9 +13,9 @@ import { contentSecurityPolicy, HSTS_VALUE, newNonce, SECURITY_HEADERS, servedOv
 import { trackConnections, type ServerState } from "./graceful-stop";
 
 /** Server timeouts (D48): headers must arrive within 15 s, a whole request within 60 s. */
-export const HEADERS_TIMEOUT_MS = 15_000;
-export const REQUEST_TIMEOUT_MS = 60_000;
-export const KEEP_ALIVE_TIMEOUT_MS = 5_000;
+const HEADERS_TIMEOUT_MS = 15_000;
+const REQUEST_TIMEOUT_MS = 60_000;
+const KEEP_ALIVE_TIMEOUT_MS = 5_000;
 
 export type NodeHandler = (req: IncomingMessage, res: ServerResponse) => void | Promise<void>;
 

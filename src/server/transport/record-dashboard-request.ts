@@ -27,7 +27,7 @@ export function traceError(trace: DashboardTrace, error: AppError): void {
  * organization its caller is not in is never filed under it: that organization's admins would
  * otherwise read who probes them.
  */
-export function dashboardOrganization(viewer: Viewer | null | undefined, claimed: string | null | undefined): string | null {
+function dashboardOrganization(viewer: Viewer | null | undefined, claimed: string | null | undefined): string | null {
   if (!viewer) return null;
   if (claimed) {
     if (viewer.isInstanceOwner || viewer.isSupport) return claimed;
@@ -37,7 +37,7 @@ export function dashboardOrganization(viewer: Viewer | null | undefined, claimed
 }
 
 /** Hands one dashboard answer to the request log: never blocks, never throws (like recordRequest). */
-export function recordDashboardRequest(
+function recordDashboardRequest(
   writer: RequestLogWriter,
   answered: { req: Request; requestId: string; route: string; status: number; durationMs: number; responseBytes: number; trace: DashboardTrace },
 ): void {

@@ -31,7 +31,7 @@ export interface Settled {
 export type AdmittedCall = AccessCall & { principal: ApiKeyPrincipal };
 
 /** One step: checks the call, then continues it on a client (`rest(db)`), or answers without it. */
-export type AccessStep = <R extends Settled>(call: AccessCall, rest: (db: Db) => Promise<R>) => Promise<R>;
+type AccessStep = <R extends Settled>(call: AccessCall, rest: (db: Db) => Promise<R>) => Promise<R>;
 
 /**
  * The access rules of an /api/v1 call, in order: key (401) → instance binding → scope →
@@ -40,7 +40,7 @@ export type AccessStep = <R extends Settled>(call: AccessCall, rest: (db: Db) =>
  * pipeline before it read the body (ctx.principal); a call that did not come through it carries
  * no principal and is refused, never served unauthenticated.
  */
-export function authorizeApiCall(principal: ApiKeyPrincipal | undefined, meta: ApiMeta | undefined, rawInput: unknown): ApiKeyPrincipal {
+function authorizeApiCall(principal: ApiKeyPrincipal | undefined, meta: ApiMeta | undefined, rawInput: unknown): ApiKeyPrincipal {
   if (!principal) throw new AppError("unauthorized", "A valid API key is required.", { headers: { "WWW-Authenticate": "Bearer" } });
   if (meta?.access === "instance") requireInstanceKey(principal);
   if (meta?.scope) requireScope(principal, meta.scope);
@@ -65,7 +65,7 @@ const idempotently: AccessStep = (call, rest) => continueIdempotently(call.ctx, 
  * needs is added here, never as a middleware of a procedure: the pipeline refuses at start a
  * procedure with a middleware it does not know (src/server/api/trpc-internals.ts).
  */
-export const API_ACCESS_CHAIN: readonly AccessStep[] = [authorize, idempotently];
+const API_ACCESS_CHAIN: readonly AccessStep[] = [authorize, idempotently];
 
 /**
  * Runs the chain, then `resolve` with the call as the steps left it. NOTE: no async and no

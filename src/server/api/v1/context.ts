@@ -13,7 +13,7 @@ export interface ResponseHolder {
 }
 
 /** What a procedure may read of the request itself (the idempotent write's fingerprint). */
-export interface ApiRequestHead {
+interface ApiRequestHead {
   method: string;
   pathname: string;
   headers: { get(name: string): string | null };

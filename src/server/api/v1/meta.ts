@@ -6,7 +6,7 @@ import type { OpenApiMeta } from "trpc-to-openapi";
  * - `bearer`: any valid key, subject to `scope` and organization binding;
  * - `instance`: an instance-scoped key only (spec 5.8).
  */
-export type Access = "public" | "bearer" | "instance";
+type Access = "public" | "bearer" | "instance";
 
 export type ApiMeta = OpenApiMeta<{
   access?: Access;

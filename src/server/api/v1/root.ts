@@ -9,5 +9,3 @@ export const appRouter = createRouter({
   records: recordsRouter,
   dataSourceRows: dataSourceRowsRouter,
 });
-
-export type AppRouter = typeof appRouter;

@@ -2,7 +2,7 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import { clientAddressOf } from "@/server/node/client-address";
 
 /** Reads one request header by lower-case name (several values joined by ", ", as Fetch does). */
-export interface HeaderReader {
+interface HeaderReader {
   get(name: string): string | null;
 }
 

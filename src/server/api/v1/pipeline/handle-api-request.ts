@@ -25,7 +25,7 @@ import { newRequestId, REQUEST_ID_HEADER } from "@/server/transport/request-id";
 import { isInstanceSurface, listApiRoutes, matchRoute, refuseInstanceSurface, type ApiRoute, type RouteMatch } from "./routes";
 import type { IncomingMessage, ServerResponse } from "node:http";
 
-export const API_PREFIX = "/api/v1";
+const API_PREFIX = "/api/v1";
 
 export interface ApiHandlerDeps {
   router: AnyTRPCRouter;

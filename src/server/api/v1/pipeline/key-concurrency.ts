@@ -1,7 +1,7 @@
 import { AppError } from "@/server/errors/app-error";
 
 /** How long a request waits for one of its key's slots before it is told to retry. */
-export const KEY_SLOT_WAIT_MS = 10_000;
+const KEY_SLOT_WAIT_MS = 10_000;
 
 /**
  * At most `maxPerKey` requests of one API key run at once in this process; the others wait

@@ -90,7 +90,7 @@ function rewriteOperation(operation: Operation, route: ApiRoute): void {
 }
 
 /** The required scope and binding, in words, at the head of each operation's description. */
-export function accessText(route: ApiRoute): string {
+function accessText(route: ApiRoute): string {
   const { scope, access, orgParam } = route.meta;
   const [resource] = (scope ?? "").split(":");
   const scopeText = scope ? `**Required scope:** \`${scope}\` (also granted by \`${resource}:*\` and \`*:*\`); a key without it gets 403 naming it.` : "";
