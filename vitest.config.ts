@@ -7,12 +7,17 @@ const alias = {
   "server-only": fileURLToPath(new URL("./node_modules/server-only/empty.js", import.meta.url)),
 };
 
+// A passing test's console output is not shown (D560): what a green run prints is the summary.
+// A failing test's output, and its file's, still is; VITEST_LOGS=all shows every test's.
+const QUIET = process.env.VITEST_LOGS === "all" ? false : "passed-only";
+
 // Projects: `unit` (pure logic, *.test.ts), `integration` (*.integration.test.ts, real Postgres;
 // each test file gets its own database cloned from a migrated template), `topology` (npm run
 // test:topology only) and `device-sync` (the package's own tests).
 export default defineConfig({
   resolve: { alias },
   test: {
+    silent: QUIET,
     projects: [
       {
         resolve: { alias },
