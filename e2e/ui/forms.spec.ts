@@ -271,7 +271,9 @@ test.describe("forms and their records", () => {
   });
 
   test("'Mint a key with these scopes' on the connect page opens the mint form with exactly those scopes ticked", async ({ browser }) => {
+    // A form asks for the records scopes and a source for data_sources:read.
     const org = await createOrg(unique("Forms Org"));
+    await createSource(org.id, { kind: "csv", name: "Sites", keyColumn: "code" });
     const owner = await signedIn(browser, seededOwner());
     await owner.goto(`/dashboard/organizations/${org.id}/connect`);
     await owner.getByRole("link", { name: "Mint a key with these scopes" }).click();
