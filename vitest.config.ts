@@ -23,6 +23,7 @@ export default defineConfig({
         resolve: { alias },
         test: {
           name: "unit",
+          setupFiles: ["src/test/console-logs.ts"],
           include: ["src/**/*.test.ts", "scripts/**/*.test.ts"],
           exclude: ["**/*.integration.test.ts", "**/*.topology.test.ts", "node_modules/**"],
           environment: "node",
@@ -32,6 +33,10 @@ export default defineConfig({
         resolve: { alias },
         test: {
           name: "integration",
+          // Files run side by side, each on its own copy of the template database (./src/test/db.ts):
+          // they mostly wait on Postgres and on child processes, so three share two cores (D562).
+          maxWorkers: 3,
+          setupFiles: ["src/test/console-logs.ts"],
           include: ["src/**/*.integration.test.ts"],
           environment: "node",
           globalSetup: ["src/test/global-setup.ts"],
@@ -61,6 +66,7 @@ export default defineConfig({
         resolve: { alias },
         test: {
           name: "device-sync",
+          setupFiles: ["src/test/console-logs.ts"],
           include: ["packages/device-sync/test/**/*.test.ts"],
           environment: "node",
           globalSetup: ["src/test/global-setup.ts"],
