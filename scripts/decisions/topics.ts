@@ -75,6 +75,7 @@ export const GROUP_TOPICS: Readonly<Record<string, (typeof TOPICS)[number]>> = {
   "Issue 44 — small fixes": "Dashboard",
   "Issue 43 — remaining": "Dashboard",
   "Issue 45 — layer rules": "Architecture",
+  "Issue 45 — a fast, quiet loop": "Operations",
 };
 
 /** The topic of a group heading; "Other" for a group not in the table (or an entry before any group). */
