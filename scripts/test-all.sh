@@ -13,6 +13,15 @@ for step in lint lint:migrations typecheck test:unit test:integration test:devic
   npm run -s "${step}" || failed_steps+=("${step}")
 done
 [ ${#failed_steps[@]} -gt 0 ] && echo "Failed steps: ${failed_steps[*]}"
+# The app under test logs to a file, not to this run (D560); a failed e2e step shows its end.
+case " ${failed_steps[*]-} " in
+  *" test:e2e "*)
+    if [ -f test-results/e2e-server.log ]; then
+      echo "==> the app under test's last 60 lines (all of it: test-results/e2e-server.log)"
+      tail -n 60 test-results/e2e-server.log
+    fi
+    ;;
+esac
 # A failed lint, lint:migrations or typecheck step has no test report of its own: each counts as one failure, so
 # the closing line is honest (lint:migrations, squawk over prisma/migrations, D393, is one such
 # step); a test step that wrote no report is counted by test-summary.ts.

@@ -78,8 +78,9 @@ test("a rotation's old key: its latest requests are counted this hour so far, ne
     await expect(page.getByTestId("rotation-old-counting")).toBeVisible();
     await expect(oldSide).toHaveAttribute("data-counting", "true");
     await expect(oldSide).toContainText("0 this hour so far");
-    // …and keeps saying so across its re-reads (a bare 0 would have been the old panel's answer).
-    await page.waitForTimeout(2_500);
+    // …and keeps saying so across its re-reads (a bare 0 would have been the old panel's answer):
+    // two more answered reads of the counts, not a fixed wait that hopes they happened.
+    for (let i = 0; i < 2; i++) await page.waitForResponse((res) => res.url().includes("usage.key") && res.ok(), { timeout: 10_000 });
     await expect(lastUsed).toHaveText("just now");
     await expect(oldSide).toHaveAttribute("data-counting", "true");
     await expectAccessible(page, { label: "rotation panel counting the old key's last use" });

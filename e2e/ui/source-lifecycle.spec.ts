@@ -110,8 +110,14 @@ test("a paused source runs no pass over two intervals, leaves the board, refuses
   expect(refused.status).toBe(409);
   expect(JSON.stringify(refused.body)).toContain("is paused; resume it first");
 
+  // Two intervals of the scheduler, seen rather than slept: a second source on the same 5 s
+  // schedule finishes three passes (its first at once, then one an interval), and the paused one
+  // none in that time.
   const before = await runs(sourceId);
-  await owner.waitForTimeout(12_000); // two intervals and a tick
+  const controlTable = await customerTable(customer, unique("control").replace(/-/g, "_"), 3);
+  const controlId = await createSource(org.id, { kind: "postgres_table", name: "Control customers", syncIntervalSeconds: null, config: { table: controlTable, keyColumn: "id" }, credentials: { url: customer.url } });
+  await withE2eDb((db) => db.dataSource.update({ where: { id: controlId }, data: { syncIntervalSeconds: 5 } }));
+  await expect.poll(() => runs(controlId), { timeout: 45_000 }).toBeGreaterThanOrEqual(3);
   expect(await runs(sourceId)).toBe(before);
   await owner.goto(`/dashboard/support?org=${org.id}`);
   await expect(owner.getByTestId("board-row").filter({ hasText: "Paused customers" })).toHaveCount(0);

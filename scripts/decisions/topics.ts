@@ -77,6 +77,7 @@ export const GROUP_TOPICS: Readonly<Record<string, (typeof TOPICS)[number]>> = {
   "Issue 45 — layer rules": "Architecture",
   "Issue 45 — one home for /api/v1": "Architecture",
   "Issue 45 — names and hygiene": "Architecture",
+  "Issue 45 — a fast, quiet loop": "Operations",
 };
 
 /** The topic of a group heading; "Other" for a group not in the table (or an entry before any group). */

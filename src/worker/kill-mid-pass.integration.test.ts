@@ -14,6 +14,7 @@ import { useCustomerDatabase } from "@/server/modules/data-sources/testing/custo
 import { createTableSource } from "@/server/modules/data-sources/testing/source-fixtures";
 import { requestSourceSync } from "@/server/modules/data-sources/sync-queue";
 import { startWorker } from "./start-worker";
+import { relayToConsole } from "@/test/relay-output";
 
 const db = useTestDatabase();
 const customer = useCustomerDatabase();
@@ -36,8 +37,9 @@ afterAll(async () => {
 function spawnWorker(): { process: ChildProcess; lines: AsyncIterableIterator<string> } {
   const worker = spawn(process.execPath, ["--import", "tsx", path.join(repoRoot, "src/worker/testing/worker-child.ts"), db.url, dataDir, "500"], {
     cwd: repoRoot,
-    stdio: ["ignore", "pipe", "inherit"],
+    stdio: ["ignore", "pipe", "pipe"],
   });
+  relayToConsole(worker.stderr);
   return { process: worker, lines: createInterface({ input: worker.stdout! })[Symbol.asyncIterator]() };
 }
 

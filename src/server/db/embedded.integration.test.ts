@@ -10,6 +10,7 @@ import { withClient } from "./admin";
 import { startEmbeddedPostgres, type EmbeddedPostgres } from "./embedded";
 import { LEGACY_PASSWORD, PASSWORD_FILE } from "./embedded-password";
 import { isAlive } from "./postmaster";
+import { relayToConsole } from "@/test/relay-output";
 
 // A server of its own in a temporary directory: these tests kill and restart servers.
 let dataDir: string;
@@ -41,8 +42,9 @@ async function startInChildProcess(): Promise<{ child: ReturnType<typeof spawn>;
     console.log(JSON.stringify({ postmaster: server.pid }));
     setInterval(() => {}, 1000);`;
   const child = spawn(process.execPath, ["--import", "tsx", "--input-type=module", "-e", script], {
-    stdio: ["ignore", "pipe", "inherit"],
+    stdio: ["ignore", "pipe", "pipe"],
   });
+  relayToConsole(child.stderr);
   const lines = createInterface({ input: child.stdout! });
   const exited = once(child, "exit").then(() => Promise.reject(new Error("the child process failed to start a server")));
   const [line] = (await Promise.race([once(lines, "line"), exited])) as [string];

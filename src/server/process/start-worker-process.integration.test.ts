@@ -19,12 +19,15 @@ import { freePort } from "@/test/free-port";
 const db = useTestDatabase();
 const customer = useCustomerDatabase();
 const repoRoot = fileURLToPath(new URL("../../..", import.meta.url));
-const PORT = Number(process.env.PORT ?? 4031);
+// The kernel's pick, not a fixed port: other test files (D562) and other checkouts' runs start
+// servers on this machine at the same time.
+let PORT: number;
 let dataDir: string;
 let sourceId: string;
 const started: ChildProcess[] = [];
 
 beforeAll(async () => {
+  PORT = await freePort();
   dataDir = await mkdtemp(path.join(tmpdir(), "gw-start-"));
   const secrets = createSecretBox(await loadEncryptionKey(dataDir));
   await customer.query(`CREATE TABLE public.customers (id int PRIMARY KEY, name text NOT NULL)`);

@@ -2,9 +2,11 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { createUser } from "@/server/modules/users/create-user";
 import { csvUploadRequest, sessionCookie, useSessionSecret } from "@/test/csv-upload-request";
 import { useTestDatabase } from "@/test/db";
+import { useTestRequestLog } from "@/test/request-log";
 import { handleCsvUpload, UPLOAD_CSV_MAX_BYTES } from "./csv-upload";
 
 const database = useTestDatabase();
+const requestLog = useTestRequestLog(database);
 beforeAll(() => useSessionSecret());
 
 async function setup() {
@@ -41,7 +43,7 @@ function countingBody(chunks: number, size: number) {
 
 async function send(userId: string | null, target: { organizationId: string; sourceId: string }, body: BodyInit, headers: Record<string, string> = {}) {
   const cookie: Record<string, string> = userId ? { cookie: await sessionCookie(database.prisma, userId) } : {};
-  const response = await handleCsvUpload(csvUploadRequest(target, body, { ...cookie, ...headers }), target, database.prisma);
+  const response = await handleCsvUpload(csvUploadRequest(target, body, { ...cookie, ...headers }), target, database.prisma, requestLog.writer);
   const json = (await response.json()) as { error?: { code: string; message: string }; request_id?: string; dataVersion?: number };
   return { status: response.status, json };
 }

@@ -3,6 +3,8 @@ import { resetEnvCache } from "@/env";
 import { newRawConnection } from "@/server/db/client";
 import { logger } from "@/server/logger";
 import { runningExports } from "@/server/modules/exports/export-slots";
+import { createPostgresSink } from "@/server/modules/request-log/postgres-sink";
+import { createBufferedWriter, type BufferedWriter } from "@/server/modules/request-log/writer";
 import { EXPORT_APPLICATION_NAME } from "@/server/modules/records/export-records";
 import { sessionCookie, useSessionSecret } from "@/test/csv-upload-request";
 import { useTestDatabase } from "@/test/db";
@@ -15,8 +17,12 @@ import { handleRecordsExport } from "./records-export";
 
 const database = useTestDatabase();
 const STALL_MS = 1500;
+// The exports' request log lines go to this file's database: the process's own writer would
+// reach for DATABASE_URL, which a test process does not have (and log each failed batch).
+let requestLog: BufferedWriter;
 
 beforeAll(() => {
+  requestLog = createBufferedWriter(createPostgresSink(() => database.prisma));
   useSessionSecret();
   process.env.GROUNDWORK_EXPORT_STALL_TIMEOUT_MS = String(STALL_MS);
   // The exports' request log is dashboard-request-log's to test; here the process writer would
@@ -24,7 +30,8 @@ beforeAll(() => {
   process.env.GROUNDWORK_REQUEST_LOG = "off";
   resetEnvCache();
 });
-afterAll(() => {
+afterAll(async () => {
+  await requestLog.close();
   delete process.env.GROUNDWORK_EXPORT_STALL_TIMEOUT_MS;
   delete process.env.GROUNDWORK_REQUEST_LOG;
   resetEnvCache();
@@ -63,6 +70,7 @@ async function setup(members: number) {
       form.id,
       db,
       () => newRawConnection(db),
+      requestLog,
     );
   return { organization, users, open };
 }

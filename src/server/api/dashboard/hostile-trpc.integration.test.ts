@@ -5,6 +5,7 @@ import { createTestOrganization } from "@/server/modules/data-sources/testing/so
 import { startApiProcess, type ApiProcess } from "@/test/api-process";
 import { sessionCookie, useSessionSecret } from "@/test/csv-upload-request";
 import { useTestDatabase } from "@/test/db";
+import { relayToConsole } from "@/test/relay-output";
 
 // The dashboard's share of the hostile-input suite (issue 41 item 3, D370): against the real
 // handler of app/api/trpc in a server process of its own (src/test/serve-api.ts --dashboard, the
@@ -89,7 +90,8 @@ describe("the dashboard endpoint under hostile requests", () => {
     const idle = await probe(10);
     // The flood runs in a process of its own, so the probes' timings are not the flood client's
     // own event loop.
-    const flood = spawn(process.execPath, ["-e", FLOOD], { env: { ...process.env, TARGET: `${origin}${batchOf("viewer.me", 1500)}` }, stdio: ["ignore", "pipe", "inherit"] });
+    const flood = spawn(process.execPath, ["-e", FLOOD], { env: { ...process.env, TARGET: `${origin}${batchOf("viewer.me", 1500)}` }, stdio: ["ignore", "pipe", "pipe"] });
+    relayToConsole(flood.stderr);
     let floodOut = "";
     flood.stdout.on("data", (chunk: Buffer) => (floodOut += chunk.toString()));
     try {

@@ -1,9 +1,11 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { sessionCookie, useSessionSecret } from "@/test/csv-upload-request";
 import { useTestDatabase } from "@/test/db";
+import { useTestRequestLog } from "@/test/request-log";
 import { handleRecordsExport } from "./records-export";
 
 const database = useTestDatabase();
+const requestLog = useTestRequestLog(database);
 beforeAll(() => useSessionSecret());
 
 describe("dashboard records export route", () => {
@@ -14,7 +16,7 @@ describe("dashboard records export route", () => {
     const cookie = await sessionCookie(db, owner.id);
     const exportOf = async (formId: string, query = "") => {
       const request = new Request(`http://dash.test/dashboard/organizations/${organization.id}/forms/${encodeURIComponent(formId)}/export${query}`, { headers: { host: "dash.test", cookie } });
-      const response = await handleRecordsExport(request, organization.id, formId, db);
+      const response = await handleRecordsExport(request, organization.id, formId, db, undefined, requestLog.writer);
       const body = (await response.json()) as { error: { code: string; message: string }; request_id: string };
       return { status: response.status, code: body.error.code, message: body.error.message, requestId: body.request_id };
     };

@@ -204,6 +204,6 @@ describe("a page of a walk straddling a mass change", () => {
 });
 
 it("prints the figures", () => {
-  process.stdout.write(`versions branch of a mid-walk page (${OLD_VERSIONS} old versions, ${RECENT.join(" + ")} since S):\n  ${figures.join("\n  ")}\n`);
+  console.log(`versions branch of a mid-walk page (${OLD_VERSIONS} old versions, ${RECENT.join(" + ")} since S):\n  ${figures.join("\n  ")}`);
   expect(figures).toHaveLength(cases.length * statistics.length + 8);
 });

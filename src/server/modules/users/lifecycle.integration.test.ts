@@ -1,7 +1,9 @@
 import { describe, expect, it } from "vitest";
 import { createDashboardCaller } from "@/server/api/dashboard/root";
 import { loadViewer } from "@/server/modules/access/viewer";
-import { useTestDatabase } from "@/test/db";
+import { createPrismaClient } from "@/server/db/client";
+import type { PrismaClient } from "@/server/db/generated/client";
+import { createTestDatabase, useTestDatabase } from "@/test/db";
 import { createUser } from "./create-user";
 import { changeOwnPassword, disableUser, enableUser, resetPassword, signOutEverywhere, unlockUser } from "./lifecycle";
 import { endSession, openSession } from "./sessions";
@@ -14,6 +16,10 @@ async function people() {
   const ownerRow = await db.user.create({ data: { email: `owner-${Math.random()}@x.test`, passwordHash: "x", isInstanceOwner: true } });
   const member = await createUser(db, { email: `m-${Math.random().toString(36).slice(2)}@x.test` }, { type: "user", id: ownerRow.id });
   return { owner: { type: "user" as const, id: ownerRow.id }, ownerId: ownerRow.id, member };
+}
+
+async function makeOwner(db: PrismaClient): Promise<string> {
+  return (await db.user.create({ data: { email: `owner-${Math.random()}@x.test`, passwordHash: "x", isInstanceOwner: true } })).id;
 }
 
 async function session(userId: string) {
@@ -51,14 +57,19 @@ describe("sessions and the account lifecycle", () => {
   }, 30_000);
 
   it("an owner cannot disable themselves or the last enabled owner", async () => {
-    const { owner, ownerId } = await people();
-    await expect(disableUser(database.prisma, owner, ownerId)).rejects.toMatchObject({ code: "bad_request" });
-    await expect(disableUser(database.prisma, { type: "cli", id: null }, ownerId)).resolves.toBeDefined();
-    // Others exist in this database from earlier tests; with them disabled the last one is kept.
-    const enabledOwners = await database.prisma.user.findMany({ where: { isInstanceOwner: true, disabledAt: null } });
-    for (const other of enabledOwners.slice(1)) await disableUser(database.prisma, { type: "cli", id: null }, other.id);
-    await expect(disableUser(database.prisma, { type: "cli", id: null }, enabledOwners[0]!.id)).rejects.toMatchObject({ code: "conflict" });
-    await database.prisma.user.updateMany({ where: { isInstanceOwner: true }, data: { disabledAt: null } });
+    // A database of its own, so the owners are exactly the two this test makes (not those of earlier tests).
+    const own = await createTestDatabase({ migrated: true });
+    const db = createPrismaClient(own.url);
+    try {
+      const [first, second] = [await makeOwner(db), await makeOwner(db)];
+      await expect(disableUser(db, { type: "user", id: first }, first)).rejects.toMatchObject({ code: "bad_request" });
+      await expect(disableUser(db, { type: "cli", id: null }, first)).resolves.toBeDefined();
+      await expect(disableUser(db, { type: "cli", id: null }, second)).rejects.toMatchObject({ code: "conflict" });
+      expect(await db.user.count({ where: { isInstanceOwner: true, disabledAt: null } })).toBe(1);
+    } finally {
+      await db.$disconnect();
+      await own.drop();
+    }
   });
 
   it("reset: a new password shown once, the old one refused, sessions ended, locks lifted", async () => {

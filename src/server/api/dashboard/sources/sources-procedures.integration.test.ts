@@ -9,8 +9,10 @@ import { createDashboardCaller } from "@/server/api/dashboard/root";
 import { createUser } from "@/server/modules/users/create-user";
 import { csvUploadRequest, sessionCookie, useSessionSecret } from "@/test/csv-upload-request";
 import { useTestDatabase } from "@/test/db";
+import { useTestRequestLog } from "@/test/request-log";
 
 const database = useTestDatabase();
+const requestLog = useTestRequestLog(database);
 let dataDir: string;
 const savedDataDir = process.env.GROUNDWORK_DATA_DIR;
 
@@ -42,7 +44,7 @@ async function setup() {
 
 /** The dashboard's CSV upload (a route handler since D161, not a procedure). */
 async function uploadCsv(userId: string, target: { organizationId: string; sourceId: string }, content: string) {
-  const response = await handleCsvUpload(csvUploadRequest(target, content, { cookie: await sessionCookie(database.prisma, userId) }), target, database.prisma);
+  const response = await handleCsvUpload(csvUploadRequest(target, content, { cookie: await sessionCookie(database.prisma, userId) }), target, database.prisma, requestLog.writer);
   const body = (await response.json()) as { dataVersion: number; rows: number; columns: string[]; error?: { code: string; message: string } };
   if (response.status !== 200) throw new Error(`${response.status} ${body.error?.code}: ${body.error?.message}`);
   return body;
