@@ -13,7 +13,17 @@ const config = [
   ...nextCoreWebVitals,
   ...nextTypescript,
   {
-    ignores: [".next/**", ".build/**", ".data/**", "node_modules/**", "src/server/db/generated/**", "next-env.d.ts", "test-results/**", "playwright-report/**", "packages/*/dist/**"],
+    ignores: [
+      ".next/**",
+      ".build/**",
+      ".data/**",
+      "node_modules/**",
+      "src/server/db/generated/**",
+      "next-env.d.ts",
+      "test-results/**",
+      "playwright-report/**",
+      "packages/*/dist/**",
+    ],
   },
   // Layer rules (docs/decisions.md, D535): each layer names what it may not import. Tests and
   // fixtures compose across layers on purpose, so they are exempt. Relative paths that climb out
@@ -53,7 +63,14 @@ const config = [
     rules: {
       "@typescript-eslint/no-restricted-imports": [
         "error",
-        { patterns: [layer(["@/cli/*", "@/worker/*", "@/components/*", "@/components/**"], "Procedures call domain modules; they never import the CLI, the worker or components.")] },
+        {
+          patterns: [
+            layer(
+              ["@/cli/*", "@/worker/*", "@/components/*", "@/components/**"],
+              "Procedures call domain modules; they never import the CLI, the worker or components.",
+            ),
+          ],
+        },
       ],
       // A procedure hands ctx.db to a domain function; the query, the tenant check and the audit
       // event live there, once (D535).
@@ -72,7 +89,14 @@ const config = [
     rules: {
       "@typescript-eslint/no-restricted-imports": [
         "error",
-        { patterns: [layer(["@/server/api/*", "@/server/api/**", "@/server/node/*", "@/server/transport/*", "@/cli/*", "@/worker/*", "@/components/*", "@/components/**"], "Auth is read by the edge and the api; it imports neither.")] },
+        {
+          patterns: [
+            layer(
+              ["@/server/api/*", "@/server/api/**", "@/server/node/*", "@/server/transport/*", "@/cli/*", "@/worker/*", "@/components/*", "@/components/**"],
+              "Auth is read by the edge and the api; it imports neither.",
+            ),
+          ],
+        },
       ],
     },
   },
@@ -103,7 +127,10 @@ const config = [
         "error",
         {
           patterns: [
-            layer(["@/cli/*", "@/server/api/*", "@/server/api/**", "@/server/node/*", "@/components/*", "@/components/**"], "The worker runs domain modules; it never imports the CLI, api, node or components layers."),
+            layer(
+              ["@/cli/*", "@/server/api/*", "@/server/api/**", "@/server/node/*", "@/components/*", "@/components/**"],
+              "The worker runs domain modules; it never imports the CLI, api, node or components layers.",
+            ),
             { regex: "^\\.\\./cli/", message: "The worker never imports the CLI (relative path)." },
           ],
         },

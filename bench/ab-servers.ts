@@ -50,11 +50,14 @@ try {
       into.cpu.push(b.cpuMicros / a.cpuMicros);
       into.rps.push(b.perSecond / a.perSecond);
       ratios.set(key, into);
-      process.stdout.write(`round ${round + 1} c=${connections} limit=${limit}: A ${a.cpuMicros.toFixed(0)} µs ${a.perSecond.toFixed(0)} req/s | B ${b.cpuMicros.toFixed(0)} µs ${b.perSecond.toFixed(0)} req/s | B/A cpu ${(b.cpuMicros / a.cpuMicros).toFixed(3)} req/s ${(b.perSecond / a.perSecond).toFixed(3)}\n`);
+      process.stdout.write(
+        `round ${round + 1} c=${connections} limit=${limit}: A ${a.cpuMicros.toFixed(0)} µs ${a.perSecond.toFixed(0)} req/s | B ${b.cpuMicros.toFixed(0)} µs ${b.perSecond.toFixed(0)} req/s | B/A cpu ${(b.cpuMicros / a.cpuMicros).toFixed(3)} req/s ${(b.perSecond / a.perSecond).toFixed(3)}\n`,
+      );
     }
   }
   const median = (values: number[]) => [...values].sort((x, y) => x - y)[Math.floor(values.length / 2)]!;
-  for (const [key, { cpu, rps }] of ratios) process.stdout.write(`${key}: B/A CPU per request, median ${median(cpu).toFixed(3)}; req/s ${median(rps).toFixed(3)}\n`);
+  for (const [key, { cpu, rps }] of ratios)
+    process.stdout.write(`${key}: B/A CPU per request, median ${median(cpu).toFixed(3)}; req/s ${median(rps).toFixed(3)}\n`);
 } finally {
   await Promise.all(Object.values(apps).map(stop));
   await close();

@@ -22,12 +22,18 @@ interface ChildRun {
 
 function runChild(operation: "create" | "restore", url: string, file: string): Promise<ChildRun> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ["--import", "tsx", path.resolve("bench/backup-child.ts"), operation, url, file], { stdio: ["ignore", "pipe", "pipe"] });
+    const child = spawn(process.execPath, ["--import", "tsx", path.resolve("bench/backup-child.ts"), operation, url, file], {
+      stdio: ["ignore", "pipe", "pipe"],
+    });
     let out = "";
     let err = "";
     child.stdout.on("data", (chunk: Buffer) => (out += chunk.toString()));
     child.stderr.on("data", (chunk: Buffer) => (err += chunk.toString()));
-    child.once("exit", (code) => (code === 0 ? resolve(JSON.parse(out.trim().split("\n").pop() ?? "") as ChildRun) : reject(new Error(`backup ${operation} exited ${code}: ${err.slice(-2000)}`))));
+    child.once("exit", (code) =>
+      code === 0
+        ? resolve(JSON.parse(out.trim().split("\n").pop() ?? "") as ChildRun)
+        : reject(new Error(`backup ${operation} exited ${code}: ${err.slice(-2000)}`)),
+    );
   });
 }
 
@@ -40,15 +46,35 @@ export async function runBackupBench(options: { appUrl: string; rows: number; ta
   try {
     log("backup: create...");
     const created = await runChild("create", options.appUrl, file);
-    log(`backup: ${created.rows} rows, ${((created.bytes ?? 0) / 2 ** 20).toFixed(1)} MB in ${created.seconds.toFixed(1)} s, peak RSS ${created.peakRssMb.toFixed(0)} MB; restore into PostgreSQL 15...`);
+    log(
+      `backup: ${created.rows} rows, ${((created.bytes ?? 0) / 2 ** 20).toFixed(1)} MB in ${created.seconds.toFixed(1)} s, peak RSS ${created.peakRssMb.toFixed(0)} MB; restore into PostgreSQL 15...`,
+    );
     const restored = await runChild("restore", target.url, file);
     log(`backup: restored ${restored.rows} rows in ${restored.seconds.toFixed(1)} s, peak RSS ${restored.peakRssMb.toFixed(0)} MB`);
     const label = `${options.rows.toLocaleString("en")}-row source`;
-    table.add(`backup create (${label}): archive size`, `${((created.bytes ?? 0) / 2 ** 20).toFixed(1)} MB`, "", "", `${created.rows.toLocaleString("en")} rows in all tables`);
+    table.add(
+      `backup create (${label}): archive size`,
+      `${((created.bytes ?? 0) / 2 ** 20).toFixed(1)} MB`,
+      "",
+      "",
+      `${created.rows.toLocaleString("en")} rows in all tables`,
+    );
     table.add(`backup create (${label}): time`, `${created.seconds.toFixed(1)} s`, "", "", "");
-    table.add(`backup create (${label}): peak RSS`, `${created.peakRssMb.toFixed(0)} MB`, "", "", verdict(created.peakRssMb <= BACKUP_RSS_BOUND_MB, `≤ ${BACKUP_RSS_BOUND_MB} MB`));
+    table.add(
+      `backup create (${label}): peak RSS`,
+      `${created.peakRssMb.toFixed(0)} MB`,
+      "",
+      "",
+      verdict(created.peakRssMb <= BACKUP_RSS_BOUND_MB, `≤ ${BACKUP_RSS_BOUND_MB} MB`),
+    );
     table.add(`backup restore into PostgreSQL 15: time`, `${restored.seconds.toFixed(1)} s`, "", "", verdict(restored.rows === created.rows, "every row back"));
-    table.add(`backup restore into PostgreSQL 15: peak RSS`, `${restored.peakRssMb.toFixed(0)} MB`, "", "", verdict(restored.peakRssMb <= BACKUP_RSS_BOUND_MB, `≤ ${BACKUP_RSS_BOUND_MB} MB`));
+    table.add(
+      `backup restore into PostgreSQL 15: peak RSS`,
+      `${restored.peakRssMb.toFixed(0)} MB`,
+      "",
+      "",
+      verdict(restored.peakRssMb <= BACKUP_RSS_BOUND_MB, `≤ ${BACKUP_RSS_BOUND_MB} MB`),
+    );
   } finally {
     await target.drop().catch(() => undefined);
     await pg15.stop();

@@ -32,24 +32,36 @@ try {
   const { fixture } = seeded;
   log(`seeded ${ROWS} rows`);
   const rows = `/organizations/${fixture.organizationId}/data-sources/${fixture.rowsSourceId}/rows?limit=100`;
-  const get = async (base: string, query: string) => (await (await fetch(`${base}${query}`, { headers: { authorization: `Bearer ${fixture.token}` } })).json()) as Page;
+  const get = async (base: string, query: string) =>
+    (await (await fetch(`${base}${query}`, { headers: { authorization: `Bearer ${fixture.token}` } })).json()) as Page;
   const first = await startApiProcess({ DATABASE_URL: seeded.appUrl, GROUNDWORK_DATA_DIR: dirA });
   const p1 = await get(first.baseUrl, rows);
   const p2 = await get(first.baseUrl, `${rows}&cursor=${encodeURIComponent(p1.meta.next_cursor ?? "")}`);
   await first.stop();
   const cli = (args: string[], env: Record<string, string>) =>
-    execFileSync(process.execPath, ["--import", "tsx", "src/cli/main.ts", ...args, "--json"], { env: { ...process.env, GROUNDWORK_BACKUP_PASSPHRASE: "hand passphrase", ...env }, encoding: "utf8" });
+    execFileSync(process.execPath, ["--import", "tsx", "src/cli/main.ts", ...args, "--json"], {
+      env: { ...process.env, GROUNDWORK_BACKUP_PASSPHRASE: "hand passphrase", ...env },
+      encoding: "utf8",
+    });
   let started = performance.now();
-  const created = JSON.parse(cli(["backup", "create", "--to", file], { DATABASE_URL: seeded.appUrl, GROUNDWORK_DATA_DIR: dirA, GROUNDWORK_ENCRYPTION_KEY: fixture.encryptionKeyHex })) as { bytes: number; rows: number; secrets: string[] };
-  log(`backup create: ${((performance.now() - started) / 1000).toFixed(1)} s, ${(created.bytes / 2 ** 20).toFixed(1)} MB, ${created.rows} rows, secrets ${created.secrets.join(", ")}`);
+  const created = JSON.parse(
+    cli(["backup", "create", "--to", file], { DATABASE_URL: seeded.appUrl, GROUNDWORK_DATA_DIR: dirA, GROUNDWORK_ENCRYPTION_KEY: fixture.encryptionKeyHex }),
+  ) as { bytes: number; rows: number; secrets: string[] };
+  log(
+    `backup create: ${((performance.now() - started) / 1000).toFixed(1)} s, ${(created.bytes / 2 ** 20).toFixed(1)} MB, ${created.rows} rows, secrets ${created.secrets.join(", ")}`,
+  );
   started = performance.now();
   const restored = JSON.parse(cli(["backup", "restore", file], { DATABASE_URL: target.url, GROUNDWORK_DATA_DIR: dirB })) as { rows: number; secrets: unknown };
-  log(`backup restore into PostgreSQL 15: ${((performance.now() - started) / 1000).toFixed(1)} s, ${restored.rows} rows, secrets ${JSON.stringify(restored.secrets)}`);
+  log(
+    `backup restore into PostgreSQL 15: ${((performance.now() - started) / 1000).toFixed(1)} s, ${restored.rows} rows, secrets ${JSON.stringify(restored.secrets)}`,
+  );
   const second = await startApiProcess({ DATABASE_URL: target.url, GROUNDWORK_DATA_DIR: dirB });
   const q1 = await get(second.baseUrl, rows);
   const q2 = await get(second.baseUrl, `${rows}&cursor=${encodeURIComponent(p1.meta.next_cursor ?? "")}`);
   await second.stop();
-  log(`first page equal: ${JSON.stringify(q1.data) === JSON.stringify(p1.data)}; the pre-backup cursor's page equal: ${JSON.stringify(q2.data) === JSON.stringify(p2.data)}`);
+  log(
+    `first page equal: ${JSON.stringify(q1.data) === JSON.stringify(p1.data)}; the pre-backup cursor's page equal: ${JSON.stringify(q2.data) === JSON.stringify(p2.data)}`,
+  );
   const source = createPrismaClient(seeded.appUrl);
   const copy = createPrismaClient(target.url);
   const counts = async (db: PrismaClient) => [
@@ -59,7 +71,10 @@ try {
     await db.auditEvent.count({ where: { action: { not: { startsWith: "backup." } } } }),
   ];
   log(`rows, tombstones, keys, audit events: source ${(await counts(source)).join(", ")}; restored ${(await counts(copy)).join(", ")}`);
-  const outcome = await runSyncPass({ db: copy, secrets: createSecretBox(await loadEncryptionKey(dirB)) }, fixture.syncSourceId, { trigger: "test", timeoutMs: 600_000 });
+  const outcome = await runSyncPass({ db: copy, secrets: createSecretBox(await loadEncryptionKey(dirB)) }, fixture.syncSourceId, {
+    trigger: "test",
+    timeoutMs: 600_000,
+  });
   log(`a pass of the Postgres-table source on the restored instance, with the restored key: ${outcome.status}${outcome.error ? ` (${outcome.error})` : ""}`);
   await source.$disconnect();
   await copy.$disconnect();

@@ -8,9 +8,16 @@ const passphrase = "bench passphrase";
 const started = performance.now();
 const result =
   operation === "create"
-    ? await createBackup({ databaseUrl: url, to: file, passphrase, secrets: { encryption_key: { base64: Buffer.alloc(32, 1).toString("base64"), from: "environment" } } })
+    ? await createBackup({
+        databaseUrl: url,
+        to: file,
+        passphrase,
+        secrets: { encryption_key: { base64: Buffer.alloc(32, 1).toString("base64"), from: "environment" } },
+      })
     : await restoreBackup({ databaseUrl: url, file, passphrase, migrationsDir: "prisma/migrations" });
 const seconds = (performance.now() - started) / 1000;
 // maxRSS is in kilobytes: the process's high-water mark, module loading included.
-process.stdout.write(`${JSON.stringify({ seconds, peakRssMb: process.resourceUsage().maxRSS / 1024, rows: result.rows, bytes: "bytes" in result ? result.bytes : null })}\n`);
+process.stdout.write(
+  `${JSON.stringify({ seconds, peakRssMb: process.resourceUsage().maxRSS / 1024, rows: result.rows, bytes: "bytes" in result ? result.bytes : null })}\n`,
+);
 process.exit(0);

@@ -46,7 +46,9 @@ export async function runCdcBench(options: CdcBenchOptions): Promise<void> {
   const api = startNode("src/test/serve-api.ts", [], { DATABASE_URL: options.appUrl, REDIS_URL: "", NODE_ENV: "production" });
   let consumer: ReturnType<typeof startCdcConsumer> | null = null;
   try {
-    await customer.query("CREATE TABLE public.customers (id int PRIMARY KEY, name text, email text, city text, score int, balance numeric(12,2), updated_at timestamptz)");
+    await customer.query(
+      "CREATE TABLE public.customers (id int PRIMARY KEY, name text, email text, city text, score int, balance numeric(12,2), updated_at timestamptz)",
+    );
     await customer.query(
       `INSERT INTO public.customers SELECT g, 'Customer ' || g, 'c' || g || '@example.com', (ARRAY['Lyon','Oslo','Lima','Pune'])[1 + g % 4], g % 1000,
               (g * 7 % 100000) / 100.0, timestamptz '2026-01-01' + make_interval(secs => g) FROM generate_series(1, $1) g`,
@@ -58,13 +60,22 @@ export async function runCdcBench(options: CdcBenchOptions): Promise<void> {
     const secrets = createSecretBox(Buffer.from(fixture.encryptionKeyHex, "hex"));
     const targets = { policy: { allowPrivate: true }, serviceDatabaseUrl: () => options.appUrl };
     const config = { table: "public.customers", keyColumn: "id" };
-    const source = await createManagedSource(db, secrets, CLI_OPERATOR, { kind: "postgres_table", organizationId: fixture.organizationId, name: "cdc", config, credentials: { url: customerUrl } }, targets);
+    const source = await createManagedSource(
+      db,
+      secrets,
+      CLI_OPERATOR,
+      { kind: "postgres_table", organizationId: fixture.organizationId, name: "cdc", config, credentials: { url: customerUrl } },
+      targets,
+    );
     await db.dataSource.update({ where: { id: source.id }, data: { captureMode: "cdc" } });
     const port = Number((await waitForLine(api, /listening (\d+)/, 60_000))[1]);
 
     log("cdc: slot and full compare...");
     consumer = startCdcConsumer({ db, secrets, targets, log: (line) => log(`cdc consumer: ${line}`) }, source.id, { timeoutMs: 30_000 });
-    await until(async () => readCdcState((await db.dataSource.findUniqueOrThrow({ where: { id: source.id } })).captureState)?.baselineReady === true, 30 * 60_000);
+    await until(
+      async () => readCdcState((await db.dataSource.findUniqueOrThrow({ where: { id: source.id } })).captureState)?.baselineReady === true,
+      30 * 60_000,
+    );
     const first = await db.syncRun.findFirstOrThrow({ where: { dataSourceId: source.id, trigger: "cdc_full_compare", status: "ok" } });
     const firstSeconds = (first.finishedAt!.getTime() - first.startedAt.getTime()) / 1000;
 
@@ -75,7 +86,10 @@ export async function runCdcBench(options: CdcBenchOptions): Promise<void> {
     const started = performance.now();
     await customer.query("UPDATE public.customers SET score = score + 1 WHERE id % 100 = 0");
     // Live rows only: a range of the live rows' updated_at index (D345), not a count over the source.
-    await until(async () => (await db.dataSourceRow.count({ where: { dataSourceId: source.id, deletedAt: null, updatedAt: { gt: before } } })) >= changed, 10 * 60_000);
+    await until(
+      async () => (await db.dataSourceRow.count({ where: { dataSourceId: source.id, deletedAt: null, updatedAt: { gt: before } } })) >= changed,
+      10 * 60_000,
+    );
     const onePercent = (performance.now() - started) / 1000;
     const applyCost = await customerCost(customer, consumer.stats);
     await new Promise((resolve) => setTimeout(resolve, 16_000));
@@ -94,11 +108,19 @@ export async function runCdcBench(options: CdcBenchOptions): Promise<void> {
     latencies.sort((a, b) => a - b);
     const quantile = (q: number) => latencies[Math.min(latencies.length - 1, Math.ceil(q * latencies.length) - 1)]!;
     const [p50, p99] = [quantile(0.5), quantile(0.99)];
-    log(`cdc: full compare ${firstSeconds.toFixed(1)} s, 1 % applied in ${onePercent.toFixed(2)} s, commit → visible p50 ${p50.toFixed(3)} s p99 ${p99.toFixed(3)} s`);
+    log(
+      `cdc: full compare ${firstSeconds.toFixed(1)} s, 1 % applied in ${onePercent.toFixed(2)} s, commit → visible p50 ${p50.toFixed(3)} s p99 ${p99.toFixed(3)} s`,
+    );
 
     const ref = options.firstPassSeconds;
     const mark = (ok: boolean) => (ok ? "✔" : "✗");
-    table.add("sync (CDC): full compare that creates the slot (reference: first content-hash pass)", `${firstSeconds.toFixed(1)} s`, `${ref.toFixed(1)} s`, pct(firstSeconds, ref), "–");
+    table.add(
+      "sync (CDC): full compare that creates the slot (reference: first content-hash pass)",
+      `${firstSeconds.toFixed(1)} s`,
+      `${ref.toFixed(1)} s`,
+      pct(firstSeconds, ref),
+      "–",
+    );
     table.add(
       "sync (CDC): 1 % of rows changed, commit → applied (reference: first pass)",
       `${onePercent.toFixed(2)} s`,

@@ -26,7 +26,8 @@ try {
     jsonb_build_object('id', g, 'name', 'Customer ' || g, 'email', 'c' || g || '@example.com', 'city', (ARRAY['Lyon','Oslo','Lima','Pune'])[1 + g % 4], 'score', g % 1000, 'balance', (g * 7 % 100000) / 100.0, 'updated_at', '2026-01-01T00:00:00Z') AS data,
     encode(sha256(g::text::bytea), 'hex') AS data_hash, g::float8 AS display_order, now() AS created_at, now() AS updated_at FROM generate_series(1, ${N}) g`);
   await c.query(`COPY src TO '${file}'`);
-  const cols = "id text, data_source_id text, external_id text, data jsonb, data_hash text, display_order float8, created_at timestamptz(3), updated_at timestamptz(3), deleted_at timestamptz(3)";
+  const cols =
+    "id text, data_source_id text, external_id text, data jsonb, data_hash text, display_order float8, created_at timestamptz(3), updated_at timestamptz(3), deleted_at timestamptz(3)";
   const ucols = cols.replace("id text, data_source_id text", "id uuid, data_source_id uuid");
   const six = (t: string) => [
     `ALTER TABLE ${t} ADD PRIMARY KEY (id)`,
@@ -38,7 +39,17 @@ try {
   ];
   const variants: Record<string, { cols: string; ddl: (t: string) => string[] }> = {
     six: { cols, ddl: six },
-    four_plus_tombstones: { cols, ddl: (t) => [six(t)[0]!, six(t)[1]!, six(t)[4]!, six(t)[5]!, `CREATE INDEX ON ${t} (data_source_id, updated_at, id) WHERE deleted_at IS NOT NULL`, `CREATE INDEX ON ${t} (data_source_id, (COALESCE(display_order, 'Infinity'::float8)), id) WHERE deleted_at IS NOT NULL`] },
+    four_plus_tombstones: {
+      cols,
+      ddl: (t) => [
+        six(t)[0]!,
+        six(t)[1]!,
+        six(t)[4]!,
+        six(t)[5]!,
+        `CREATE INDEX ON ${t} (data_source_id, updated_at, id) WHERE deleted_at IS NOT NULL`,
+        `CREATE INDEX ON ${t} (data_source_id, (COALESCE(display_order, 'Infinity'::float8)), id) WHERE deleted_at IS NOT NULL`,
+      ],
+    },
     six_uuid: { cols: ucols, ddl: six },
     heap_only: { cols, ddl: () => [] },
   };
@@ -55,7 +66,9 @@ try {
       const s = (performance.now() - t0) / 1000;
       const wal = (await c.query(`SELECT pg_wal_lsn_diff(pg_current_wal_lsn(), '${w0}') AS d`)).rows[0].d;
       const size = (await c.query(`SELECT pg_total_relation_size('${t}') AS s`)).rows[0].s;
-      console.log(`round ${round} ${v}: ${s.toFixed(2)} s (${(N / s).toFixed(0)} rows/s), WAL ${(wal / 1e6).toFixed(0)} MB, size ${(size / 1e6).toFixed(0)} MB`);
+      console.log(
+        `round ${round} ${v}: ${s.toFixed(2)} s (${(N / s).toFixed(0)} rows/s), WAL ${(wal / 1e6).toFixed(0)} MB, size ${(size / 1e6).toFixed(0)} MB`,
+      );
       await c.query(`DROP TABLE ${t}`);
     }
   }

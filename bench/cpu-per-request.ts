@@ -28,8 +28,14 @@ export async function cpuPerRequest(target: Target, pid: number, connections: nu
 /** A probe's app: no worker, no seed, the bench's data dir, the in-memory rate limiter, a metrics token. */
 export function probeAppEnv(appUrl: string, port: number): Record<string, string> {
   return {
-    DATABASE_URL: appUrl, PORT: String(port), HOST: "127.0.0.1", GROUNDWORK_WORKER: "off", GROUNDWORK_SEED: "off",
-    GROUNDWORK_DATA_DIR: ".data/bench", REDIS_URL: "", GROUNDWORK_METRICS_TOKEN: "m".repeat(32),
+    DATABASE_URL: appUrl,
+    PORT: String(port),
+    HOST: "127.0.0.1",
+    GROUNDWORK_WORKER: "off",
+    GROUNDWORK_SEED: "off",
+    GROUNDWORK_DATA_DIR: ".data/bench",
+    REDIS_URL: "",
+    GROUNDWORK_METRICS_TOKEN: "m".repeat(32),
     // A production start on an external database; its secrets are generated into .data/bench (D395).
     GROUNDWORK_ALLOW_GENERATED_SECRETS: "on",
   };
@@ -73,7 +79,12 @@ export async function startAppAndBaseline(name: string, rows: number, ports: [ap
 if (process.argv[1]?.endsWith("cpu-per-request.ts")) {
   const rows = Number(process.argv[2] ?? 100_000);
   const seconds = Number(process.argv[3] ?? 5);
-  const { app, baseline, gw, base, stopAll } = await startAppAndBaseline("gw_cpu", rows, [4931, 4932], JSON.parse(process.env.APP_ENV ?? "{}") as Record<string, string>);
+  const { app, baseline, gw, base, stopAll } = await startAppAndBaseline(
+    "gw_cpu",
+    rows,
+    [4931, 4932],
+    JSON.parse(process.env.APP_ENV ?? "{}") as Record<string, string>,
+  );
   try {
     // A Next route first, as a load balancer's health check would: Next's AsyncLocalStorage is on from here.
     if (process.env.SKIP_NEXT_ROUTE !== "1") await get(new http.Agent(), { port: gw.port, path: "/api/v1/health", token: "" }, "");
@@ -85,7 +96,9 @@ if (process.argv[1]?.endsWith("cpu-per-request.ts")) {
       for (const [connections, limit] of shapes) {
         const g = await cpuPerRequest(gw, app.pid!, connections, seconds, limit);
         const b = await cpuPerRequest(base, baseline.pid!, connections, seconds, limit);
-        process.stdout.write(`round ${round} c=${connections} limit=${limit}: app ${g.cpuMicros.toFixed(0)} µs CPU/req (${g.systemMicros.toFixed(0)} system) ${g.perSecond.toFixed(0)} req/s p50 ${g.p50.toFixed(2)} | baseline ${b.cpuMicros.toFixed(0)} µs (${b.systemMicros.toFixed(0)} system) ${b.perSecond.toFixed(0)} req/s p50 ${b.p50.toFixed(2)} | cpu ratio ${(g.cpuMicros / b.cpuMicros).toFixed(2)}\n`);
+        process.stdout.write(
+          `round ${round} c=${connections} limit=${limit}: app ${g.cpuMicros.toFixed(0)} µs CPU/req (${g.systemMicros.toFixed(0)} system) ${g.perSecond.toFixed(0)} req/s p50 ${g.p50.toFixed(2)} | baseline ${b.cpuMicros.toFixed(0)} µs (${b.systemMicros.toFixed(0)} system) ${b.perSecond.toFixed(0)} req/s p50 ${b.p50.toFixed(2)} | cpu ratio ${(g.cpuMicros / b.cpuMicros).toFixed(2)}\n`,
+        );
       }
     }
   } finally {

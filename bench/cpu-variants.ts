@@ -52,7 +52,9 @@ try {
   const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
   const list = (values: number[]) => values.map((v) => v.toFixed(0)).join(" ");
   for (const { name, cpu, perSecond } of servers) {
-    process.stdout.write(`${name.padEnd(16)} CPU/req median ${median(cpu).toFixed(0)} µs [${list(cpu)}]  req/s median ${median(perSecond).toFixed(0)} [${list(perSecond)}]\n`);
+    process.stdout.write(
+      `${name.padEnd(16)} CPU/req median ${median(cpu).toFixed(0)} µs [${list(cpu)}]  req/s median ${median(perSecond).toFixed(0)} [${list(perSecond)}]\n`,
+    );
   }
 } finally {
   for (const server of servers) await stop(server.proc);

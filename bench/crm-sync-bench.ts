@@ -56,7 +56,13 @@ export async function runCrmSyncBench(options: CrmBenchOptions): Promise<void> {
       db,
       secrets,
       CLI_OPERATOR,
-      { kind: "crm_object", organizationId: options.fixture.organizationId, name: "crm", config: { instanceUrl: crm.url, object: "Account" }, credentials: { clientId: crm.clientId, clientSecret: crm.clientSecret } },
+      {
+        kind: "crm_object",
+        organizationId: options.fixture.organizationId,
+        name: "crm",
+        config: { instanceUrl: crm.url, object: "Account" },
+        credentials: { clientId: crm.clientId, clientSecret: crm.clientSecret },
+      },
       { policy: { allowPrivate: true }, serviceDatabaseUrl: () => options.appUrl },
     );
     const pass = () => crmPass(options, source.id);
@@ -65,21 +71,43 @@ export async function runCrmSyncBench(options: CrmBenchOptions): Promise<void> {
     crm.setRecords(
       "Account",
       ["Name", "City", "Score"],
-      records.filter((_, i) => i % 1000 !== 1).map((record, i) => (i % 100 === 0 ? { Id: record.Id, Name: `Renamed ${i}`, City: record.City, Score: record.Score } : record)),
+      records
+        .filter((_, i) => i % 1000 !== 1)
+        .map((record, i) => (i % 100 === 0 ? { Id: record.Id, Name: `Renamed ${i}`, City: record.City, Score: record.Score } : record)),
     );
     crm.clockOffsetMs += 60_000; // the delete log answers by the minute (D301)
     const changed = await pass();
     const nothing = await pass();
     await db.dataSource.update({ where: { id: source.id }, data: { lastFullCompareAt: new Date(Date.now() - 25 * 3_600_000) } });
     const safetyNet = await pass();
-    if (first.fullCompare !== true || changed.fullCompare || nothing.fullCompare || !safetyNet.fullCompare) throw new Error("crm bench: passes ran in unexpected modes");
-    if (changed.counts.updated === 0 || changed.counts.tombstoned === 0 || nothing.counts.updated !== 0) throw new Error(`crm bench: unexpected counts ${JSON.stringify(changed.counts)}`);
+    if (first.fullCompare !== true || changed.fullCompare || nothing.fullCompare || !safetyNet.fullCompare)
+      throw new Error("crm bench: passes ran in unexpected modes");
+    if (changed.counts.updated === 0 || changed.counts.tombstoned === 0 || nothing.counts.updated !== 0)
+      throw new Error(`crm bench: unexpected counts ${JSON.stringify(changed.counts)}`);
     const cost = (p: PassFigures) => `${p.seconds.toFixed(2)} s; ${p.requests} requests, ${p.recordsRead.toLocaleString("en")} records read`;
     log(`crm: first ${cost(first)} | 1 % ${cost(changed)} | nothing ${cost(nothing)} | safety net ${cost(safetyNet)}`);
     table.add(`crm (local stand-in): first pass of ${rows.toLocaleString("en")} records (full compare)`, cost(first), "–", "–");
-    table.add("crm modified_since: 1 % changed + 0.1 % deleted (reference: first pass)", cost(changed), `${first.seconds.toFixed(2)} s`, pct(changed.seconds, first.seconds), "reported");
-    table.add("crm modified_since: nothing changed (reference: first pass)", cost(nothing), `${first.seconds.toFixed(2)} s`, pct(nothing.seconds, first.seconds), "reported");
-    table.add("crm: daily safety-net full compare, nothing changed (reference: first pass)", cost(safetyNet), `${first.seconds.toFixed(2)} s`, pct(safetyNet.seconds, first.seconds), "reported");
+    table.add(
+      "crm modified_since: 1 % changed + 0.1 % deleted (reference: first pass)",
+      cost(changed),
+      `${first.seconds.toFixed(2)} s`,
+      pct(changed.seconds, first.seconds),
+      "reported",
+    );
+    table.add(
+      "crm modified_since: nothing changed (reference: first pass)",
+      cost(nothing),
+      `${first.seconds.toFixed(2)} s`,
+      pct(nothing.seconds, first.seconds),
+      "reported",
+    );
+    table.add(
+      "crm: daily safety-net full compare, nothing changed (reference: first pass)",
+      cost(safetyNet),
+      `${first.seconds.toFixed(2)} s`,
+      pct(safetyNet.seconds, first.seconds),
+      "reported",
+    );
   } finally {
     await db.$disconnect();
     await crm.close();
@@ -97,7 +125,16 @@ async function crmPass(options: CrmBenchOptions, sourceId: string): Promise<Pass
   const app = new pg.Client({ connectionString: options.appUrl });
   await app.connect();
   try {
-    const { rows } = await app.query<{ status: string; seconds: number; customer_statements: number; customer_rows_read: number; full_compare: boolean; inserted: number; updated: number; tombstoned: number }>(
+    const { rows } = await app.query<{
+      status: string;
+      seconds: number;
+      customer_statements: number;
+      customer_rows_read: number;
+      full_compare: boolean;
+      inserted: number;
+      updated: number;
+      tombstoned: number;
+    }>(
       `SELECT status, extract(epoch FROM finished_at - started_at)::float8 AS seconds, customer_statements, customer_rows_read, full_compare, inserted, updated, tombstoned
          FROM sync_runs WHERE data_source_id = $1 ORDER BY started_at DESC LIMIT 1`,
       [sourceId],

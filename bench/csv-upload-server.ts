@@ -88,26 +88,37 @@ new PerformanceObserver((list) => {
   }
 }).observe({ entryTypes: ["gc"] });
 
-const server = createNodeServer(async (req, res) => {
-  const path = req.url?.split("?")[0] ?? "";
-  if (path === "/bench/loop") {
-    const kept = longest(stalls);
-    const cpu = process.cpuUsage(sinceReset);
-    sinceReset = process.cpuUsage();
-    const wall = [...stalls].sort((a, b) => b.gapMs - a.gapMs)[0] ?? { gapMs: 0, cpuMs: 0 };
-    const figures = { maxMs: loop.max / 1e6, p99Ms: loop.percentile(99) / 1e6, stallMs: wall.gapMs, stallCpuMs: wall.cpuMs, stalls: kept, gc, cpuMs: (cpu.user + cpu.system) / 1000 };
-    loop.reset();
-    stalls = [];
-    gc = { majorMaxMs: 0, minorMaxMs: 0, totalMs: 0, majors: 0 };
-    return void res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify(figures));
-  }
-  if (req.method === "GET" && path === "/api/v1/health") return sendFetchResponse(res, await handleHealthRequest());
-  const upload = /^\/api\/dashboard\/organizations\/([^/]+)\/sources\/([^/]+)\/csv$/.exec(path);
-  if (req.method === "POST" && upload) {
-    return sendFetchResponse(res, await handleCsvUpload(toFetchRequest(req), { organizationId: upload[1]!, sourceId: upload[2]! }));
-  }
-  res.writeHead(404).end();
-}, pino({ level: "silent" }));
+const server = createNodeServer(
+  async (req, res) => {
+    const path = req.url?.split("?")[0] ?? "";
+    if (path === "/bench/loop") {
+      const kept = longest(stalls);
+      const cpu = process.cpuUsage(sinceReset);
+      sinceReset = process.cpuUsage();
+      const wall = [...stalls].sort((a, b) => b.gapMs - a.gapMs)[0] ?? { gapMs: 0, cpuMs: 0 };
+      const figures = {
+        maxMs: loop.max / 1e6,
+        p99Ms: loop.percentile(99) / 1e6,
+        stallMs: wall.gapMs,
+        stallCpuMs: wall.cpuMs,
+        stalls: kept,
+        gc,
+        cpuMs: (cpu.user + cpu.system) / 1000,
+      };
+      loop.reset();
+      stalls = [];
+      gc = { majorMaxMs: 0, minorMaxMs: 0, totalMs: 0, majors: 0 };
+      return void res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify(figures));
+    }
+    if (req.method === "GET" && path === "/api/v1/health") return sendFetchResponse(res, await handleHealthRequest());
+    const upload = /^\/api\/dashboard\/organizations\/([^/]+)\/sources\/([^/]+)\/csv$/.exec(path);
+    if (req.method === "POST" && upload) {
+      return sendFetchResponse(res, await handleCsvUpload(toFetchRequest(req), { organizationId: upload[1]!, sourceId: upload[2]! }));
+    }
+    res.writeHead(404).end();
+  },
+  pino({ level: "silent" }),
+);
 
 server.listen(0, "127.0.0.1", () => {
   process.stdout.write(`listening ${(server.address() as AddressInfo).port} ${process.pid}\n`);

@@ -75,7 +75,9 @@ function csvOf(rows: number, changedEvery: number | null): string {
   const lines = ["code,name,description,price"];
   for (let i = 0; i < rows; i++) {
     const changed = changedEvery !== null && i % changedEvery === 0 ? " (changed)" : "";
-    lines.push(`K${String(i).padStart(6, "0")},Item number ${i}${changed},"A description of item ${i}, long enough to look like a real lookup table's text: ${"x".repeat(88)}",${(i % 997) / 10}`);
+    lines.push(
+      `K${String(i).padStart(6, "0")},Item number ${i}${changed},"A description of item ${i}, long enough to look like a real lookup table's text: ${"x".repeat(88)}",${(i % 997) / 10}`,
+    );
   }
   return `${lines.join("\n")}\n`;
 }
@@ -225,7 +227,9 @@ export async function runCsvUploadBench(log: (line: string) => void = (line) => 
       };
       log(`csv upload: ${JSON.stringify(result)}`);
       const met = result.longestHeldMs <= STALL_TARGET_MS;
-      log(`${met ? "✔" : "✗"} csv ${label}: event loop held at most ${result.longestHeldMs} ms at once (target ≤ ${STALL_TARGET_MS} ms; longest wall gap ${result.longestStallMs} ms, ${result.longestStallCpuMs} ms process CPU in it), /health p99 ${result.healthP99Ms} ms`);
+      log(
+        `${met ? "✔" : "✗"} csv ${label}: event loop held at most ${result.longestHeldMs} ms at once (target ≤ ${STALL_TARGET_MS} ms; longest wall gap ${result.longestStallMs} ms, ${result.longestStallCpuMs} ms process CPU in it), /health p99 ${result.healthP99Ms} ms`,
+      );
       // With BENCH_PROFILE, the stall windows beside the CPU profile: `npx tsx bench/profile-stalls.ts <dir>`.
       if (process.env.BENCH_PROFILE) {
         const file = path.resolve(process.env.BENCH_PROFILE, `stalls-${results.length + 1}.json`);

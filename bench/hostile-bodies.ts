@@ -66,7 +66,13 @@ function bigPost(origin: string, pathName: string, pid: number, headers: Record<
     const finish = () => {
       clearInterval(sampler);
       peak = Math.max(peak, rssMb(pid));
-      resolve({ path: pathName, status, answeredMs: Math.round(answeredMs), sentMb: Math.round((sent / 1024 / 1024) * 10) / 10, rssGrowthMb: Math.round((peak - baseline) * 10) / 10 });
+      resolve({
+        path: pathName,
+        status,
+        answeredMs: Math.round(answeredMs),
+        sentMb: Math.round((sent / 1024 / 1024) * 10) / 10,
+        rssGrowthMb: Math.round((peak - baseline) * 10) / 10,
+      });
     };
     req.on("response", (res) => {
       status = res.statusCode ?? 0;
@@ -209,7 +215,9 @@ export async function runHostileBodiesBench(log: (line: string) => void = (line)
     log(`  RSS growth < 100 MB: ${result.peakRssGrowthMb < 100 ? "yes" : "NO"}; /health within 1 s: ${result.slowestHealthMs < 1000 ? "yes" : "NO"}`);
     for (const post of bigPosts) {
       const ok = typeof post.status === "number" && post.status >= 400 && post.answeredMs < 1000 && post.rssGrowthMb < 20;
-      log(`  100 MB POST ${post.path}: ${post.status} in ${post.answeredMs} ms, ${post.sentMb} MB sent, RSS +${post.rssGrowthMb} MB: ${ok ? "refused within 1 s, < 20 MB" : "NO"}`);
+      log(
+        `  100 MB POST ${post.path}: ${post.status} in ${post.answeredMs} ms, ${post.sentMb} MB sent, RSS +${post.rssGrowthMb} MB: ${ok ? "refused within 1 s, < 20 MB" : "NO"}`,
+      );
     }
     return result;
   } finally {

@@ -147,7 +147,14 @@ export async function pairedWalks(
   limit: number,
   maxSeconds: number,
 ): Promise<[{ seconds: number; pages: number; rows: number; complete: boolean }, { seconds: number; pages: number; rows: number; complete: boolean }]> {
-  const sides: [WalkSide, WalkSide] = [a, b].map(() => ({ agent: new http.Agent({ keepAlive: true, maxSockets: 1 }), cursor: null, seconds: 0, pages: 0, rows: 0, done: false })) as [WalkSide, WalkSide];
+  const sides: [WalkSide, WalkSide] = [a, b].map(() => ({
+    agent: new http.Agent({ keepAlive: true, maxSockets: 1 }),
+    cursor: null,
+    seconds: 0,
+    pages: 0,
+    rows: 0,
+    done: false,
+  })) as [WalkSide, WalkSide];
   const targets = [a, b];
   const started = performance.now();
   const step = async (i: 0 | 1) => {

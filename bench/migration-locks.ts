@@ -125,7 +125,9 @@ export async function runMigrationLocksBench(log: (line: string) => void = (line
       await new Promise((resolve) => setTimeout(resolve, 200));
       const { maxMs, ops } = await writer.stop();
       const met = maxMs <= TARGET_MS;
-      log(`${met ? "✔" : "✗"} migration ${label}: took ${seconds.toFixed(1)} s; a concurrent writer (${ops} statements) waited at most ${maxMs.toFixed(0)} ms on one (target ≤ ${TARGET_MS} ms)`);
+      log(
+        `${met ? "✔" : "✗"} migration ${label}: took ${seconds.toFixed(1)} s; a concurrent writer (${ops} statements) waited at most ${maxMs.toFixed(0)} ms on one (target ≤ ${TARGET_MS} ms)`,
+      );
       return met;
     };
     for (const migration of lastThree) {

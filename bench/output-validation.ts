@@ -38,5 +38,9 @@ process.stdout.write(`  per row: ${((parse * 1000) / 100).toFixed(2)} µs\n`);
 best("output parse, limit=1 page", 20_000, () => listRowsOutput.parse(page(1)));
 best("JSON.stringify, limit=100 page (paid anyway)", 2_000, () => JSON.stringify(body));
 const log = pino({ level: "info" }, pino.destination({ dest: "/dev/null", sync: false }));
-best("pino child + request line", 50_000, () => log.child({ request_id: "req_x" }).info({ method: "GET", path: "/api/v1/x", status: 200, duration_ms: 1 }, "request"));
-best("metrics: counter + histogram observe", 50_000, () => observeApiRequest("/api/v1/organizations/{organization_id}/data-sources/{data_source_id}/rows", "GET", 200, 1.2));
+best("pino child + request line", 50_000, () =>
+  log.child({ request_id: "req_x" }).info({ method: "GET", path: "/api/v1/x", status: 200, duration_ms: 1 }, "request"),
+);
+best("metrics: counter + histogram observe", 50_000, () =>
+  observeApiRequest("/api/v1/organizations/{organization_id}/data-sources/{data_source_id}/rows", "GET", 200, 1.2),
+);

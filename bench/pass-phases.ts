@@ -29,18 +29,31 @@ async function explainThenRun(client: pg.Client, text: string, values: unknown[]
 }
 pg.Client.prototype.query = function timed(this: pg.Client, ...args: unknown[]) {
   const sql = args[0];
-  if (explainPrefix && typeof sql === "string" && Array.isArray(args[1]) && args.length === 2 && sql.trimStart().startsWith(explainPrefix) && !explained.has(sql)) {
+  if (
+    explainPrefix &&
+    typeof sql === "string" &&
+    Array.isArray(args[1]) &&
+    args.length === 2 &&
+    sql.trimStart().startsWith(explainPrefix) &&
+    !explained.has(sql)
+  ) {
     explained.add(sql);
     const started = performance.now();
     const result = explainThenRun(this, sql, args[1]);
-    void result.then(() => timings.push({ sql: `(explained, run twice) ${sql}`, ms: performance.now() - started }), () => undefined);
+    void result.then(
+      () => timings.push({ sql: `(explained, run twice) ${sql}`, ms: performance.now() - started }),
+      () => undefined,
+    );
     return result;
   }
   const result = query.apply(this, args);
-  const text = typeof args[0] === "string" ? args[0] : (args[0] as { text?: string })?.text ?? "(stream)";
+  const text = typeof args[0] === "string" ? args[0] : ((args[0] as { text?: string })?.text ?? "(stream)");
   if (result instanceof Promise) {
     const started = performance.now();
-    result.then(() => timings.push({ sql: text, ms: performance.now() - started }), () => undefined);
+    result.then(
+      () => timings.push({ sql: text, ms: performance.now() - started }),
+      () => undefined,
+    );
   }
   return result;
 } as typeof pg.Client.prototype.query;
@@ -54,7 +67,9 @@ try {
     const started = performance.now();
     const outcome = await runSyncPass({ db, secrets }, source, { trigger: "probe" });
     const total = performance.now() - started;
-    process.stdout.write(`\n${label}: ${outcome.status}${outcome.error ? ` (${outcome.error})` : ""} in ${(total / 1000).toFixed(2)} s ${JSON.stringify(outcome.counts)}\n`);
+    process.stdout.write(
+      `\n${label}: ${outcome.status}${outcome.error ? ` (${outcome.error})` : ""} in ${(total / 1000).toFixed(2)} s ${JSON.stringify(outcome.counts)}\n`,
+    );
     // Statements grouped by their first 110 characters: how many, and their total time.
     const groups = new Map<string, { n: number; ms: number }>();
     for (const t of timings) {
@@ -80,7 +95,10 @@ try {
   };
   const baselines = async (when: string) => {
     process.stdout.write(`\nbaseline reads ${when}:\n`);
-    await timeSql("count live, count all, max order (one scan)", "SELECT count(*) FILTER (WHERE deleted_at IS NULL)::int, count(*)::int, max(display_order) FROM data_source_rows WHERE data_source_id = $1");
+    await timeSql(
+      "count live, count all, max order (one scan)",
+      "SELECT count(*) FILTER (WHERE deleted_at IS NULL)::int, count(*)::int, max(display_order) FROM data_source_rows WHERE data_source_id = $1",
+    );
     await timeSql("count live alone", "SELECT count(*)::int FROM data_source_rows WHERE data_source_id = $1 AND deleted_at IS NULL");
     await timeSql("any row (exists)", "SELECT EXISTS (SELECT 1 FROM data_source_rows WHERE data_source_id = $1)");
   };

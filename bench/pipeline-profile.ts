@@ -27,7 +27,13 @@ try {
   const headers = new Map([["authorization", `Bearer ${fixture.token}`]]);
   let cursor: string | null = null;
   const request = async () => {
-    const answer = await pipeline({ method: "GET", url: cursor ? `${url}&cursor=${encodeURIComponent(cursor)}` : url, headers: { get: (name) => headers.get(name) ?? null }, body: null, clientAddress: "127.0.0.1" });
+    const answer = await pipeline({
+      method: "GET",
+      url: cursor ? `${url}&cursor=${encodeURIComponent(cursor)}` : url,
+      headers: { get: (name) => headers.get(name) ?? null },
+      body: null,
+      clientAddress: "127.0.0.1",
+    });
     if (process.env.PROFILE_WALK === "1" && answer.status === 200) cursor = /"next_cursor":"([^"]+)"/.exec(answer.body)?.[1] ?? null;
     return answer;
   };
@@ -42,7 +48,9 @@ try {
     if (answer.status !== 200) throw new Error(answer.body);
   }
   const used = process.cpuUsage(cpu);
-  process.stderr.write(`${requests} requests: ${((performance.now() - started) / requests).toFixed(3)} ms wall, ${((used.user + used.system) / requests).toFixed(0)} µs CPU per request (user ${(used.user / requests).toFixed(0)}, system ${(used.system / requests).toFixed(0)})\n`);
+  process.stderr.write(
+    `${requests} requests: ${((performance.now() - started) / requests).toFixed(3)} ms wall, ${((used.user + used.system) / requests).toFixed(0)} µs CPU per request (user ${(used.user / requests).toFixed(0)}, system ${(used.system / requests).toFixed(0)})\n`,
+  );
   await db.$disconnect();
 } finally {
   await close();

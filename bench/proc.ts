@@ -12,7 +12,11 @@ export function startNode(script: string, args: string[], env: Record<string, st
   // A plain .mjs (scripts/start.mjs, `npm start`'s own entry) runs without the TypeScript loader.
   const loader = script.endsWith(".mjs") ? [] : ["--import", "tsx"];
   const flags = script === START_SCRIPT ? npmStartNodeFlags() : [];
-  return spawn(process.execPath, [...profile, ...flags, ...loader, script, ...args], { cwd, env: { ...process.env, ...env }, stdio: ["ignore", "pipe", "pipe"] });
+  return spawn(process.execPath, [...profile, ...flags, ...loader, script, ...args], {
+    cwd,
+    env: { ...process.env, ...env },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
 }
 
 export function waitForLine(child: ChildProcess, pattern: RegExp, timeoutMs: number): Promise<RegExpExecArray> {

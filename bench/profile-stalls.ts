@@ -54,7 +54,10 @@ function summarise(profile: CpuProfile, startUs: number, endUs: number, frames: 
     }
   }
   const top = (map: Map<string, number>, count: number) =>
-    [...map].sort((a, b) => b[1] - a[1]).slice(0, count).map(([name, ms]) => `    ${ms.toFixed(1).padStart(7)} ms  ${name}`);
+    [...map]
+      .sort((a, b) => b[1] - a[1])
+      .slice(0, count)
+      .map(([name, ms]) => `    ${ms.toFixed(1).padStart(7)} ms  ${name}`);
   return [`  sampled ${total.toFixed(1)} ms`, "  self:", ...top(self, 10), "  inclusive:", ...top(inclusive, frames)];
 }
 
@@ -67,7 +70,9 @@ async function main(): Promise<void> {
   for (const name of names.filter((n) => /^stalls-\d+\.json$/.test(n)).sort()) {
     const { label, stalls } = JSON.parse(await readFile(path.join(dir, name), "utf8")) as StallFile;
     for (const stall of stalls.slice(0, 3)) {
-      process.stdout.write(`\n== ${label}: gap ${stall.gapMs.toFixed(0)} ms, loop held ${stall.loopCpuMs?.toFixed(0) ?? "?"} ms, process CPU ${stall.cpuMs.toFixed(0)} ms\n`);
+      process.stdout.write(
+        `\n== ${label}: gap ${stall.gapMs.toFixed(0)} ms, loop held ${stall.loopCpuMs?.toFixed(0) ?? "?"} ms, process CPU ${stall.cpuMs.toFixed(0)} ms\n`,
+      );
       // The main thread's profile is the one whose samples span the window.
       const profile = profiles.find((p) => p.startTime <= stall.startUs && p.endTime >= stall.endUs && p.samples.length > 1000);
       process.stdout.write(`${profile ? summarise(profile, stall.startUs, stall.endUs, frames).join("\n") : "  (no profile covers it)"}\n`);

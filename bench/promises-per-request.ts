@@ -24,7 +24,13 @@ try {
   const headers = new Map([["authorization", `Bearer ${fixture.token}`]]);
   let cursor: string | null = null;
   const request = async () => {
-    const answer = await pipeline({ method: "GET", url: cursor ? `${url}&cursor=${encodeURIComponent(cursor)}` : url, headers: { get: (n) => headers.get(n) ?? null }, body: null, clientAddress: "127.0.0.1" });
+    const answer = await pipeline({
+      method: "GET",
+      url: cursor ? `${url}&cursor=${encodeURIComponent(cursor)}` : url,
+      headers: { get: (n) => headers.get(n) ?? null },
+      body: null,
+      clientAddress: "127.0.0.1",
+    });
     cursor = /"next_cursor":"([^"]+)"/.exec(answer.body)?.[1] ?? null;
   };
   for (let i = 0; i < 50; i++) await request();
@@ -34,7 +40,11 @@ try {
     init(_id, type) {
       counts.set(type, (counts.get(type) ?? 0) + 1);
       if (type !== "PROMISE" || !process.env.STACKS) return;
-      const where = (new Error().stack ?? "").split("\n").slice(4, 7).map((line) => line.trim()).join(" ← ");
+      const where = (new Error().stack ?? "")
+        .split("\n")
+        .slice(4, 7)
+        .map((line) => line.trim())
+        .join(" ← ");
       stacks.set(where, (stacks.get(where) ?? 0) + 1);
     },
   });

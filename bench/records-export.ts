@@ -28,18 +28,26 @@ function runChild(url: string, organizationId: string, formId: string): Promise<
   return new Promise((resolve, reject) => {
     // NOTE: a V8 heap capped at HEAP_CAP_MB: an export whose memory grew with the record count
     // would die of it at 1 000 000 records instead of merely looking big.
-    const child = spawn(process.execPath, [`--max-old-space-size=${HEAP_CAP_MB}`, "--import", "tsx", path.resolve("bench/records-export-child.ts"), url, organizationId, formId], {
-      stdio: ["ignore", "pipe", "pipe"],
-    });
+    const child = spawn(
+      process.execPath,
+      [`--max-old-space-size=${HEAP_CAP_MB}`, "--import", "tsx", path.resolve("bench/records-export-child.ts"), url, organizationId, formId],
+      {
+        stdio: ["ignore", "pipe", "pipe"],
+      },
+    );
     let out = "";
     let err = "";
     child.stdout.on("data", (chunk: Buffer) => (out += chunk.toString()));
     child.stderr.on("data", (chunk: Buffer) => (err += chunk.toString()));
-    child.once("exit", (code) => (code === 0 ? resolve(JSON.parse(out.trim().split("\n").pop()!) as ExportRun) : reject(new Error(`export child exited ${code}: ${err.slice(-2000)}`))));
+    child.once("exit", (code) =>
+      code === 0 ? resolve(JSON.parse(out.trim().split("\n").pop()!) as ExportRun) : reject(new Error(`export child exited ${code}: ${err.slice(-2000)}`)),
+    );
   });
 }
 
-export async function runRecordsExportBench(log: (line: string) => void = (line) => process.stdout.write(`${line}\n`)): Promise<{ small: ExportRun; large: ExportRun }> {
+export async function runRecordsExportBench(
+  log: (line: string) => void = (line) => process.stdout.write(`${line}\n`),
+): Promise<{ small: ExportRun; large: ExportRun }> {
   const server = await prepareDatabase({ dataDir: path.resolve(".data/bench-postgres"), log: () => undefined });
   const adminUrl = databaseUrl(server.url, "postgres");
   const name = randomDatabaseName("gw_bench_export");
@@ -52,7 +60,10 @@ export async function runRecordsExportBench(log: (line: string) => void = (line)
     const small = await db.form.create({ data: { organizationId: org.id, name: "small" } });
     const large = await db.form.create({ data: { organizationId: org.id, name: "large" } });
     const started = performance.now();
-    for (const [form, count] of [[small, SMALL], [large, ROWS]] as const) {
+    for (const [form, count] of [
+      [small, SMALL],
+      [large, ROWS],
+    ] as const) {
       // In slices of 100 000 so one statement's WAL and memory stay modest.
       for (let from = 1; from <= count; from += 100_000) {
         const to = Math.min(count, from + 99_999);
@@ -73,7 +84,9 @@ export async function runRecordsExportBench(log: (line: string) => void = (line)
     log(`export ${smallRun.rows} records: ${JSON.stringify(smallRun)}`);
     const largeRun = await runChild(url, org.id, large.id);
     log(`export ${largeRun.rows} records: ${JSON.stringify(largeRun)}`);
-    log(`  V8 heap capped at ${HEAP_CAP_MB} MB; peak RSS ${smallRun.peakRssMb.toFixed(0)} MB at ${smallRun.rows} records, ${largeRun.peakRssMb.toFixed(0)} MB at ${largeRun.rows} (${(largeRun.rows / largeRun.seconds).toFixed(0)} records/s, ${largeRun.mb.toFixed(0)} MB of CSV)`);
+    log(
+      `  V8 heap capped at ${HEAP_CAP_MB} MB; peak RSS ${smallRun.peakRssMb.toFixed(0)} MB at ${smallRun.rows} records, ${largeRun.peakRssMb.toFixed(0)} MB at ${largeRun.rows} (${(largeRun.rows / largeRun.seconds).toFixed(0)} records/s, ${largeRun.mb.toFixed(0)} MB of CSV)`,
+    );
     return { small: smallRun, large: largeRun };
   } finally {
     await db.$disconnect().catch(() => undefined);

@@ -167,7 +167,15 @@ export async function hookCostMicros(): Promise<number> {
     const n = 200_000;
     const t0 = performance.now();
     for (let i = 0; i < n; i++) {
-      recordRequest(writer, { req, url, requestId: "req_abc", route: "/api/v1/x", status: 200, durationMs: 1.5, trace: { principal, responseBytes: Buffer.byteLength(body) } });
+      recordRequest(writer, {
+        req,
+        url,
+        requestId: "req_abc",
+        route: "/api/v1/x",
+        status: 200,
+        durationMs: 1.5,
+        trace: { principal, responseBytes: Buffer.byteLength(body) },
+      });
     }
     best = Math.min(best, ((performance.now() - t0) / n) * 1000);
   }

@@ -81,16 +81,18 @@ export async function runRowsBench(options: RowsBenchOptions): Promise<void> {
     const checksummed = { ...gw, token: generateToken("live") };
     // The floor on this machine: the baseline's 401 for a header it cannot parse, with no database read.
     const floorTarget = { ...base, token: "" };
-    const [gwOne, baseOne, unknown, floor, unknownChecksummed] = await steadyLatencies(
+    const [gwOne, baseOne, unknown, floor, unknownChecksummed] = (await steadyLatencies(
       [gw, base, madeUp, floorTarget, checksummed].map((target) => ({ target, query: "limit=1" })),
       { warmup: STEADY_WARMUP, count: 500, rounds: 3 },
-    ) as [Steady, Steady, Steady, Steady, Steady];
+    )) as [Steady, Steady, Steady, Steady, Steady];
     if (gwOne.status !== 200 || baseOne.status !== 200) throw new Error("limit=1 requests failed");
     if (unknown.status !== 401) throw new Error(`an unknown key answered ${unknown.status}, not 401`);
     if (floor.status !== 401) throw new Error(`the baseline's malformed-header request answered ${floor.status}, not 401`);
     if (unknownChecksummed.status !== 401) throw new Error(`an unknown key with a valid checksum answered ${unknownChecksummed.status}, not 401`);
     const byRound = (s: Steady) => s.rounds.map((r) => r.toFixed(2)).join("/");
-    log(`limit=1 p50 (3 rounds of 500 after ${STEADY_WARMUP} each): groundwork ${byRound(gwOne)}, baseline ${byRound(baseOne)}; 401 ${byRound(unknown)}, floor ${byRound(floor)}`);
+    log(
+      `limit=1 p50 (3 rounds of 500 after ${STEADY_WARMUP} each): groundwork ${byRound(gwOne)}, baseline ${byRound(baseOne)}; 401 ${byRound(unknown)}, floor ${byRound(floor)}`,
+    );
     table.add("rows `limit=1`, 1 connection, p50 (steady: median of 3 rounds after warm-up)", ms(gwOne.p50), ms(baseOne.p50), ratio(gwOne.p50, baseOne.p50));
     // Within each round first, then the median: a drift between rounds cancels out.
     const pipelineCost = median(gwOne.rounds.map((p50, i) => p50 - baseOne.rounds[i]!));
@@ -109,7 +111,12 @@ export async function runRowsBench(options: RowsBenchOptions): Promise<void> {
       verdict(unknown.p50 <= 0.5, "≤ 0.5 ms"),
     );
     table.add("unknown key with a valid checksum (one key read) → 401, p50, steady", ms(unknownChecksummed.p50), "–", "–");
-    table.add("first 400 `limit=1` requests after a 50-request warm-up on `limit=100`, p50 (V8 still compiling; not a target)", ms(coldOne.p50), ms(coldBase.p50), ratio(coldOne.p50, coldBase.p50));
+    table.add(
+      "first 400 `limit=1` requests after a 50-request warm-up on `limit=100`, p50 (V8 still compiling; not a target)",
+      ms(coldOne.p50),
+      ms(coldBase.p50),
+      ratio(coldOne.p50, coldBase.p50),
+    );
     await requestLogParts(options, gw, app.port);
     await settleRequestLog(options.appUrl, log);
 
@@ -128,9 +135,19 @@ export async function runRowsBench(options: RowsBenchOptions): Promise<void> {
         `${throughput.toFixed(2)}×`,
         verdict(throughput >= 0.8, "≥ 0.80×"),
       );
-      table.add(`rows \`limit=100\`, ${connections} conn: p50 / p99 (median of the rounds)`, `${ms(median(g.p50))} / ${ms(median(g.p99))}`, `${ms(median(b.p50))} / ${ms(median(b.p99))}`, ratio(median(g.p50), median(b.p50)));
+      table.add(
+        `rows \`limit=100\`, ${connections} conn: p50 / p99 (median of the rounds)`,
+        `${ms(median(g.p50))} / ${ms(median(g.p99))}`,
+        `${ms(median(b.p50))} / ${ms(median(b.p99))}`,
+        ratio(median(g.p50), median(b.p50)),
+      );
       // CPU per request (utime + stime): what the machine's other load moves least.
-      table.add(`rows \`limit=100\`, ${connections} conn: server CPU per request`, `${cpuPerRequestOf(g).toFixed(0)} µs`, `${cpuPerRequestOf(b).toFixed(0)} µs`, ratio(cpuPerRequestOf(g), cpuPerRequestOf(b)));
+      table.add(
+        `rows \`limit=100\`, ${connections} conn: server CPU per request`,
+        `${cpuPerRequestOf(g).toFixed(0)} µs`,
+        `${cpuPerRequestOf(b).toFixed(0)} µs`,
+        ratio(cpuPerRequestOf(g), cpuPerRequestOf(b)),
+      );
     }
 
     const beforeWalk = memoryOf(app.child.pid!).rssMb;
@@ -142,7 +159,13 @@ export async function runRowsBench(options: RowsBenchOptions): Promise<void> {
     log(`a 10 % pass changed ${changed} rows (as many versions kept)`);
     await fullWalks(options, gw, base, `full walk after a 10 % pass (${changed} versions kept)`);
     const afterWalk = memoryOf(app.child.pid!);
-    table.add("app RSS idle (after warm-up) → before walk → after walk", `${idle.gw.toFixed(0)} → ${beforeWalk.toFixed(0)} → ${afterWalk.rssMb.toFixed(0)} MB`, `${idle.base.toFixed(0)} → ${memoryOf(baseline.pid!).rssMb.toFixed(0)} MB`, "–", verdict(idle.gw <= 200, "idle ≤ 200 MB"));
+    table.add(
+      "app RSS idle (after warm-up) → before walk → after walk",
+      `${idle.gw.toFixed(0)} → ${beforeWalk.toFixed(0)} → ${afterWalk.rssMb.toFixed(0)} MB`,
+      `${idle.base.toFixed(0)} → ${memoryOf(baseline.pid!).rssMb.toFixed(0)} MB`,
+      "–",
+      verdict(idle.gw <= 200, "idle ≤ 200 MB"),
+    );
     if (idleHeap) {
       const afterHeap = (await heapOf(app.port))!;
       table.add("app V8 heap used / total, external: idle → after walk", `${idleHeap} → ${afterHeap}`, "–", "–");
@@ -162,13 +185,20 @@ export async function runRowsBench(options: RowsBenchOptions): Promise<void> {
  */
 async function fullWalks(options: RowsBenchOptions, gw: Target, base: Target, what: string): Promise<void> {
   const [gWalk, bWalk] = await pairedWalks(gw, base, 100, options.walkMax);
-  if (gWalk.complete && bWalk.complete && gWalk.rows !== bWalk.rows) throw new Error(`${what}: Groundwork walked ${gWalk.rows} rows, the baseline ${bWalk.rows}`);
+  if (gWalk.complete && bWalk.complete && gWalk.rows !== bWalk.rows)
+    throw new Error(`${what}: Groundwork walked ${gWalk.rows} rows, the baseline ${bWalk.rows}`);
   const full = Math.ceil((options.rows * 0.975) / 100);
   const wall = (w: typeof gWalk) => (w.complete ? w.seconds : (w.seconds / w.pages) * full);
   const shown = (w: typeof gWalk) => `${wall(w).toFixed(1)} s${w.complete ? "" : ` (extrapolated from ${w.pages} pages)`}`;
   const times = wall(gWalk) / wall(bWalk);
   options.log(`${what}: groundwork ${shown(gWalk)}, baseline ${shown(bWalk)}`);
-  options.table.add(`${what} at \`limit=100\` (${gWalk.complete ? gWalk.rows : "–"} live rows)`, shown(gWalk), shown(bWalk), ratio(wall(gWalk), wall(bWalk)), `≤ 1.25× ${times <= 1.25 ? "✔" : "✗"}`);
+  options.table.add(
+    `${what} at \`limit=100\` (${gWalk.complete ? gWalk.rows : "–"} live rows)`,
+    shown(gWalk),
+    shown(bWalk),
+    ratio(wall(gWalk), wall(bWalk)),
+    `≤ 1.25× ${times <= 1.25 ? "✔" : "✗"}`,
+  );
 }
 
 /**
@@ -208,7 +238,9 @@ async function requestLogParts(options: RowsBenchOptions, gw: Target, port: numb
   const metrics = options.app === "next" ? () => droppedFromMetrics(port, METRICS_TOKEN) : async () => null;
   log(`request log at ${LOG_RATE} req/s for ${LOG_SECONDS} s...`);
   const paced = await paceRequestLog({ target: gw, appUrl: options.appUrl, rate: LOG_RATE, seconds: LOG_SECONDS, metrics });
-  log(`paced: sent ${paced.sent}, served ${paced.served} (${paced.achieved.toFixed(0)}/s), failed ${paced.failed}, written ${paced.written}, dropped ${paced.dropped ?? "?"}`);
+  log(
+    `paced: sent ${paced.sent}, served ${paced.served} (${paced.achieved.toFixed(0)}/s), failed ${paced.failed}, written ${paced.written}, dropped ${paced.dropped ?? "?"}`,
+  );
   table.add(
     `request log at ${LOG_RATE} req/s × ${LOG_SECONDS} s: served → written (dropped)`,
     `${paced.served} → ${paced.written} (${paced.dropped ?? "?"}), ${paced.achieved.toFixed(0)} req/s served`,
@@ -270,7 +302,10 @@ async function throughputRounds(gw: Target, gwPid: number, base: Target, basePid
   // the first seconds at a new concurrency measured V8 compiling and the heap growing.
   for (const target of [gw, base]) await runLoad(target, { connections, seconds: THROUGHPUT_WARMUP_SECONDS, limit: 100 });
   for (let round = 0; round < THROUGHPUT_ROUNDS; round++) {
-    const sides: [Target, number, Rounds][] = [[gw, gwPid, g], [base, basePid, b]];
+    const sides: [Target, number, Rounds][] = [
+      [gw, gwPid, g],
+      [base, basePid, b],
+    ];
     if (round % 2 === 1) sides.reverse();
     for (const [target, pid, into] of sides) {
       const load = await cpuPerRequest(target, pid, connections, seconds);

@@ -18,10 +18,9 @@ export async function tenPercentPass(appUrl: string, sourceId: string): Promise<
   try {
     await client.query("BEGIN");
     const stamp = await lockSourceForWriteRaw(client, sourceId);
-    const before = await client.query<{ live: number }>(
-      "SELECT count(*)::int AS live FROM data_source_rows WHERE data_source_id = $1 AND deleted_at IS NULL",
-      [sourceId],
-    );
+    const before = await client.query<{ live: number }>("SELECT count(*)::int AS live FROM data_source_rows WHERE data_source_id = $1 AND deleted_at IS NULL", [
+      sourceId,
+    ]);
     const changed = await client.query(
       `UPDATE data_source_rows
           SET data = data || jsonb_build_object('score', (data->>'score')::int + 1),

@@ -24,7 +24,12 @@ const variants = JSON.parse(process.env.VARIANTS ?? '{"default":{}}') as Record<
 const repeat = Number(process.env.REPEAT ?? 1);
 const METRICS_TOKEN = "m".repeat(32);
 
-interface Mapping { name: string; perms: string; sizeKb: number; rssKb: number }
+interface Mapping {
+  name: string;
+  perms: string;
+  sizeKb: number;
+  rssKb: number;
+}
 
 function mappings(pid: number): Mapping[] {
   const out: Mapping[] = [];
@@ -45,7 +50,11 @@ const mb = (kb: number) => (kb / 1024).toFixed(0);
 function byName(list: Mapping[]): string {
   const totals = new Map<string, number>();
   for (const m of list) totals.set(m.name, (totals.get(m.name) ?? 0) + m.rssKb);
-  return [...totals].sort((a, b) => b[1] - a[1]).slice(0, 4).map(([name, kb]) => `${path.basename(name)} ${mb(kb)}`).join(", ");
+  return [...totals]
+    .sort((a, b) => b[1] - a[1])
+    .slice(0, 4)
+    .map(([name, kb]) => `${path.basename(name)} ${mb(kb)}`)
+    .join(", ");
 }
 
 async function heapSpaces(port: number): Promise<string> {

@@ -94,7 +94,9 @@ async function main(): Promise<void> {
       const seconds = Number(process.env.BENCH_LOG_SECONDS ?? 30);
       const alone = await writerAtRate(appUrl, rate, seconds);
       log(`request log hook on the request path: ${(await hookCostMicros()).toFixed(2)} µs per request`);
-      log(`request log writer alone at ${rate}/s for ${seconds} s: recorded ${alone.recorded}, written ${alone.written}, dropped ${alone.dropped}, buffer peak ${alone.maxBuffered}, ${alone.lagSeconds.toFixed(2)} s to drain`);
+      log(
+        `request log writer alone at ${rate}/s for ${seconds} s: recorded ${alone.recorded}, written ${alone.written}, dropped ${alone.dropped}, buffer peak ${alone.maxBuffered}, ${alone.lagSeconds.toFixed(2)} s to drain`,
+      );
       return;
     }
     if (ONLY === "requestlog-browse") {
@@ -129,7 +131,9 @@ async function main(): Promise<void> {
     `# npm run bench — ${new Date().toISOString()}`,
     "",
     `${ROWS.toLocaleString("en")} rows; ${os.cpus().length} cores, Node ${process.version}; app under test: ${
-      APP === "next" ? `the production server (\`npm start\`: node ${[...npmStartNodeFlags(), "scripts/start.mjs"].join(" ")} → src/server/process/start-server.ts, Next through the custom server)` : "the /api/v1 handler over node:http (src/test/serve-api.ts)"
+      APP === "next"
+        ? `the production server (\`npm start\`: node ${[...npmStartNodeFlags(), "scripts/start.mjs"].join(" ")} → src/server/process/start-server.ts, Next through the custom server)`
+        : "the /api/v1 handler over node:http (src/test/serve-api.ts)"
     }; baseline: bench/baseline-server.ts; one Postgres for both; run took ${minutes.toFixed(1)} min.`,
     "",
   ];

@@ -24,17 +24,25 @@ export interface Fixture {
 export async function seed(db: PrismaClient, appUrl: string, customerUrl: string, rows: number): Promise<Fixture> {
   const encryptionKey = randomBytes(32);
   const organizationId = (await createOrganization(db, CLI_OPERATOR, "Benchmark")).id;
-  const key = await mintApiKey(
-    db,
-    CLI_OPERATOR,
-    { name: "bench", scopes: "data_sources:read", organizationId, rateLimit: 1_000_000 },
-  );
+  const key = await mintApiKey(db, CLI_OPERATOR, { name: "bench", scopes: "data_sources:read", organizationId, rateLimit: 1_000_000 });
   const secrets = createSecretBox(encryptionKey);
   const config = { table: "public.customers", keyColumn: "id" };
   // The customer table lives on the benchmark's own local server: private targets allowed.
   const targets = { policy: { allowPrivate: true }, serviceDatabaseUrl: () => appUrl };
-  const rowsSource = await createManagedSource(db, secrets, CLI_OPERATOR, { kind: "postgres_table", organizationId, name: "rows", config, credentials: { url: customerUrl } }, targets);
-  const syncSource = await createManagedSource(db, secrets, CLI_OPERATOR, { kind: "postgres_table", organizationId, name: "sync", config, credentials: { url: customerUrl } }, targets);
+  const rowsSource = await createManagedSource(
+    db,
+    secrets,
+    CLI_OPERATOR,
+    { kind: "postgres_table", organizationId, name: "rows", config, credentials: { url: customerUrl } },
+    targets,
+  );
+  const syncSource = await createManagedSource(
+    db,
+    secrets,
+    CLI_OPERATOR,
+    { kind: "postgres_table", organizationId, name: "sync", config, credentials: { url: customerUrl } },
+    targets,
+  );
 
   const app = new pg.Client({ connectionString: appUrl });
   await app.connect();

@@ -57,7 +57,14 @@ export async function runSharingBench(options: SharingBenchOptions): Promise<voi
       db,
       secrets,
       CLI_OPERATOR,
-      { kind: "postgres_table", organizationId: fixture.organizationId, name: "sharing", syncIntervalSeconds: null, config: { table: "public.customers", keyColumn: "id" }, credentials: { url: options.customerUrl } },
+      {
+        kind: "postgres_table",
+        organizationId: fixture.organizationId,
+        name: "sharing",
+        syncIntervalSeconds: null,
+        config: { table: "public.customers", keyColumn: "id" },
+        credentials: { url: options.customerUrl },
+      },
       targets,
     );
     child = startNode("scripts/start.mjs", [], {
@@ -73,17 +80,23 @@ export async function runSharingBench(options: SharingBenchOptions): Promise<voi
       REDIS_URL: "",
     });
     const workerPid = Number((await waitForLine(child, /worker: running in its own process \(pid (\d+)\)/, 300_000))[1]);
-    const target: Target = { port: APP_PORT, path: `/api/v1/organizations/${fixture.organizationId}/data-sources/${fixture.rowsSourceId}/rows`, token: fixture.token };
+    const target: Target = {
+      port: APP_PORT,
+      path: `/api/v1/organizations/${fixture.organizationId}/data-sources/${fixture.rowsSourceId}/rows`,
+      token: fixture.token,
+    };
     let warm = 0;
     await sample(target, () => warm++ >= 200);
     const idleEnd = performance.now() + options.stepSeconds * 1000;
     const idle = await sample(target, () => performance.now() >= idleEnd);
 
     const runStatus = async () =>
-      (await app.query<{ status: string; inserted: number; seconds: number | null }>(
-        `SELECT status, inserted, extract(epoch FROM finished_at - started_at)::float8 AS seconds FROM sync_runs WHERE data_source_id = $1 ORDER BY started_at DESC LIMIT 1`,
-        [source.id],
-      )).rows[0];
+      (
+        await app.query<{ status: string; inserted: number; seconds: number | null }>(
+          `SELECT status, inserted, extract(epoch FROM finished_at - started_at)::float8 AS seconds FROM sync_runs WHERE data_source_id = $1 ORDER BY started_at DESC LIMIT 1`,
+          [source.id],
+        )
+      ).rows[0];
     await requestSourceSync(db, CLI_OPERATOR, source.id);
     // Measured from the moment the pass is running until it has finished.
     for (let run = await runStatus(); run?.status !== "running"; run = await runStatus()) {
@@ -104,7 +117,9 @@ export async function runSharingBench(options: SharingBenchOptions): Promise<voi
     const run = await runStatus();
     if (run?.status !== "ok" || run.inserted !== options.rows) throw new Error(`unexpected first pass: ${JSON.stringify(run)}`);
     const met = during.p99 <= 2 * idle.p99;
-    log(`sharing: idle p50 ${ms(idle.p50)} p99 ${ms(idle.p99)} (${idle.count}); during a ${run.seconds?.toFixed(1)} s first pass p50 ${ms(during.p50)} p99 ${ms(during.p99)} max ${ms(during.max)} (${during.count})`);
+    log(
+      `sharing: idle p50 ${ms(idle.p50)} p99 ${ms(idle.p99)} (${idle.count}); during a ${run.seconds?.toFixed(1)} s first pass p50 ${ms(during.p50)} p99 ${ms(during.p99)} max ${ms(during.max)} (${during.count})`,
+    );
     table.add(
       `API \`limit=1\` p50 / p99 (max) on \`npm start\` while its worker process runs a first pass of ${options.rows.toLocaleString("en")} rows (${run.seconds?.toFixed(1)} s, worker peak RSS ${workerPeakMb.toFixed(0)} MB); reference: idle`,
       `${ms(during.p50)} / ${ms(during.p99)} (${ms(during.max)}), ${during.count} req`,

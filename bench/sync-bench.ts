@@ -21,7 +21,14 @@ interface PassFigures {
   customerRows: number;
 }
 
-type RunRow = Record<string, number> & { seconds: number; status: string; capture_mode: string; full_compare: boolean; customer_statements: number; customer_rows_read: number };
+type RunRow = Record<string, number> & {
+  seconds: number;
+  status: string;
+  capture_mode: string;
+  full_compare: boolean;
+  customer_statements: number;
+  customer_rows_read: number;
+};
 
 /**
  * The capture modes measured after the first pass, one entry each (issue 27): the mode is set on
@@ -94,7 +101,9 @@ export async function runSyncBench(options: SyncBenchOptions): Promise<void> {
   const changed = Math.floor(rows / 100);
   const modes: Array<{ mode: string; targeted: boolean; onePercent: PassFigures; nothing: PassFigures }> = [];
   for (const { mode, incremental, targeted } of BENCH_MODES) {
-    await onApp(options.appUrl, (app) => app.query(`UPDATE data_sources SET capture_mode = $2::"CaptureMode" WHERE id = $1`, [options.fixture.syncSourceId, mode]));
+    await onApp(options.appUrl, (app) =>
+      app.query(`UPDATE data_sources SET capture_mode = $2::"CaptureMode" WHERE id = $1`, [options.fixture.syncSourceId, mode]),
+    );
     await onApp(options.customerUrl, (customer) => customer.query("UPDATE public.customers SET score = score + 1 WHERE id % 100 = 0"));
     const read = (run: RunRow) => run.capture_mode === mode && run.full_compare === !incremental;
     const onePercent = await syncPass(options, (run) => read(run) && run.updated === changed && run.inserted === 0);
@@ -116,8 +125,20 @@ export async function runSyncBench(options: SyncBenchOptions): Promise<void> {
   for (const { mode, targeted, onePercent, nothing } of modes) {
     const share = (pass: PassFigures) => pass.seconds / first.seconds;
     const target = (label: string, ok: boolean) => (targeted ? `${label} ${mark(ok)}` : "– (reference)");
-    table.add(`sync (${mode}): pass with 1 % changed (reference: first pass)`, `${onePercent.seconds.toFixed(2)} s`, `${first.seconds.toFixed(1)} s`, pct(onePercent.seconds, first.seconds), target("≤ 10 %", share(onePercent) <= 0.1));
-    table.add(`sync (${mode}): pass with nothing changed (reference: first pass)`, `${nothing.seconds.toFixed(2)} s`, `${first.seconds.toFixed(1)} s`, pct(nothing.seconds, first.seconds), target("≤ 5 %", share(nothing) <= 0.05));
+    table.add(
+      `sync (${mode}): pass with 1 % changed (reference: first pass)`,
+      `${onePercent.seconds.toFixed(2)} s`,
+      `${first.seconds.toFixed(1)} s`,
+      pct(onePercent.seconds, first.seconds),
+      target("≤ 10 %", share(onePercent) <= 0.1),
+    );
+    table.add(
+      `sync (${mode}): pass with nothing changed (reference: first pass)`,
+      `${nothing.seconds.toFixed(2)} s`,
+      `${first.seconds.toFixed(1)} s`,
+      pct(nothing.seconds, first.seconds),
+      target("≤ 5 %", share(nothing) <= 0.05),
+    );
     table.add(`sync (${mode}): customer side, 1 % / nothing-changed pass`, `${cost(onePercent)} / ${cost(nothing)}`, "–", "–", "reported");
     table.add(`sync (${mode}): peak RSS, 1 % / nothing-changed passes`, `${onePercent.peakMb.toFixed(0)} / ${nothing.peakMb.toFixed(0)} MB`, "–", "–");
   }

@@ -35,7 +35,8 @@ export function valueImports(text, fileName = "file.ts") {
       const clause = statement.importClause;
       if (clause?.isTypeOnly) continue;
       const named = clause?.namedBindings;
-      const onlyTypes = clause && !clause.name && named && ts.isNamedImports(named) && named.elements.length > 0 && named.elements.every((element) => element.isTypeOnly);
+      const onlyTypes =
+        clause && !clause.name && named && ts.isNamedImports(named) && named.elements.length > 0 && named.elements.every((element) => element.isTypeOnly);
       if (!onlyTypes) specifiers.push(statement.moduleSpecifier.text);
     } else if (ts.isExportDeclaration(statement) && statement.moduleSpecifier && !statement.isTypeOnly) {
       const clause = statement.exportClause;
@@ -132,12 +133,16 @@ const noModuleCycle = {
       const back = pathBetween(moduleGraph(root), to, from);
       if (!back) return;
       const graph = moduleGraph(root);
-      const via = back.slice(0, -1).map((step, index) => graph.get(step).get(back[index + 1])).join(", ");
+      const via = back
+        .slice(0, -1)
+        .map((step, index) => graph.get(step).get(back[index + 1]))
+        .join(", ");
       context.report({ node, messageId: "cycle", data: { chain: [from, ...back].join(" → "), via } });
     };
     return {
       ImportDeclaration(node) {
-        const typeOnly = node.importKind === "type" || (node.specifiers.length > 0 && node.specifiers.every((s) => s.type === "ImportSpecifier" && s.importKind === "type"));
+        const typeOnly =
+          node.importKind === "type" || (node.specifiers.length > 0 && node.specifiers.every((s) => s.type === "ImportSpecifier" && s.importKind === "type"));
         check(node, node.source.value, typeOnly);
       },
       ExportNamedDeclaration(node) {

@@ -82,12 +82,28 @@ Text.
 Text.
 `;
     const index = withIndex(grouped);
-    const order = ["**API surface** (1)", "[D8](#d8-an-api-choice)", "**Auth and keys** (1)", "[D9](#d9-a-key-choice)",
-      "**Operations** (1)", "[D7](#d7-a-platform-choice)", "**Other** (1)", "[D6](#d6-not-yet-mapped)"];
+    const order = [
+      "**API surface** (1)",
+      "[D8](#d8-an-api-choice)",
+      "**Auth and keys** (1)",
+      "[D9](#d9-a-key-choice)",
+      "**Operations** (1)",
+      "[D7](#d7-a-platform-choice)",
+      "**Other** (1)",
+      "[D6](#d6-not-yet-mapped)",
+    ];
     const positions = order.map((needle) => index.indexOf(needle));
-    expect(positions.every((p) => p >= 0), `missing: ${order.filter((_, i) => positions[i]! < 0).join(", ")}`).toBe(true);
+    expect(
+      positions.every((p) => p >= 0),
+      `missing: ${order.filter((_, i) => positions[i]! < 0).join(", ")}`,
+    ).toBe(true);
     expect(positions).toEqual([...positions].sort((a, b) => a - b));
-    expect(parseDecisions(grouped).map((d) => d.group)).toEqual(["A group someone appended in parallel", "Platform", "The /api/v1 surface", "Keys and authorization (spec 2.1, 3.1, 5)"]);
+    expect(parseDecisions(grouped).map((d) => d.group)).toEqual([
+      "A group someone appended in parallel",
+      "Platform",
+      "The /api/v1 surface",
+      "Keys and authorization (spec 2.1, 3.1, 5)",
+    ]);
     expect(withIndex(index)).toBe(index);
   });
 

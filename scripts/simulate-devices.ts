@@ -43,15 +43,23 @@ if (!modes.ok) {
 const seed = values.seed === undefined ? Math.floor(Math.random() * 2 ** 31) : number("seed", values.seed, 0);
 
 const { DATABASE_URL, BASE_URL } = env();
-const environment = await openEnvironment({ repoRoot: fileURLToPath(new URL("..", import.meta.url)), databaseUrl: DATABASE_URL, baseUrl: BASE_URL, logical: modes.modes.some((mode) => SIMULATED_MODES[mode].logicalCustomer) });
+const environment = await openEnvironment({
+  repoRoot: fileURLToPath(new URL("..", import.meta.url)),
+  databaseUrl: DATABASE_URL,
+  baseUrl: BASE_URL,
+  logical: modes.modes.some((mode) => SIMULATED_MODES[mode].logicalCustomer),
+});
 const print = (line: string) => process.stdout.write(`${line}\n`);
-print(`Simulating ${devices} library (memory store) + ${devices} library (SQLite store) + ${devices} documented + ${devices} naive devices per source (faults injected into the library's requests), ${runs} runs, seed ${seed}, mode ${modes.modes.join(" + ")}${values.crm ? " + a CRM object" : ""}; API: ${environment.transport}`);
+print(
+  `Simulating ${devices} library (memory store) + ${devices} library (SQLite store) + ${devices} documented + ${devices} naive devices per source (faults injected into the library's requests), ${runs} runs, seed ${seed}, mode ${modes.modes.join(" + ")}${values.crm ? " + a CRM object" : ""}; API: ${environment.transport}`,
+);
 const crm = values.crm ? await startFakeCrm() : undefined;
 let closing: Promise<void> | undefined;
-const closeAll = () => (closing ??= (async () => {
-  await crm?.close();
-  await environment.close();
-})());
+const closeAll = () =>
+  (closing ??= (async () => {
+    await crm?.close();
+    await environment.close();
+  })());
 // A stop (Ctrl-C, SIGTERM) mid-run still stops the embedded servers and drops the databases the
 // run made: left running, they kept .data/sim-* locked for the next run. An interrupted run fails.
 let stopped: NodeJS.Signals | undefined;

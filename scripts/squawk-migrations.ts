@@ -50,7 +50,8 @@ async function main(): Promise<void> {
   let errors = 0;
   let excluded = 0;
   for (const name of Object.keys(exclusions)) {
-    if (name !== "$comment" && !migrations.some((migration) => migration.name === name)) problems.push(`${name}: excluded rules for a migration that does not exist`);
+    if (name !== "$comment" && !migrations.some((migration) => migration.name === name))
+      problems.push(`${name}: excluded rules for a migration that does not exist`);
   }
   for (const migration of migrations) {
     const file = path.join(DEFAULT_MIGRATIONS_DIR, migration.name, "migration.sql");

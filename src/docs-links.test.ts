@@ -54,7 +54,8 @@ function missing(guide: string, tokens: string[], names: Set<string>): string[] 
 
 describe("the guides name only paths that exist", () => {
   it("reads paths and leaves placeholders, commands and URL paths alone", () => {
-    const text = "`src/a.ts`, `app/api/v1/[...trpc]/route.ts`, `router.ts`, `src/x/<area>/`, `*.test.ts`, `/api/v1`, `npm run lint`, `.types.ts`, `data_sources:read`, `application/json`";
+    const text =
+      "`src/a.ts`, `app/api/v1/[...trpc]/route.ts`, `router.ts`, `src/x/<area>/`, `*.test.ts`, `/api/v1`, `npm run lint`, `.types.ts`, `data_sources:read`, `application/json`";
     expect(pathTokens(text)).toEqual(["src/a.ts", "app/api/v1/[...trpc]/route.ts", "router.ts"]);
   });
 

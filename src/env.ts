@@ -12,14 +12,20 @@ const optionalString = z
 const schema = z.object({
   NODE_ENV: z.enum(["development", "production", "test"]).default("production"),
   DATABASE_URL: optionalString.pipe(
-    z.string().regex(/^postgres(ql)?:\/\//, "must be a postgres:// or postgresql:// URL").optional(),
+    z
+      .string()
+      .regex(/^postgres(ql)?:\/\//, "must be a postgres:// or postgresql:// URL")
+      .optional(),
   ),
   /**
    * Where what needs a session connects (D400): migrations, graphile-worker, session advisory
    * locks, the CDC consumer. Unset: DATABASE_URL. Must reach PostgreSQL itself, never a pooler.
    */
   DIRECT_DATABASE_URL: optionalString.pipe(
-    z.string().regex(/^postgres(ql)?:\/\//, "must be a postgres:// or postgresql:// URL").optional(),
+    z
+      .string()
+      .regex(/^postgres(ql)?:\/\//, "must be a postgres:// or postgresql:// URL")
+      .optional(),
   ),
   /**
    * `transaction`: DATABASE_URL is a transaction-mode pooler (PgBouncer), so the API keeps no
@@ -28,7 +34,10 @@ const schema = z.object({
   DATABASE_POOL_MODE: z.enum(["session", "transaction"]).optional(),
   /** A streaming replica the rows endpoint reads from when it is fresh enough (D404). Unset: the primary. */
   GROUNDWORK_READ_DATABASE_URL: optionalString.pipe(
-    z.string().regex(/^postgres(ql)?:\/\//, "must be a postgres:// or postgresql:// URL").optional(),
+    z
+      .string()
+      .regex(/^postgres(ql)?:\/\//, "must be a postgres:// or postgresql:// URL")
+      .optional(),
   ),
   /** A first page or a delta reads on the replica only while its lag is under this, in ms (D404). */
   GROUNDWORK_READ_MAX_LAG_MS: z.coerce.number().int().min(0).max(3_600_000).default(1_000),
@@ -38,7 +47,12 @@ const schema = z.object({
   GROUNDWORK_COMMIT: optionalString,
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
   PUBLIC_URL: optionalString.pipe(z.url().optional()),
-  REDIS_URL: optionalString.pipe(z.string().regex(/^rediss?:\/\//, "must be a redis:// URL").optional()),
+  REDIS_URL: optionalString.pipe(
+    z
+      .string()
+      .regex(/^rediss?:\/\//, "must be a redis:// URL")
+      .optional(),
+  ),
   GROUNDWORK_ENCRYPTION_KEY: optionalString,
   /** Signs pagination cursors; at least 32 characters. Unset: `<data dir>/cursor.key` (D47). */
   GROUNDWORK_CURSOR_SECRET: optionalString.pipe(z.string().min(32, "must be at least 32 characters").optional()),
@@ -62,7 +76,12 @@ const schema = z.object({
    */
   GROUNDWORK_SYNC_TICK_SECONDS: z.coerce.number().int().min(1).max(3600).default(60),
   /** The operator's SMTP relay for alert emails: smtp://user:pass@relay:587 or smtps://… (D214). */
-  GROUNDWORK_SMTP_URL: optionalString.pipe(z.string().regex(/^smtps?:\/\//, "must be an smtp:// or smtps:// URL").optional()),
+  GROUNDWORK_SMTP_URL: optionalString.pipe(
+    z
+      .string()
+      .regex(/^smtps?:\/\//, "must be an smtp:// or smtps:// URL")
+      .optional(),
+  ),
   /** The From address of alert emails (default groundwork@<PUBLIC_URL's host>). */
   GROUNDWORK_SMTP_FROM: optionalString,
   /** Signs dashboard sessions; `npm start` fills it from `<data dir>/nextauth.secret` when unset. */
@@ -123,9 +142,7 @@ export type Env = z.infer<typeof schema>;
 let cached: Env | undefined;
 
 function formatEnvIssues(error: z.ZodError): string {
-  return error.issues
-    .map((issue) => `  - ${issue.path.join(".") || "(root)"}: ${issue.message}`)
-    .join("\n");
+  return error.issues.map((issue) => `  - ${issue.path.join(".") || "(root)"}: ${issue.message}`).join("\n");
 }
 
 export function parseEnv(source: NodeJS.ProcessEnv): Env {

@@ -65,7 +65,10 @@ export default async function OverviewPage({ searchParams }: { searchParams: Pro
               placeholder="Search by name"
               className="h-9 w-full rounded-md border border-slate-300 bg-white px-3 text-sm sm:w-64 focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-blue-600"
             />
-            <button type="submit" className="h-9 rounded-md border border-slate-300 bg-white px-3 text-sm font-medium hover:bg-slate-50 focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-blue-600">
+            <button
+              type="submit"
+              className="h-9 rounded-md border border-slate-300 bg-white px-3 text-sm font-medium hover:bg-slate-50 focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-blue-600"
+            >
               Search
             </button>
           </form>

@@ -13,7 +13,11 @@ type SwaggerUiBundle = (options: { url: string; domNode: HTMLElement; deepLinkin
  */
 function mendSwaggerMarkup(root: HTMLElement): void {
   for (const select of root.querySelectorAll<HTMLSelectElement>("select:not([aria-label]):not([aria-labelledby])")) {
-    const section = select.closest(".servers, label[for=servers]") ? "Server" : select.closest(".content-type-wrapper, .response-control-media-type") ? "Media type" : "Choice";
+    const section = select.closest(".servers, label[for=servers]")
+      ? "Server"
+      : select.closest(".content-type-wrapper, .response-control-media-type")
+        ? "Media type"
+        : "Choice";
     select.setAttribute("aria-label", section);
   }
   for (const anchor of root.querySelectorAll<HTMLAnchorElement>(".opblock-summary-control a[href]")) anchor.removeAttribute("href");

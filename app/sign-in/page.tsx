@@ -32,9 +32,7 @@ export default async function SignInPage({ searchParams }: { searchParams: Promi
         <div className="rounded-lg border border-slate-200 bg-white p-6 shadow-sm">
           <SignInForm />
         </div>
-        <p className="mt-4 text-center text-xs text-slate-500">
-          Five wrong passwords from one address lock the account for that address for 15 minutes.
-        </p>
+        <p className="mt-4 text-center text-xs text-slate-500">Five wrong passwords from one address lock the account for that address for 15 minutes.</p>
       </div>
     </main>
   );

@@ -39,7 +39,7 @@ function raw(request: string): Promise<RawAnswer> {
 
 function dechunk(body: string): string {
   let out = "";
-  for (let at = 0; at < body.length; ) {
+  for (let at = 0; at < body.length;) {
     const lineEnd = body.indexOf("\r\n", at);
     const size = parseInt(body.slice(at, lineEnd), 16);
     if (!size) break;
@@ -74,7 +74,10 @@ test("TRACE, OPTIONS *, PROPFIND, SEARCH and unknown methods are enveloped 405s 
 });
 
 test("a request carrying Upgrade gets a real answer", async () => {
-  for (const extra of ["Upgrade: h2c\r\nHTTP2-Settings: AAMAAABkAARAAAAAAAIAAAAA\r\n", "Upgrade: websocket\r\nSec-WebSocket-Version: 13\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n"]) {
+  for (const extra of [
+    "Upgrade: h2c\r\nHTTP2-Settings: AAMAAABkAARAAAAAAAIAAAAA\r\n",
+    "Upgrade: websocket\r\nSec-WebSocket-Version: 13\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n",
+  ]) {
     const answer = await raw(`GET /api/v1/health HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: Upgrade, close\r\n${extra}\r\n`);
     expect(answer.status).toBe(200);
     expect((JSON.parse(answer.body) as { data: { status: string } }).data.status).toBe("ok");
@@ -135,11 +138,17 @@ test("percent-encoded unreserved characters name the same resource", async () =>
 
 test("the sign-in callback and /api/trpc refuse an oversized or unmeasured body before reading it", async () => {
   const post = (path: string, headers: string) => raw(`POST ${path} HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n${headers}\r\n`);
-  expectEnvelope(await post("/api/auth/callback/credentials", "Content-Type: application/x-www-form-urlencoded\r\nContent-Length: 104857600\r\n"), 413, "payload_too_large");
+  expectEnvelope(
+    await post("/api/auth/callback/credentials", "Content-Type: application/x-www-form-urlencoded\r\nContent-Length: 104857600\r\n"),
+    413,
+    "payload_too_large",
+  );
   expectEnvelope(await post("/api/trpc/organizations.create", "Content-Type: application/json\r\nContent-Length: 104857600\r\n"), 413, "payload_too_large");
   expectEnvelope(await post("/api/trpc/organizations.create", "Content-Type: application/json\r\nTransfer-Encoding: chunked\r\n"), 411, "length_required");
   // A signed-out mutation is refused before its (small) body is read.
-  const signedOut = await raw(`POST /api/trpc/organizations.create HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nOrigin: http://127.0.0.1:${port}\r\nContent-Type: application/json\r\nContent-Length: 2\r\nConnection: close\r\n\r\n{}`);
+  const signedOut = await raw(
+    `POST /api/trpc/organizations.create HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nOrigin: http://127.0.0.1:${port}\r\nContent-Type: application/json\r\nContent-Length: 2\r\nConnection: close\r\n\r\n{}`,
+  );
   expect(signedOut.status).toBe(401);
 });
 

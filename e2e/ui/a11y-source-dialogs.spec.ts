@@ -25,7 +25,13 @@ test("issue 44's source dialogs pass axe-core at 1440, 390 and 360 px: discovery
     const org = await createOrg(unique("A11y Sources Org"));
     const table = await customerTable(customer, unique("a11y").replace(/-/g, "_"), 2);
     const url = new URL(customer.url);
-    const pgSource = await createSource(org.id, { kind: "postgres_table", name: "Tour table", syncIntervalSeconds: null, config: { table, keyColumn: "id" }, credentials: { url: customer.url } });
+    const pgSource = await createSource(org.id, {
+      kind: "postgres_table",
+      name: "Tour table",
+      syncIntervalSeconds: null,
+      config: { table, keyColumn: "id" },
+      credentials: { url: customer.url },
+    });
     const csvSource = await createSource(org.id, { kind: "csv", name: "Tour CSV", keyColumn: "code" });
     await signIn(page, seededOwner());
     const base = `/dashboard/organizations/${org.id}`;

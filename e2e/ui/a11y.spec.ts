@@ -106,8 +106,13 @@ test("every screen passes axe-core (no serious or critical findings) at desktop 
   await scan(page, "/dashboard/support", heading(/Support/));
   // Issue 43: the search's "no request id in what you pasted", and a dashboard answer's request page (its user).
   await scan(page, "/dashboard/requests?id=nothing+useful", async (p) => expect(p.getByTestId("request-search-no-id")).toBeVisible());
-  const dashboardRequest = await withE2eDb(async (db) =>
-    (await db.$queryRawUnsafe<{ id: string }[]>(`SELECT request_id AS id FROM request_log WHERE surface = 'dashboard' AND user_id IS NOT NULL ORDER BY occurred_at DESC LIMIT 1`))[0]?.id,
+  const dashboardRequest = await withE2eDb(
+    async (db) =>
+      (
+        await db.$queryRawUnsafe<{ id: string }[]>(
+          `SELECT request_id AS id FROM request_log WHERE surface = 'dashboard' AND user_id IS NOT NULL ORDER BY occurred_at DESC LIMIT 1`,
+        )
+      )[0]?.id,
   );
   if (dashboardRequest) await scan(page, `/dashboard/requests/${dashboardRequest}`, async (p) => expect(p.getByTestId("request-user")).toBeVisible());
   await scan(page, "/docs", async (p) => expect(p.locator(".swagger-ui .opblock").first()).toBeVisible({ timeout: 30_000 }));
@@ -136,7 +141,8 @@ async function expectAccessibleAtIssue44Sizes(page: Page, label: string, within?
       for (const root of Array.from(document.querySelectorAll(selector))) {
         for (const el of [root, ...Array.from(root.querySelectorAll("*"))]) {
           const box = el.getBoundingClientRect();
-          if (box.width > 0 && (box.right > window.innerWidth + 0.5 || box.left < -0.5)) out.push(`${el.tagName.toLowerCase()}.${String(el.className).slice(0, 60)} (${Math.round(box.left)}–${Math.round(box.right)})`);
+          if (box.width > 0 && (box.right > window.innerWidth + 0.5 || box.left < -0.5))
+            out.push(`${el.tagName.toLowerCase()}.${String(el.className).slice(0, 60)} (${Math.round(box.left)}–${Math.round(box.right)})`);
         }
       }
       return out.slice(0, 8);
@@ -155,7 +161,13 @@ test("the invitation screens pass axe-core at 1440, 390 and 360 px without overf
     const actor = { userId: admin.id };
     const past = new Date(Date.now() - 8 * 86_400_000);
     await inviteMember(db, org.id, { email: `${unique("expired")}@example.test`, role: "admin" }, actor, noRelay, past);
-    const issued = await inviteMember(db, org.id, { email: `${unique("a-very-long-address-of-someone")}@subdomain.example.test`, role: "member" }, actor, noRelay);
+    const issued = await inviteMember(
+      db,
+      org.id,
+      { email: `${unique("a-very-long-address-of-someone")}@subdomain.example.test`, role: "member" },
+      actor,
+      noRelay,
+    );
     return issued.delivery.kind === "link" ? issued.delivery.link.split("#")[1]! : "";
   });
   await signIn(page, admin);
@@ -201,7 +213,12 @@ test("the key page, its schedule dialog and the keys list pass axe and fit at 14
   test.setTimeout(120_000);
   const org = await createOrg(unique("Keys Tour"));
   const keyId = await withE2eDb(async (db) => {
-    const key = await mintApiKey(db, CLI_OPERATOR, { name: unique("tour"), scopes: "records:read,records:write,forms:read", organizationId: org.id, environment: "test" });
+    const key = await mintApiKey(db, CLI_OPERATOR, {
+      name: unique("tour"),
+      scopes: "records:read,records:write,forms:read",
+      organizationId: org.id,
+      environment: "test",
+    });
     await db.apiKey.update({ where: { id: key.id }, data: { revokeAt: new Date(Date.now() + 86_400_000) } });
     return key.id;
   });
@@ -241,7 +258,11 @@ test("the sources table passes axe and fits at 1440, 390 and 360 px", async ({ p
   const org = await createOrg(unique("Sources Tour"));
   for (const name of ["North depots", "South sites with a rather long name that wraps"]) await createSource(org.id, { kind: "csv", name, keyColumn: "code" });
   await signIn(page, seededOwner());
-  for (const size of [{ width: 1440, height: 900 }, { width: 390, height: 844 }, { width: 360, height: 740 }]) {
+  for (const size of [
+    { width: 1440, height: 900 },
+    { width: 390, height: 844 },
+    { width: 360, height: 740 },
+  ]) {
     await page.setViewportSize(size);
     await page.goto(`/dashboard/organizations/${org.id}/sources?search=s`);
     await expect(page.getByTestId("source-row")).toHaveCount(2);

@@ -68,7 +68,10 @@ test("support sees every organization's keys and can change nothing (the server 
   const support = await createAccount({ instanceRole: "support" });
   await signIn(page, support);
 
-  for (const [org, key] of [[mine, keys.mine], [theirs, keys.theirs]] as const) {
+  for (const [org, key] of [
+    [mine, keys.mine],
+    [theirs, keys.theirs],
+  ] as const) {
     await page.goto(`/dashboard/organizations/${org.id}/keys`);
     await expect(page.getByRole("table", { name: "API keys" }).getByText(key.name)).toBeVisible();
     await expect(page.getByRole("button", { name: "Mint key" })).toHaveCount(0);

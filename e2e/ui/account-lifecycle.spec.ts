@@ -72,7 +72,10 @@ test("a session cookie replayed after sign-out gets 401, for queries and mutatio
   const query = await replay.get("/api/trpc/viewer.me", { headers: { Cookie: cookie } });
   expect(query.status()).toBe(401);
   expect(((await query.json()) as { error: { request_id: string } }).error.request_id).toMatch(/^req_/);
-  const mutation = await replay.post("/api/trpc/viewer.signOutEverywhere", { headers: { Cookie: cookie, Origin: baseURL!, "Content-Type": "application/json" }, data: {} });
+  const mutation = await replay.post("/api/trpc/viewer.signOutEverywhere", {
+    headers: { Cookie: cookie, Origin: baseURL!, "Content-Type": "application/json" },
+    data: {},
+  });
   expect(mutation.status()).toBe(401);
   const ended = await withE2eDb((db) => db.dashboardSession.findMany({ where: { userId: member.id } }));
   expect(ended.length).toBeGreaterThan(0);
@@ -114,9 +117,14 @@ test("the users page with its actions, at desktop and phone widths", async ({ br
   const disabled = await createAccount({});
   await withE2eDb(async (db) => {
     await db.user.update({ where: { id: disabled.id }, data: { disabledAt: new Date() } });
-    await db.signInBudget.create({ data: { scope: "account_address", key: `${locked.email}|203.0.113.9`, failures: 5, lockedUntil: new Date(Date.now() + 600_000) } });
+    await db.signInBudget.create({
+      data: { scope: "account_address", key: `${locked.email}|203.0.113.9`, failures: 5, lockedUntil: new Date(Date.now() + 600_000) },
+    });
   });
-  for (const [width, height] of [[1280, 900], [390, 844]] as const) {
+  for (const [width, height] of [
+    [1280, 900],
+    [390, 844],
+  ] as const) {
     const owner = await ownerPage(browser, { width, height });
     await owner.goto("/dashboard/users");
     await expect(row(owner, locked.email).getByText("locked from 1 address")).toBeVisible();

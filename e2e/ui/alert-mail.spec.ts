@@ -48,7 +48,13 @@ test("an alert mail caused by a CLI pass links through the instance's address an
   try {
     const org = await createOrg(unique("Mail Org"));
     const table = await customerTable(customer, unique("mailed").replace(/-/g, "_"), 3);
-    const sourceId = await createSource(org.id, { kind: "postgres_table", name: "Pumps", syncIntervalSeconds: null, config: { table, keyColumn: "id" }, credentials: { url: customer.url } });
+    const sourceId = await createSource(org.id, {
+      kind: "postgres_table",
+      name: "Pumps",
+      syncIntervalSeconds: null,
+      config: { table, keyColumn: "id" },
+      credentials: { url: customer.url },
+    });
     const to = `${unique("ops")}@example.test`;
     await withE2eDb(async (db) => {
       const deps = { secrets: createSecretBox(randomBytes(32)), policy: { allowPrivate: true } };

@@ -86,7 +86,10 @@ test("an admin creates a chat channel, sends a test, and sees the delivery sent;
     const indicator = page.getByTestId("alerts-indicator").last();
     await expect(indicator.locator("summary")).toHaveText(/^\d+ open alerts?$/);
     await indicator.locator("summary").click();
-    await expect(indicator.getByRole("link", { name: new RegExp(sourceName) })).toHaveAttribute("href", `/dashboard/organizations/${org.id}/sources/${sourceId}`);
+    await expect(indicator.getByRole("link", { name: new RegExp(sourceName) })).toHaveAttribute(
+      "href",
+      `/dashboard/organizations/${org.id}/sources/${sourceId}`,
+    );
     await screen(page, "alerts-1280");
 
     await page.setViewportSize({ width: 390, height: 844 });

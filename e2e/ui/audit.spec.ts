@@ -107,7 +107,9 @@ test("an edit's detail page, opened from the keyboard, shows its metadata and ea
   // Back to the same filtered list, then a role change: member before, admin after, the user by email.
   await page.getByRole("link", { name: "Back to the audit log" }).click();
   await expect(page).toHaveURL(new RegExp(`/dashboard/audit\\?organizationId=${org.id}$`));
-  await row(page, "membership.role_changed").getByRole("link", { name: /^Details/ }).click();
+  await row(page, "membership.role_changed")
+    .getByRole("link", { name: /^Details/ })
+    .click();
   await expect(page.getByTestId("audit-event")).toContainText(member.email);
   await expect(page.getByTestId("audit-change").locator("td")).toHaveText(["role", "member", "admin"]);
 });

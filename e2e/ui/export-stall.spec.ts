@@ -39,7 +39,12 @@ test("a stalled records export is cut after the stall timeout and its connection
   await withE2eDb(async (db) => {
     for (let batch = 0; batch < 10; batch++) {
       await db.record.createMany({
-        data: Array.from({ length: 5000 }, (_, i) => ({ organizationId: org.id, formId: org.formId, createdBy: "device", fieldValues: { n: batch * 5000 + i, note: "x".repeat(500) } })),
+        data: Array.from({ length: 5000 }, (_, i) => ({
+          organizationId: org.id,
+          formId: org.formId,
+          createdBy: "device",
+          fieldValues: { n: batch * 5000 + i, note: "x".repeat(500) },
+        })),
       });
     }
   });

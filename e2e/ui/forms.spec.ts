@@ -41,7 +41,7 @@ const SCOPES = ["records:read", "records:write", "data_sources:read"];
 /** The five records every test below starts from: two devices' sites, markup, formulas, a list and a point. */
 const BODIES = [
   { created_by: "device-1", field_values: { site: "NB-001", ph: 7.1 } },
-  { created_by: "device-2", field_values: { site: "=HYPERLINK(\"http://evil.example\")", ph: 6.4, gps: { lat: 52.3, lon: 4.9 } } },
+  { created_by: "device-2", field_values: { site: '=HYPERLINK("http://evil.example")', ph: 6.4, gps: { lat: 52.3, lon: 4.9 } } },
   { created_by: "device-1", field_values: { site: "EW-014", note: "<img src=x onerror=alert(1)>", tags: ["turbid", "cold"] } },
   { created_by: "device-3", field_values: { site: "SF-203" } },
   { created_by: "device-1", field_values: { site: "+SUM(A1)", ph: 7.9 } },
@@ -67,7 +67,10 @@ async function formWithRecords(request: APIRequestContext, options: { inspection
     return { formId: form.id, token: key.token };
   });
   for (const [i, body] of BODIES.entries()) {
-    const res = await request.post(`/api/v1/organizations/${org.id}/forms/${formId}/records`, { headers: { authorization: `Bearer ${token}`, "idempotency-key": `e2e-${formId}-${i}` }, data: body });
+    const res = await request.post(`/api/v1/organizations/${org.id}/forms/${formId}/records`, {
+      headers: { authorization: `Bearer ${token}`, "idempotency-key": `e2e-${formId}-${i}` },
+      data: body,
+    });
     expect(res.status()).toBe(201);
   }
   return { org, formId, token };
@@ -91,7 +94,10 @@ async function apiWalk(request: APIRequestContext, token: string, orgId: string,
 }
 
 test.describe("forms and their records", () => {
-  test("a form created in the dashboard opens empty; records posted with a key minted on the keys tab show newest first, exactly the API's list", async ({ browser, request }) => {
+  test("a form created in the dashboard opens empty; records posted with a key minted on the keys tab show newest first, exactly the API's list", async ({
+    browser,
+    request,
+  }) => {
     const org = await createOrg(unique("Forms Org"));
     const owner = await signedIn(browser, seededOwner());
 
@@ -129,7 +135,11 @@ test.describe("forms and their records", () => {
       alerted = true;
       void dialog.dismiss();
     });
-    await owner.getByTestId("record-row").filter({ hasText: "onerror" }).getByRole("button", { name: /View record/ }).click();
+    await owner
+      .getByTestId("record-row")
+      .filter({ hasText: "onerror" })
+      .getByRole("button", { name: /View record/ })
+      .click();
     const detail = owner.getByRole("dialog");
     await expect(detail.getByTestId("drawer-json")).toContainText('"note": "<img src=x onerror=alert(1)>"');
     await expect(detail.getByTestId("detail-created-by")).toHaveText("device-1");
@@ -140,7 +150,10 @@ test.describe("forms and their records", () => {
     await expectAccessibleAtBothWidths(owner, { label: "record detail" });
   });
 
-  test("a submitted_by filter shows exactly the API's filtered set, and its CSV export holds exactly those records with formulas neutralised", async ({ browser, request }) => {
+  test("a submitted_by filter shows exactly the API's filtered set, and its CSV export holds exactly those records with formulas neutralised", async ({
+    browser,
+    request,
+  }) => {
     const { org, formId, token } = await formWithRecords(request);
     const owner = await signedIn(browser, seededOwner());
     await owner.goto(`/dashboard/organizations/${org.id}/forms/${formId}`);
@@ -171,7 +184,7 @@ test.describe("forms and their records", () => {
     expect((await request.get(exportUrl)).status()).toBe(401); // the request context has no session
     const everything = parse(await (await owner.request.get(exportUrl)).text()) as string[][];
     expect(everything.slice(1).map((row) => row[0])).toEqual(await apiWalk(request, token, org.id, formId, {}));
-    expect(everything.flat()).toContain("'=HYPERLINK(\"http://evil.example\")");
+    expect(everything.flat()).toContain('\'=HYPERLINK("http://evil.example")');
     expect(everything[0]).toContain("gps");
   });
 
@@ -187,7 +200,10 @@ test.describe("forms and their records", () => {
     await screen(phoneOwner, "forms-list-phone");
   });
 
-  test("the forms tab counts records; a form with records cannot be deleted (the dialog says why, the server answers 409); rename; an empty form is deleted", async ({ browser, request }) => {
+  test("the forms tab counts records; a form with records cannot be deleted (the dialog says why, the server answers 409); rename; an empty form is deleted", async ({
+    browser,
+    request,
+  }) => {
     const { org, formId } = await formWithRecords(request);
     const owner = await signedIn(browser, seededOwner());
     await owner.goto(`/dashboard/organizations/${org.id}/forms`);
@@ -212,7 +228,10 @@ test.describe("forms and their records", () => {
     await expect(owner.getByTestId("form-row")).toHaveCount(1);
   });
 
-  test("members and support read forms with no buttons and the server refuses their changes (403); another organization's admin cannot export (403)", async ({ browser, request }) => {
+  test("members and support read forms with no buttons and the server refuses their changes (403); another organization's admin cannot export (403)", async ({
+    browser,
+    request,
+  }) => {
     const { org, formId } = await formWithRecords(request, { inspection: false });
     const member = await signedIn(browser, await createAccount({ membership: { organizationId: org.id, role: "member" } }));
     await member.goto(`/dashboard/organizations/${org.id}/forms`);
@@ -264,7 +283,8 @@ test.describe("forms and their records", () => {
     expect(await run("delta-rows")).toBe("200");
     expect(await apiWalk(request, token, org.id, formId, { submitted_by: "device-42" })).toHaveLength(1);
     for (const scope of SCOPES) await expect(owner.getByText(`needs ${scope}`).first()).toBeVisible();
-    for (const href of ["/docs", "/api/v1/openapi.json", "/docs/device-sync", "/docs/device-sync/library"]) await expect(owner.locator(`a[href="${href}"]`)).toHaveCount(1);
+    for (const href of ["/docs", "/api/v1/openapi.json", "/docs/device-sync", "/docs/device-sync/library"])
+      await expect(owner.locator(`a[href="${href}"]`)).toHaveCount(1);
     const phoneOwner = await signedIn(browser, seededOwner(), true);
     await phoneOwner.goto(`/dashboard/organizations/${org.id}/connect`);
     await screen(phoneOwner, "connect-phone");

@@ -59,7 +59,10 @@ test("an invitation's mail reaches a real SMTP server, and its link signs a new 
   }
 });
 
-test("pending invitations are listed, resent (a new link; the old one stops working) and revoked; the admin's view is the same for existing and new emails", async ({ page, browser }) => {
+test("pending invitations are listed, resent (a new link; the old one stops working) and revoked; the admin's view is the same for existing and new emails", async ({
+  page,
+  browser,
+}) => {
   const org = await createOrg();
   const admin = await createAccount({ membership: { organizationId: org.id, role: "admin" } });
   const person = await createAccount({});
@@ -108,8 +111,12 @@ test("pending invitations are listed, resent (a new link; the old one stops work
   await visitor.goto(renewed.replace(/^.*\/invitation/, "/invitation"));
   await expect(visitor.getByText("This link does not work")).toBeVisible();
   await visitor.context().close();
-  const trail = await withE2eDb((db) => db.auditEvent.findMany({ where: { organizationId: org.id, action: { startsWith: "membership." } }, select: { action: true } }));
-  expect(trail.map((e) => e.action)).toEqual(expect.arrayContaining(["membership.invited", "membership.invitation_mail_failed", "membership.invitation_resent", "membership.invitation_cancelled"]));
+  const trail = await withE2eDb((db) =>
+    db.auditEvent.findMany({ where: { organizationId: org.id, action: { startsWith: "membership." } }, select: { action: true } }),
+  );
+  expect(trail.map((e) => e.action)).toEqual(
+    expect.arrayContaining(["membership.invited", "membership.invitation_mail_failed", "membership.invitation_resent", "membership.invitation_cancelled"]),
+  );
 
   // An existing account accepts from the link, signed in as itself.
   const personContext = await browser.newContext({ viewport: { width: 390, height: 844 } });

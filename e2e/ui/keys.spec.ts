@@ -41,7 +41,9 @@ test("owner mints an organization key, uses it, revokes it; the token never come
 
   await expect(row(page, name).getByTestId("key-state")).toHaveText("active");
   await screen(page, "keys-table");
-  await row(page, name).getByRole("button", { name: `Revoke ${name}` }).click();
+  await row(page, name)
+    .getByRole("button", { name: `Revoke ${name}` })
+    .click();
   await expect(page.getByRole("dialog")).toContainText("permanent");
   await page.getByRole("dialog").getByRole("button", { name: "Revoke key" }).click();
   await expect(row(page, name).getByTestId("key-state")).toHaveText("revoked");
@@ -67,7 +69,9 @@ test("rotate pre-fills the same scopes and budget, then shows the old key's last
   const oldToken = await mintThroughUi(page, name, ["records:read", "records:write", "forms:read"]);
   const oldKey = await withE2eDb((db) => db.apiKey.findFirstOrThrow({ where: { name } }));
 
-  await row(page, name).getByRole("button", { name: `Rotate ${name}` }).click();
+  await row(page, name)
+    .getByRole("button", { name: `Rotate ${name}` })
+    .click();
   const dialog = page.getByRole("dialog");
   for (const scope of ["records:read", "records:write", "forms:read"]) await expect(dialog.getByRole("checkbox", { name: scope, exact: true })).toBeChecked();
   await expect(dialog.getByRole("checkbox", { name: "forms:write", exact: true })).not.toBeChecked();
@@ -89,10 +93,10 @@ test("rotate pre-fills the same scopes and budget, then shows the old key's last
   await withE2eDb((db) => db.apiKey.update({ where: { id: oldKey.id }, data: { lastUsedAt: new Date(Date.now() - 10 * 60_000) } }));
   await expect(lastUsed).toHaveText("10 minutes ago");
   await screen(page, "rotation-panel");
-  const status = await page.evaluate(
-    async ({ url, token }) => (await fetch(url, { headers: { Authorization: `Bearer ${token}` } })).status,
-    { url: `/api/v1/organizations/${org.id}/forms/${org.formId}/records`, token: oldToken },
-  );
+  const status = await page.evaluate(async ({ url, token }) => (await fetch(url, { headers: { Authorization: `Bearer ${token}` } })).status, {
+    url: `/api/v1/organizations/${org.id}/forms/${org.formId}/records`,
+    token: oldToken,
+  });
   expect(status).toBe(200);
   await expect(lastUsed).toHaveText("just now");
   const shown = await lastUsed.getAttribute("data-last-used");

@@ -7,7 +7,10 @@ test("the overview's organization grid searches by name and pages past its first
   for (let i = 0; i < 26; i++) await createOrg(`${prefix} ${String(i).padStart(2, "0")}`);
   await page.setViewportSize({ width: 1280, height: 900 });
   await signIn(page, seededOwner());
-  await page.getByRole("searchbox", { name: /Search organizations/ }).or(page.getByLabel("Search organizations by name")).fill(prefix);
+  await page
+    .getByRole("searchbox", { name: /Search organizations/ })
+    .or(page.getByLabel("Search organizations by name"))
+    .fill(prefix);
   await page.getByRole("button", { name: "Search" }).click();
   await expect(page).toHaveURL(/\?q=/);
   // One card per organization (each card also links its health figures, named after it: count the cards).

@@ -19,12 +19,17 @@ test("the Overview and Organizations pages show an organization's health, with l
   const elsewhere = await createSource(other.id, { kind: "csv", name: "Other list", keyColumn: "code" });
   const key = await withE2eDb(async (db) => {
     // What a failed and a guarded pass leave behind (the UI cannot arrange it), and what alerts saw.
-    await db.dataSource.update({ where: { id: broken }, data: { syncStatus: "error", syncError: "relation \"depots\" does not exist", updatedAt: new Date() } });
+    await db.dataSource.update({ where: { id: broken }, data: { syncStatus: "error", syncError: 'relation "depots" does not exist', updatedAt: new Date() } });
     await db.dataSource.update({ where: { id: held }, data: { syncStatus: "needs_attention", declinedDeletions: 4, updatedAt: new Date() } });
     await db.dataSource.update({ where: { id: fine }, data: { syncStatus: "ok", lastSyncedAt: new Date(), updatedAt: new Date() } });
     await db.dataSource.update({ where: { id: elsewhere }, data: { syncStatus: "error", updatedAt: new Date() } });
     // As the worker's alert evaluation records them (it would on its next tick; arranged now so the figure is stable).
-    await db.alertSourceState.createMany({ data: [{ dataSourceId: broken, state: "error" }, { dataSourceId: held, state: "needs_attention" }] });
+    await db.alertSourceState.createMany({
+      data: [
+        { dataSourceId: broken, state: "error" },
+        { dataSourceId: held, state: "needs_attention" },
+      ],
+    });
     await db.record.createMany({
       data: [1, 2, 3].map((n) => ({ organizationId: org.id, formId: org.formId, createdBy: "tablet-1", fieldValues: { n } })),
     });
@@ -37,8 +42,14 @@ test("the Overview and Organizations pages show an organization's health, with l
   }
   // The writer flushes about once a second: wait until the three are rolled up.
   await expect
-    .poll(() =>
-      withE2eDb(async (db) => (await db.$queryRawUnsafe<{ n: number }[]>(`SELECT coalesce(sum(requests), 0)::int AS n FROM request_usage_hourly WHERE api_key_id = $1`, key.id))[0]?.n),
+    .poll(
+      () =>
+        withE2eDb(
+          async (db) =>
+            (
+              await db.$queryRawUnsafe<{ n: number }[]>(`SELECT coalesce(sum(requests), 0)::int AS n FROM request_usage_hourly WHERE api_key_id = $1`, key.id)
+            )[0]?.n,
+        ),
       { timeout: 20_000 },
     )
     .toBe(3);
@@ -64,7 +75,10 @@ test("the Overview and Organizations pages show an organization's health, with l
   await expectAccessibleAtBothWidths(page, { label: "overview-health" });
 
   // The strip's "in error" leads to the sources table filtered by that state.
-  await page.getByRole("link", { name: `1 in error — ${org.name}` }).first().click();
+  await page
+    .getByRole("link", { name: `1 in error — ${org.name}` })
+    .first()
+    .click();
   await expect(page).toHaveURL(new RegExp(`/dashboard/organizations/${org.id}/sources\\?status=error$`));
   await expect(page.getByTestId("source-name")).toHaveText(["Depot list"]);
   await page.goto("/dashboard");

@@ -25,12 +25,21 @@ async function arrange() {
   const org = await createOrg(unique(LONG_ORG).slice(0, 60));
   const sourceId = await createSource(org.id, { kind: "csv", name: `${LONG_WORD} (CSV export)`, keyColumn: "code" });
   return withE2eDb(async (db) => {
-    const key = await mintApiKey(db, CLI_OPERATOR, { name: `${LONG_WORD}-tablet-fleet`, scopes: "records:read,records:write,forms:read", organizationId: org.id });
+    const key = await mintApiKey(db, CLI_OPERATOR, {
+      name: `${LONG_WORD}-tablet-fleet`,
+      scopes: "records:read,records:write,forms:read",
+      organizationId: org.id,
+    });
     const instanceKey = await mintApiKey(db, CLI_OPERATOR, { name: `${LONG_WORD}-instance`, scopes: "records:read", organizationId: null });
     await replaceCsvRows(db, SYSTEM, sourceId, `code,name,notes\nS1,${LONG_WORD},${LONG_WORD}${LONG_WORD}\nS2,Two,short\n`);
     await renameForm(db, CLI_OPERATOR, org.formId, LONG_WORD);
     const record = await db.record.create({
-      data: { organizationId: org.id, formId: org.formId, createdBy: `device-${LONG_WORD}`, fieldValues: { site: "S1", note: `${LONG_WORD}${LONG_WORD}`, nested: { a: [1, 2] } } },
+      data: {
+        organizationId: org.id,
+        formId: org.formId,
+        createdBy: `device-${LONG_WORD}`,
+        fieldValues: { site: "S1", note: `${LONG_WORD}${LONG_WORD}`, nested: { a: [1, 2] } },
+      },
     });
     const channel = await createChannel(db, { secrets: createSecretBox(randomBytes(32)), policy: { allowPrivate: true } }, SYSTEM, {
       kind: "email",
@@ -79,7 +88,11 @@ async function measureAll(page: Page, who: string, urls: string[], failures: str
       const report = await overflowReport(page);
       if (report) failures.push(`${url} at ${size.width}px: ${report}`);
       // For people to look at: each screen as a phone shows it.
-      if (size === SMALL_PHONE) await screen(page, `phone-${who}-${String(i).padStart(2, "0")}-${new URL(page.url()).pathname.replace(/[0-9a-f-]{36}/g, "id").replace(/\W+/g, "-")}-360`);
+      if (size === SMALL_PHONE)
+        await screen(
+          page,
+          `phone-${who}-${String(i).padStart(2, "0")}-${new URL(page.url()).pathname.replace(/[0-9a-f-]{36}/g, "id").replace(/\W+/g, "-")}-360`,
+        );
     }
   }
 }
@@ -187,10 +200,15 @@ test("at 360 px the menu button opens the navigation, navigates and closes; the 
   await page.goto(`/dashboard/organizations/${org.id}/requests`);
   const active = tabs.getByRole("link", { name: "Requests" });
   await expect(active).toHaveAttribute("aria-current", "page");
-  await expect.poll(async () => {
-    const [strip, tab] = await Promise.all([tabs.boundingBox(), active.boundingBox()]);
-    return tab!.x >= strip!.x - 0.5 && tab!.x + tab!.width <= strip!.x + strip!.width + 0.5;
-  }, { message: "the active tab is scrolled into view" }).toBe(true);
+  await expect
+    .poll(
+      async () => {
+        const [strip, tab] = await Promise.all([tabs.boundingBox(), active.boundingBox()]);
+        return tab!.x >= strip!.x - 0.5 && tab!.x + tab!.width <= strip!.x + strip!.width + 0.5;
+      },
+      { message: "the active tab is scrolled into view" },
+    )
+    .toBe(true);
   await expect(page.getByRole("button", { name: "Scroll the tabs left" })).toBeVisible();
 
   // At desktop widths: no menu button, the full navigation as before, no tab arrows.

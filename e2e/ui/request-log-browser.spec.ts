@@ -123,7 +123,10 @@ test("an organization admin sees only their organization's requests; a member ha
   await expect(page).toHaveURL(/\/dashboard\/requests$/);
   await expect(page.getByRole("main")).toContainText(mine.name);
   await expect(page.getByTestId("request-log-row").first()).toBeVisible();
-  const hrefs = await page.getByTestId("request-log-row").getByRole("link").evaluateAll((links) => links.map((l) => l.getAttribute("href")));
+  const hrefs = await page
+    .getByTestId("request-log-row")
+    .getByRole("link")
+    .evaluateAll((links) => links.map((l) => l.getAttribute("href")));
   expect(hrefs).toContain(`/dashboard/requests/${ours.requestId}`);
   expect(hrefs).not.toContain(`/dashboard/requests/${other.requestId}`);
   await page.goto(`/dashboard/organizations/${mine.id}/requests`);

@@ -36,7 +36,10 @@ test("a failed CSV upload's request id, pasted in the top bar, opens its request
   await page.goto(`/dashboard/organizations/${org.id}/sources/${sourceId}`);
   await page.locator("#csv-file").setInputFiles({ name: "bad.csv", mimeType: "text/csv", buffer: Buffer.from("sku,price\nC3,5\n,7\n") });
   await expect(page.getByTestId("upload-error")).toContainText("line 3");
-  const requestId = (await page.getByText(/^Request id:/).locator("code").textContent())!.trim();
+  const requestId = (await page
+    .getByText(/^Request id:/)
+    .locator("code")
+    .textContent())!.trim();
   expect(requestId).toMatch(/^req_[0-9a-z]{24}$/);
   await logged(requestId);
 
@@ -96,7 +99,9 @@ test("after a key is revoked, a call with it shows on the key's page as a 401 fo
 test("an expired key's and an over-budget key's calls show on their pages as a 401 for reason expired and a 429", async ({ page }) => {
   const org = await createOrg();
   const mint = (rateLimit?: number) =>
-    withE2eDb((db) => mintApiKey(db, CLI_OPERATOR, { name: unique("client"), scopes: "records:read", organizationId: org.id, ...(rateLimit ? { rateLimit } : {}) }));
+    withE2eDb((db) =>
+      mintApiKey(db, CLI_OPERATOR, { name: unique("client"), scopes: "records:read", organizationId: org.id, ...(rateLimit ? { rateLimit } : {}) }),
+    );
   const [expired, tight] = [await mint(), await mint(1)];
   await withE2eDb((db) => db.apiKey.update({ where: { id: expired.id }, data: { expiresAt: new Date(Date.now() - 60_000) } }));
   await page.setViewportSize(desktop);

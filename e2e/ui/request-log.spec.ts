@@ -68,7 +68,11 @@ test("after a rotation the chart shows the traffic moving from the old key to th
   for (let i = 0; i < 3; i++) expect((await callApi(page, records, old.token)).status).toBe(200);
 
   await page.goto(`/dashboard/organizations/${org.id}/keys`);
-  await page.getByTestId("key-row").filter({ hasText: name }).getByRole("button", { name: `Rotate ${name}` }).click();
+  await page
+    .getByTestId("key-row")
+    .filter({ hasText: name })
+    .getByRole("button", { name: `Rotate ${name}` })
+    .click();
   const dialog = page.getByRole("dialog");
   await dialog.getByRole("button", { name: "Mint key" }).click();
   const newToken = (await dialog.getByTestId("minted-token").textContent())!;

@@ -53,7 +53,11 @@ test("a rotation's old key: its latest requests are counted this hour so far, ne
   await page.setViewportSize(DESKTOP);
   await signIn(page, seededOwner());
   await page.goto(`/dashboard/organizations/${org.id}/keys`);
-  await page.getByTestId("key-row").filter({ hasText: name }).getByRole("button", { name: `Rotate ${name}` }).click();
+  await page
+    .getByTestId("key-row")
+    .filter({ hasText: name })
+    .getByRole("button", { name: `Rotate ${name}` })
+    .click();
   const dialog = page.getByRole("dialog");
   await dialog.getByRole("button", { name: "Mint key" }).click();
   await dialog.getByRole("button", { name: "I have copied it" }).click();

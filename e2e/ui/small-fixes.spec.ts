@@ -176,7 +176,8 @@ test("the Connect page starts on a form with records and a healthy source, with 
   // The troubled source stays choosable, and says why it is not the default.
   await expect(page.getByLabel("Data source", { exact: true }).locator("option", { hasText: "A troubled source" })).toContainText("needs attention");
 
-  const keyOf = async () => /Idempotency-Key: ([0-9a-f-]{36})/.exec((await page.getByTestId("command-create-record").getByTestId("command-text").textContent()) ?? "")?.[1];
+  const keyOf = async () =>
+    /Idempotency-Key: ([0-9a-f-]{36})/.exec((await page.getByTestId("command-create-record").getByTestId("command-text").textContent()) ?? "")?.[1];
   const first = await keyOf();
   expect(first).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
   await expect(page.getByTestId("command-create-record")).toContainText("new on every view of this page");
@@ -190,7 +191,9 @@ test("the Connect page starts on a form with records and a healthy source, with 
 test("a member is told who approves held-back deletions, an admin is told to approve them", async ({ page }) => {
   const org = await createOrg();
   const sourceId = await createSource(org.id, { kind: "csv", name: unique("Held"), keyColumn: "sku" });
-  await withE2eDb((db) => db.dataSource.update({ where: { id: sourceId }, data: { syncStatus: "needs_attention", declinedDeletions: 7, lastSyncedAt: new Date() } }));
+  await withE2eDb((db) =>
+    db.dataSource.update({ where: { id: sourceId }, data: { syncStatus: "needs_attention", declinedDeletions: 7, lastSyncedAt: new Date() } }),
+  );
   const member = await createAccount({ membership: { organizationId: org.id, role: "member" } });
   const admin = await createAccount({ membership: { organizationId: org.id, role: "admin" } });
 
@@ -217,9 +220,13 @@ test("source pages and Alerts have unique landmarks (axe landmark-unique and pag
     // A pass, rows and held deletions: the history and rows tables (each in a section of the same
     // name, today's duplicate landmarks), and the review's table.
     await db.dataSource.update({ where: { id: sourceId }, data: { syncStatus: "needs_attention", declinedDeletions: 2, lastSyncedAt: new Date(now) } });
-    await db.syncRun.create({ data: { dataSourceId: sourceId, trigger: "upload", status: "ok", startedAt: new Date(now - 5_000), finishedAt: new Date(now - 4_000), inserted: 2 } });
+    await db.syncRun.create({
+      data: { dataSourceId: sourceId, trigger: "upload", status: "ok", startedAt: new Date(now - 5_000), finishedAt: new Date(now - 4_000), inserted: 2 },
+    });
     for (const sku of ["A-1", "A-2"]) {
-      await db.dataSourceRow.create({ data: { dataSourceId: sourceId, externalId: sku, data: { sku }, dataHash: sku, createdAt: new Date(now), updatedAt: new Date(now) } });
+      await db.dataSourceRow.create({
+        data: { dataSourceId: sourceId, externalId: sku, data: { sku }, dataHash: sku, createdAt: new Date(now), updatedAt: new Date(now) },
+      });
     }
     // Alerts: a channel, a rule and a delivery, so the Rules and Deliveries tables are drawn.
     const channel = await createChannel(db, { secrets: createSecretBox(randomBytes(32)), policy: { allowPrivate: true } }, CLI_OPERATOR, {
@@ -232,7 +239,12 @@ test("source pages and Alerts have unique landmarks (axe landmark-unique and pag
     await sendTestMessage(db, CLI_OPERATOR, channel.id, "http://127.0.0.1");
   });
   await signIn(page, seededOwner());
-  for (const path of [`/dashboard/organizations/${org.id}/sources`, `/dashboard/organizations/${org.id}/sources/${sourceId}`, `/dashboard/organizations/${org.id}/alerts`, "/dashboard/instance/alerts"]) {
+  for (const path of [
+    `/dashboard/organizations/${org.id}/sources`,
+    `/dashboard/organizations/${org.id}/sources/${sourceId}`,
+    `/dashboard/organizations/${org.id}/alerts`,
+    "/dashboard/instance/alerts",
+  ]) {
     await page.goto(path);
     await expect(page.getByRole("heading", { level: 1 }).first()).toBeVisible();
     if (path.endsWith(sourceId)) {

@@ -109,7 +109,13 @@ test("create a Postgres source from separate fields, picking the table and key f
 test("the edit dialog uses the same layout: separate fields, Test connection, columns picked from the discovered ones", async ({ browser }) => {
   const org = await createOrg(unique("Edit Layout Org"));
   const table = await customerTable(customer, unique("edited").replace(/-/g, "_"), 3);
-  const sourceId = await createSource(org.id, { kind: "postgres_table", name: "Editable", syncIntervalSeconds: null, config: { table, keyColumn: "id" }, credentials: { url: customer.url } });
+  const sourceId = await createSource(org.id, {
+    kind: "postgres_table",
+    name: "Editable",
+    syncIntervalSeconds: null,
+    config: { table, keyColumn: "id" },
+    credentials: { url: customer.url },
+  });
   const admin = await createAccount({ membership: { organizationId: org.id, role: "admin" } });
   const page = await signedIn(browser, admin);
   await page.goto(`/dashboard/organizations/${org.id}/sources/${sourceId}`);
@@ -128,7 +134,9 @@ test("the edit dialog uses the same layout: separate fields, Test connection, co
   expect(stored.config).toMatchObject({ table, keyColumn: "id", orderColumn: "id" });
 });
 
-test("CSV: the dialog tells the real default and offers the header's columns; an upload asks first with a dry run's counts, and Cancel changes nothing", async ({ browser }) => {
+test("CSV: the dialog tells the real default and offers the header's columns; an upload asks first with a dry run's counts, and Cancel changes nothing", async ({
+  browser,
+}) => {
   const org = await createOrg(unique("CSV Confirm Org"));
   const page = await signedIn(browser, seededOwner());
   await page.goto(`/dashboard/organizations/${org.id}/sources`);
@@ -138,7 +146,9 @@ test("CSV: the dialog tells the real default and offers the header's columns; an
   await create.getByLabel("Name", { exact: true }).fill("Price list");
   await expect(create).toContainText("Blank: rows are keyed by their position in the file, so a row's id changes");
   await expect(create).not.toContainText("by default the first column");
-  await create.getByLabel("Read column names from a file (optional)").setInputFiles({ name: "prices.csv", mimeType: "text/csv", buffer: Buffer.from("sku,price,\"note, long\"\nA1,10,x\n") });
+  await create
+    .getByLabel("Read column names from a file (optional)")
+    .setInputFiles({ name: "prices.csv", mimeType: "text/csv", buffer: Buffer.from('sku,price,"note, long"\nA1,10,x\n') });
   await expect(create.getByLabel("Key column (optional)").locator("option")).toHaveText(["(none: key rows by position)", "sku", "price", "note, long"]);
   await create.getByLabel("Key column (optional)").selectOption("sku");
   await tour(page, "create-csv-source");
@@ -171,6 +181,8 @@ test("CSV: the dialog tells the real default and offers the header's columns; an
   await expect(page.getByTestId("live-rows")).toHaveText("3");
   const after = await withE2eDb((db) => db.dataSource.findUniqueOrThrow({ where: { id: sourceId }, select: { dataVersion: true, updatedAt: true } }));
   expect(after).toEqual(before);
-  const rows = await withE2eDb((db) => db.dataSourceRow.findMany({ where: { dataSourceId: sourceId, deletedAt: null }, select: { externalId: true, data: true } }));
+  const rows = await withE2eDb((db) =>
+    db.dataSourceRow.findMany({ where: { dataSourceId: sourceId, deletedAt: null }, select: { externalId: true, data: true } }),
+  );
   expect(rows.map((r) => r.externalId).sort()).toEqual(["A1", "B2", "C3"]);
 });

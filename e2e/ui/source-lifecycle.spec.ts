@@ -37,7 +37,13 @@ test("a rotated customer password fails the pass; the admin edits in the new one
   const url = new URL(customer.url);
   url.username = role;
   url.password = "before-rotation";
-  const sourceId = await createSource(org.id, { kind: "postgres_table", name: "Rotating customers", syncIntervalSeconds: null, config: { table, keyColumn: "id" }, credentials: { url: url.toString() } });
+  const sourceId = await createSource(org.id, {
+    kind: "postgres_table",
+    name: "Rotating customers",
+    syncIntervalSeconds: null,
+    config: { table, keyColumn: "id" },
+    credentials: { url: url.toString() },
+  });
   const admin = await createAccount({ membership: { organizationId: org.id, role: "admin" } });
   const page = await signedIn(browser, admin);
   await page.goto(`/dashboard/organizations/${org.id}/sources/${sourceId}`);
@@ -86,7 +92,13 @@ test("a paused source runs no pass over two intervals, leaves the board, refuses
   test.setTimeout(180_000);
   const org = await createOrg(unique("Pause Org"));
   const table = await customerTable(customer, unique("pause").replace(/-/g, "_"), 12);
-  const sourceId = await createSource(org.id, { kind: "postgres_table", name: "Paused customers", syncIntervalSeconds: null, config: { table, keyColumn: "id" }, credentials: { url: customer.url } });
+  const sourceId = await createSource(org.id, {
+    kind: "postgres_table",
+    name: "Paused customers",
+    syncIntervalSeconds: null,
+    config: { table, keyColumn: "id" },
+    credentials: { url: customer.url },
+  });
   // A 5 s schedule (GROUNDWORK_SYNC_TICK_SECONDS=5 on the app under test allows it).
   await withE2eDb((db) => db.dataSource.update({ where: { id: sourceId }, data: { syncIntervalSeconds: 5 } }));
   await expect.poll(() => runs(sourceId), { timeout: 30_000 }).toBeGreaterThan(0);
@@ -115,7 +127,13 @@ test("a paused source runs no pass over two intervals, leaves the board, refuses
   // none in that time.
   const before = await runs(sourceId);
   const controlTable = await customerTable(customer, unique("control").replace(/-/g, "_"), 3);
-  const controlId = await createSource(org.id, { kind: "postgres_table", name: "Control customers", syncIntervalSeconds: null, config: { table: controlTable, keyColumn: "id" }, credentials: { url: customer.url } });
+  const controlId = await createSource(org.id, {
+    kind: "postgres_table",
+    name: "Control customers",
+    syncIntervalSeconds: null,
+    config: { table: controlTable, keyColumn: "id" },
+    credentials: { url: customer.url },
+  });
   await withE2eDb((db) => db.dataSource.update({ where: { id: controlId }, data: { syncIntervalSeconds: 5 } }));
   await expect.poll(() => runs(controlId), { timeout: 45_000 }).toBeGreaterThanOrEqual(3);
   expect(await runs(sourceId)).toBe(before);
@@ -149,7 +167,13 @@ test("deleting a source (its name typed) makes its rows endpoint answer 404 and 
   test.setTimeout(120_000);
   const org = await createOrg(unique("Delete Org"));
   const table = await customerTable(customer, unique("del").replace(/-/g, "_"), 40);
-  const sourceId = await createSource(org.id, { kind: "postgres_table", name: "Doomed customers", syncIntervalSeconds: null, config: { table, keyColumn: "id" }, credentials: { url: customer.url } });
+  const sourceId = await createSource(org.id, {
+    kind: "postgres_table",
+    name: "Doomed customers",
+    syncIntervalSeconds: null,
+    config: { table, keyColumn: "id" },
+    credentials: { url: customer.url },
+  });
   const key = await withE2eDb((db) => mintApiKey(db, CLI_OPERATOR, { name: unique("reader"), scopes: "data_sources:read", organizationId: org.id }));
   const rowsUrl = `/api/v1/organizations/${org.id}/data-sources/${sourceId}/rows`;
   const auth = { authorization: `Bearer ${key.token}` };
@@ -175,7 +199,10 @@ test("deleting a source (its name typed) makes its rows endpoint answer 404 and 
   const phone = await signedIn(browser, admin, true);
   await phone.goto(`/dashboard/organizations/${org.id}/sources/${sourceId}`);
   await phone.getByRole("button", { name: "Delete" }).click();
-  await phone.getByRole("dialog").getByLabel(/to confirm/).fill("Doomed customers");
+  await phone
+    .getByRole("dialog")
+    .getByLabel(/to confirm/)
+    .fill("Doomed customers");
   await screen(phone, "source-delete-confirm-phone");
 
   await confirm.click();

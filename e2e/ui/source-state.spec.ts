@@ -33,7 +33,13 @@ test("Sync now: rows, counts, history and the created banner change without a re
   test.setTimeout(120_000);
   const org = await createOrg(unique("Fresh Org"));
   const table = await customerTable(customer, unique("fresh").replace(/-/g, "_"), 12);
-  const sourceId = await createSource(org.id, { kind: "postgres_table", name: "Fresh", syncIntervalSeconds: null, config: { table, keyColumn: "id" }, credentials: { url: customer.url } });
+  const sourceId = await createSource(org.id, {
+    kind: "postgres_table",
+    name: "Fresh",
+    syncIntervalSeconds: null,
+    config: { table, keyColumn: "id" },
+    credentials: { url: customer.url },
+  });
   const page = await ownerPage(browser);
   await page.goto(`/dashboard/organizations/${org.id}/sources/${sourceId}?created=1`);
   await expect(page.getByTestId("created-banner")).toHaveText("It syncs only when someone presses “Sync now”.");
@@ -49,7 +55,13 @@ test("the created banner tells the source's state now: paused, then resumed", as
   const org = await createOrg(unique("Paused Org"));
   const table = await customerTable(customer, unique("paused").replace(/-/g, "_"), 2);
   // No schedule: no pass can run under the test, so each state of the banner is certain.
-  const sourceId = await createSource(org.id, { kind: "postgres_table", name: "Later", syncIntervalSeconds: null, config: { table, keyColumn: "id" }, credentials: { url: customer.url } });
+  const sourceId = await createSource(org.id, {
+    kind: "postgres_table",
+    name: "Later",
+    syncIntervalSeconds: null,
+    config: { table, keyColumn: "id" },
+    credentials: { url: customer.url },
+  });
   const page = await ownerPage(browser);
   await page.goto(`/dashboard/organizations/${org.id}/sources/${sourceId}?created=1`);
   const banner = page.getByTestId("created-banner");
@@ -79,7 +91,13 @@ test("CSV upload: the rows panel shows the file's rows without a reload", async 
 test("a missing table: one banner naming what to do, the button that does it, and the failed pass in the chart", async ({ browser }) => {
   const org = await createOrg(unique("Missing Org"));
   const table = await customerTable(customer, unique("missing").replace(/-/g, "_"), 3);
-  const sourceId = await createSource(org.id, { kind: "postgres_table", name: "Soon gone", syncIntervalSeconds: null, config: { table, keyColumn: "id" }, credentials: { url: customer.url } });
+  const sourceId = await createSource(org.id, {
+    kind: "postgres_table",
+    name: "Soon gone",
+    syncIntervalSeconds: null,
+    config: { table, keyColumn: "id" },
+    credentials: { url: customer.url },
+  });
   const page = await ownerPage(browser);
   await page.goto(`/dashboard/organizations/${org.id}/sources/${sourceId}`);
   await syncNow(page, /Pass finished: ok/);
@@ -104,7 +122,13 @@ test("deletion review: every held row by cursor, search, export, and approval co
   test.setTimeout(180_000);
   const org = await createOrg(unique("Held Org"));
   const table = await customerTable(customer, unique("held").replace(/-/g, "_"), 60);
-  const sourceId = await createSource(org.id, { kind: "postgres_table", name: "Held", syncIntervalSeconds: null, config: { table, keyColumn: "id" }, credentials: { url: customer.url } });
+  const sourceId = await createSource(org.id, {
+    kind: "postgres_table",
+    name: "Held",
+    syncIntervalSeconds: null,
+    config: { table, keyColumn: "id" },
+    credentials: { url: customer.url },
+  });
   const page = await ownerPage(browser);
   await page.goto(`/dashboard/organizations/${org.id}/sources/${sourceId}`);
   await syncNow(page, /Pass finished: ok/);
@@ -159,7 +183,13 @@ test("a failed Sync now turns the top bar's alert pill on without a reload", asy
   // An organization admin: the pill counts this organization's sources only, so it starts at none.
   const admin = await createAccount({ membership: { organizationId: org.id, role: "admin" } });
   const table = await customerTable(customer, unique("pill").replace(/-/g, "_"), 2);
-  const sourceId = await createSource(org.id, { kind: "postgres_table", name: "Pill", syncIntervalSeconds: null, config: { table, keyColumn: "id" }, credentials: { url: customer.url } });
+  const sourceId = await createSource(org.id, {
+    kind: "postgres_table",
+    name: "Pill",
+    syncIntervalSeconds: null,
+    config: { table, keyColumn: "id" },
+    credentials: { url: customer.url },
+  });
   const page = await (await browser.newContext({ viewport: { width: 1440, height: 900 } })).newPage();
   await signIn(page, admin);
   await page.goto(`/dashboard/organizations/${org.id}/sources/${sourceId}`);
@@ -176,7 +206,13 @@ test("a failed Sync now turns the top bar's alert pill on without a reload", asy
 test("the created banner follows an Edit of the schedule without a reload", async ({ browser }) => {
   const org = await createOrg(unique("Edit Banner Org"));
   const table = await customerTable(customer, unique("editbanner").replace(/-/g, "_"), 2);
-  const sourceId = await createSource(org.id, { kind: "postgres_table", name: "Edited", syncIntervalSeconds: null, config: { table, keyColumn: "id" }, credentials: { url: customer.url } });
+  const sourceId = await createSource(org.id, {
+    kind: "postgres_table",
+    name: "Edited",
+    syncIntervalSeconds: null,
+    config: { table, keyColumn: "id" },
+    credentials: { url: customer.url },
+  });
   const page = await ownerPage(browser);
   await page.goto(`/dashboard/organizations/${org.id}/sources/${sourceId}?created=1`);
   await expect(page.getByTestId("created-banner")).toHaveText("It syncs only when someone presses “Sync now”.");

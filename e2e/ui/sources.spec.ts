@@ -32,11 +32,20 @@ async function syncNow(page: Page, outcome: RegExp): Promise<void> {
   await expect(page.getByTestId("sync-progress")).toContainText(outcome, { timeout: 45_000 });
 }
 
-test("guardrail: Needs attention for support (read-only, refused), review, approve as owner, sync clears it, history has both passes", async ({ browser, request }) => {
+test("guardrail: Needs attention for support (read-only, refused), review, approve as owner, sync clears it, history has both passes", async ({
+  browser,
+  request,
+}) => {
   test.setTimeout(180_000);
   const org = await createOrg(unique("Guardrail Org"));
   const table = await customerTable(customer, unique("guard").replace(/-/g, "_"), 10);
-  const sourceId = await createSource(org.id, { kind: "postgres_table", name: "Field customers", syncIntervalSeconds: null, config: { table, keyColumn: "id" }, credentials: { url: customer.url } });
+  const sourceId = await createSource(org.id, {
+    kind: "postgres_table",
+    name: "Field customers",
+    syncIntervalSeconds: null,
+    config: { table, keyColumn: "id" },
+    credentials: { url: customer.url },
+  });
   const sourceUrl = `/dashboard/organizations/${org.id}/sources/${sourceId}`;
 
   const owner = await signedIn(browser, seededOwner());
@@ -189,7 +198,13 @@ test("Sync now on a 100 000-row table shows rows read before the outcome", async
   test.setTimeout(180_000);
   const org = await createOrg(unique("Big Org"));
   const table = await customerTable(customer, unique("big").replace(/-/g, "_"), 100_000);
-  const sourceId = await createSource(org.id, { kind: "postgres_table", name: "All customers", syncIntervalSeconds: null, config: { table, keyColumn: "id" }, credentials: { url: customer.url } });
+  const sourceId = await createSource(org.id, {
+    kind: "postgres_table",
+    name: "All customers",
+    syncIntervalSeconds: null,
+    config: { table, keyColumn: "id" },
+    credentials: { url: customer.url },
+  });
   const page = await signedIn(browser, seededOwner());
   await page.goto(`/dashboard/organizations/${org.id}/sources/${sourceId}`);
   await page.getByRole("button", { name: "Sync now" }).click();

@@ -209,7 +209,11 @@ test("records: a column per field, oldest/newest, time presets and submitter sug
   await expect(drawer.locator('[data-field="site"] dd')).toHaveText("S1");
   await expectSheetOn(page, "right");
   await drawer.getByRole("button", { name: "Copy JSON" }).click();
-  expect(JSON.parse(await page.evaluate(() => navigator.clipboard.readText()))).toMatchObject({ id: recordId, created_by: "tablet-07", field_values: { site: "S1", ph: 7.1 } });
+  expect(JSON.parse(await page.evaluate(() => navigator.clipboard.readText()))).toMatchObject({
+    id: recordId,
+    created_by: "tablet-07",
+    field_values: { site: "S1", ph: 7.1 },
+  });
   await expectAccessible(page, { label: "record drawer at 1440px" });
   await screen(page, "record-drawer-1440");
   await page.keyboard.press("Escape");
@@ -220,7 +224,10 @@ test("records: a column per field, oldest/newest, time presets and submitter sug
   // and is toured there, at both phone widths, as someone on a phone meets it.
   for (const size of SIZES.slice(1)) {
     await page.setViewportSize(size);
-    const card = page.getByTestId("record-card").filter({ hasText: "S1" }).getByRole("button", { name: `View record ${recordId}` });
+    const card = page
+      .getByTestId("record-card")
+      .filter({ hasText: "S1" })
+      .getByRole("button", { name: `View record ${recordId}` });
     await card.click();
     await expectSheetOn(page, "bottom");
     await expectAccessible(page, { label: `record drawer at ${size.width}px` });

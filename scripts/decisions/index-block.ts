@@ -31,7 +31,10 @@ const SUPERSEDES = /Supersedes\b([^.]*?)\b(D\d+[a-z]?)\b(\.?)/g;
 function anchorMaker(): (heading: string) => string {
   const seen = new Map<string, number>();
   return (heading) => {
-    const base = heading.toLowerCase().replace(/[^\p{L}\p{N}\p{M} _-]/gu, "").replace(/ /g, "-");
+    const base = heading
+      .toLowerCase()
+      .replace(/[^\p{L}\p{N}\p{M} _-]/gu, "")
+      .replace(/ /g, "-");
     const count = seen.get(base) ?? 0;
     seen.set(base, count + 1);
     return count === 0 ? base : `${base}-${count}`;
@@ -52,7 +55,16 @@ export function parseDecisions(markdown: string): Decision[] {
       if (!match) continue;
       const [, id, number, suffix, heading] = match as unknown as [string, string, string, string, string];
       const marked = TITLE_STATUS.exec(heading);
-      current = { id, number: Number(number), suffix, title: heading.replace(TITLE_STATUS, ""), anchor: slug, status: marked ? marked[1]! : "active", group, body: [] };
+      current = {
+        id,
+        number: Number(number),
+        suffix,
+        title: heading.replace(TITLE_STATUS, ""),
+        anchor: slug,
+        status: marked ? marked[1]! : "active",
+        group,
+        body: [],
+      };
       entries.push(current);
     } else {
       current?.body.push(line);
@@ -78,9 +90,7 @@ export function parseDecisions(markdown: string): Decision[] {
     const entry = byId.get(id)!;
     if (entry.status === "active") entry.status = `active; in part superseded by ${[...new Set(by)].join(", ")}`;
   }
-  return entries
-    .map(({ body: _body, ...decision }) => decision)
-    .sort((a, b) => a.number - b.number || a.suffix.localeCompare(b.suffix));
+  return entries.map(({ body: _body, ...decision }) => decision).sort((a, b) => a.number - b.number || a.suffix.localeCompare(b.suffix));
 }
 
 /** Numbers used twice: parallel work took the same number, and links would be ambiguous. */
@@ -110,7 +120,14 @@ export function renderIndex(decisions: Decision[]): string {
       "| --- | --- | --- |",
       ...byTopic.get(topic)!.map((d) => `| [${d.id}](#${d.anchor}) | ${cell(d.title)} | ${cell(d.status)} |`),
     ]);
-  return [INDEX_START, "## Index", "", "Grouped by topic; within a topic by number. The entries below stay in their groups per issue.", ...sections, INDEX_END].join("\n");
+  return [
+    INDEX_START,
+    "## Index",
+    "",
+    "Grouped by topic; within a topic by number. The entries below stay in their groups per issue.",
+    ...sections,
+    INDEX_END,
+  ].join("\n");
 }
 
 /**

@@ -21,7 +21,7 @@ export type Topic = (typeof TOPICS)[number] | "Other";
 
 /** Group heading (the text after `## `) → topic. */
 export const GROUP_TOPICS: Readonly<Record<string, (typeof TOPICS)[number]>> = {
-  "Platform": "Operations",
+  Platform: "Operations",
   "The /api/v1 surface": "API surface",
   "Keys and authorization (spec 2.1, 3.1, 5)": "Auth and keys",
   "Pagination (spec 4.2)": "API surface",

@@ -69,7 +69,13 @@ export async function startApp(shared: Shared, name: string, env: Record<string,
         ...env,
       },
     });
-  const healthy = () => waitFor(`${name} healthy`, async () => ((await fetch(`http://127.0.0.1:${port}/api/v1/health`).catch(() => undefined))?.status === 200 ? true : undefined), 120_000, 250);
+  const healthy = () =>
+    waitFor(
+      `${name} healthy`,
+      async () => ((await fetch(`http://127.0.0.1:${port}/api/v1/health`).catch(() => undefined))?.status === 200 ? true : undefined),
+      120_000,
+      250,
+    );
   const instance: AppInstance = {
     name,
     port,
@@ -99,10 +105,12 @@ export async function startWorkerProcess(shared: Shared, name: string): Promise<
     env: { ...baseEnv(shared, name), DATABASE_URL: shared.data.primaryUrl, GROUNDWORK_SYNC_TICK_SECONDS: "5" },
   });
   const log = path.join(shared.logDir, `${name}.log`);
-  await waitFor(`${name} running`, async () => (readFileSync(log, "utf8").includes("Sync worker running") ? true : undefined), 120_000, 250).catch(async (error: unknown) => {
-    await child.stop();
-    throw error;
-  });
+  await waitFor(`${name} running`, async () => (readFileSync(log, "utf8").includes("Sync worker running") ? true : undefined), 120_000, 250).catch(
+    async (error: unknown) => {
+      await child.stop();
+      throw error;
+    },
+  );
   return child;
 }
 

@@ -74,7 +74,22 @@ export async function startDataTier(root: string, logDir: string, database: stri
   await admin.end();
 
   // The replica: a base backup that writes its own standby settings (-R), on its own port.
-  await asPostgres(`${PG_BIN}/pg_basebackup`, ["-h", "127.0.0.1", "-p", String(primaryPort), "-U", "postgres", "-D", replicaDir, "-R", "-X", "stream", "-c", "fast", "--no-sync"]);
+  await asPostgres(`${PG_BIN}/pg_basebackup`, [
+    "-h",
+    "127.0.0.1",
+    "-p",
+    String(primaryPort),
+    "-U",
+    "postgres",
+    "-D",
+    replicaDir,
+    "-R",
+    "-X",
+    "stream",
+    "-c",
+    "fast",
+    "--no-sync",
+  ]);
   appendFileSync(path.join(replicaDir, "postgresql.conf"), `port = ${replicaPort}\nhot_standby = on\n`);
   await pgCtl(replicaDir, "start");
   const replicaUrl = `postgres://postgres@127.0.0.1:${replicaPort}/${database}`;
@@ -134,4 +149,3 @@ export async function startDataTier(root: string, logDir: string, database: stri
     },
   };
 }
-

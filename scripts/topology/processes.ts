@@ -51,7 +51,10 @@ export function run(command: string, args: string[], options: { env?: NodeJS.Pro
     child.once("exit", (code) => {
       if (options.logFile) writeFileSync(options.logFile, output);
       if (code === 0) resolve(output);
-      else reject(new Error(`${command} ${args.join(" ")} exited ${code}${options.logFile ? ` (whole output: ${options.logFile})` : ""}:\n${output.slice(-2000)}`));
+      else
+        reject(
+          new Error(`${command} ${args.join(" ")} exited ${code}${options.logFile ? ` (whole output: ${options.logFile})` : ""}:\n${output.slice(-2000)}`),
+        );
     });
   });
 }

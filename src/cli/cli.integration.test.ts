@@ -17,30 +17,70 @@ describe("admin command line", () => {
     const orgs = await cliJson<{ id: string; name: string }[]>(["org", "list"]);
     expect(orgs.map((o) => o.id)).toContain(org.id);
 
-    const invited = await cliJson<{ id: string; email: string; role: string; delivery: string; link: string }>(["member", "invite", "--org", org.id, "--email", "Field@Example.com", "--role", "member"]);
+    const invited = await cliJson<{ id: string; email: string; role: string; delivery: string; link: string }>([
+      "member",
+      "invite",
+      "--org",
+      org.id,
+      "--email",
+      "Field@Example.com",
+      "--role",
+      "member",
+    ]);
     // No relay configured here: the one-time link is printed for the operator to pass on (D476).
-    expect(invited).toMatchObject({ email: "field@example.com", role: "member", state: "pending", delivery: "link", reason: "no_relay", link: expect.stringMatching(/\/invitation#gwi_/) });
+    expect(invited).toMatchObject({
+      email: "field@example.com",
+      role: "member",
+      state: "pending",
+      delivery: "link",
+      reason: "no_relay",
+      link: expect.stringMatching(/\/invitation#gwi_/),
+    });
     const resent = await cliJson<{ link: string }>(["member", "resend-invitation", invited.id, "--org", org.id]);
     expect(resent.link).not.toBe(invited.link);
-    expect(await cliJson(["member", "invitations", "--org", org.id])).toEqual({ invitations: [expect.objectContaining({ id: invited.id, email: "field@example.com", state: "pending" })] });
+    expect(await cliJson(["member", "invitations", "--org", org.id])).toEqual({
+      invitations: [expect.objectContaining({ id: invited.id, email: "field@example.com", state: "pending" })],
+    });
     const added = await cliJson<{ user_id: string; role: string }>(["member", "add", "--org", org.id, "--email", "ops@example.com", "--role", "admin"]);
     expect(added).toMatchObject({ user_id: owner.id, role: "admin" });
     await cliJson(["member", "set-role", owner.id, "--org", org.id, "--role", "member"]);
     const roster = await cliJson<{ members: { user_id: string; role: string }[]; invitations: { id: string }[] }>(["member", "list", "--org", org.id]);
-    expect(roster).toEqual({ members: [expect.objectContaining({ user_id: owner.id, role: "member" })], invitations: [expect.objectContaining({ id: invited.id })] });
+    expect(roster).toEqual({
+      members: [expect.objectContaining({ user_id: owner.id, role: "member" })],
+      invitations: [expect.objectContaining({ id: invited.id })],
+    });
     await cliJson(["member", "cancel-invitation", invited.id, "--org", org.id]);
     await cliJson(["member", "remove", owner.id, "--org", org.id]);
     expect(await cliJson(["member", "list", "--org", org.id])).toEqual({ members: [], invitations: [] });
-    const trail = await database.prisma.auditEvent.findMany({ where: { organizationId: org.id, action: { startsWith: "membership." } }, orderBy: { createdAt: "asc" } });
+    const trail = await database.prisma.auditEvent.findMany({
+      where: { organizationId: org.id, action: { startsWith: "membership." } },
+      orderBy: { createdAt: "asc" },
+    });
     expect(trail.map((e) => [e.action, e.actorType])).toEqual([
-      ["membership.invited", "cli"], ["membership.invitation_resent", "cli"], ["membership.added", "cli"], ["membership.role_changed", "cli"], ["membership.invitation_cancelled", "cli"], ["membership.removed", "cli"],
+      ["membership.invited", "cli"],
+      ["membership.invitation_resent", "cli"],
+      ["membership.added", "cli"],
+      ["membership.role_changed", "cli"],
+      ["membership.invitation_cancelled", "cli"],
+      ["membership.removed", "cli"],
     ]);
 
     const form = await cliJson<{ id: string }>(["form", "create", "--org", org.id, "--name", "Inspection"]);
     expect(form.id).toBeTruthy();
 
     const key = await cliJson<{ id: string; token: string; prefix: string; scopes: string[] }>([
-      "key", "mint", "--name", "ci", "--scopes", "records:read,records:write", "--org", org.id, "--env", "test", "--rate-limit", "50",
+      "key",
+      "mint",
+      "--name",
+      "ci",
+      "--scopes",
+      "records:read,records:write",
+      "--org",
+      org.id,
+      "--env",
+      "test",
+      "--rate-limit",
+      "50",
     ]);
     expect(key.token).toMatch(/^gw_test_[A-Z0-9]{32}$/);
     expect(key.token.startsWith(key.prefix)).toBe(true);
@@ -71,7 +111,12 @@ describe("admin command line", () => {
     ]) {
       const result = await cli(args);
       expect(result.code, args.join(" ")).not.toBe(0);
-      expect(result.stderr.trim().split("\n").filter((line) => !line.includes("nodedir"))).toHaveLength(1);
+      expect(
+        result.stderr
+          .trim()
+          .split("\n")
+          .filter((line) => !line.includes("nodedir")),
+      ).toHaveLength(1);
       expect(result.stderr).toMatch(/^error: /m);
     }
   }, 120_000);
@@ -79,11 +124,27 @@ describe("admin command line", () => {
   it("user create and org delete: the Users page's and the organization page's actions, audited as the CLI", async () => {
     const org = await cliJson<{ id: string; name: string }>(["org", "create", "--name", "Doomed Co"]);
     const created = await cliJson<{ id: string; email: string; password: string }>([
-      "user", "create", "--email", "Inspector@Example.com", "--name", "Ines", "--role", "support", "--org", org.id, "--org-role", "member",
+      "user",
+      "create",
+      "--email",
+      "Inspector@Example.com",
+      "--name",
+      "Ines",
+      "--role",
+      "support",
+      "--org",
+      org.id,
+      "--org-role",
+      "member",
     ]);
     expect(created).toMatchObject({ email: "inspector@example.com", password: expect.stringMatching(/^\S{16,}$/) });
     const stored = await database.prisma.user.findUniqueOrThrow({ where: { id: created.id }, include: { memberships: true } });
-    expect(stored).toMatchObject({ name: "Ines", isSupport: true, isInstanceOwner: false, memberships: [expect.objectContaining({ organizationId: org.id, role: "member" })] });
+    expect(stored).toMatchObject({
+      name: "Ines",
+      isSupport: true,
+      isInstanceOwner: false,
+      memberships: [expect.objectContaining({ organizationId: org.id, role: "member" })],
+    });
     expect(stored.passwordHash).not.toContain(created.password);
     const again = await cli(["user", "create", "--email", "inspector@example.com"]);
     expect(again.code).toBe(1);
@@ -97,14 +158,23 @@ describe("admin command line", () => {
     expect(await cliJson(["org", "delete", org.id, "--confirm", "Doomed Co"])).toEqual({ id: org.id, deleted: true });
     expect(await database.prisma.organization.count({ where: { id: org.id } })).toBe(0);
 
-    const trail = await database.prisma.auditEvent.findMany({ where: { action: { in: ["user.created", "organization.deleted"] }, OR: [{ targetId: created.id }, { targetId: org.id }] }, orderBy: { createdAt: "asc" } });
-    expect(trail.map((event) => [event.action, event.actorType, event.actorId])).toEqual([["user.created", "cli", null], ["organization.deleted", "cli", null]]);
+    const trail = await database.prisma.auditEvent.findMany({
+      where: { action: { in: ["user.created", "organization.deleted"] }, OR: [{ targetId: created.id }, { targetId: org.id }] },
+      orderBy: { createdAt: "asc" },
+    });
+    expect(trail.map((event) => [event.action, event.actorType, event.actorId])).toEqual([
+      ["user.created", "cli", null],
+      ["organization.deleted", "cli", null],
+    ]);
   }, 120_000);
 
   it("refuses a malformed number or time as a usage error naming the option (exit 2), before any work", async () => {
     const cases: [string[], string][] = [
       [["alert", "deliveries", "--instance", "--limit", "500"], "error: --limit must be a whole number from 1 to 100"],
-      [["key", "mint", "--name", "x", "--scopes", "records:read", "--instance", "--rate-limit", "1e3"], "error: --rate-limit must be a whole number from 1 to 1000000"],
+      [
+        ["key", "mint", "--name", "x", "--scopes", "records:read", "--instance", "--rate-limit", "1e3"],
+        "error: --rate-limit must be a whole number from 1 to 1000000",
+      ],
       [["record", "list", "--form", "no-such-form", "--limit", "0x10"], "error: --limit must be a whole number of at least 1"],
       [["audit", "list", "--from", "0000-01-01"], "error: --from must be a time from year 1 on"],
       [["audit", "list", "--to", "yesterday"], "error: --to must be an ISO 8601 timestamp with an offset"],
@@ -114,7 +184,13 @@ describe("admin command line", () => {
     for (const [args, message] of cases) {
       const result = await cli(args);
       expect(result.code, args.join(" ")).toBe(2);
-      expect(result.stderr.trim().split("\n").filter((line) => !line.includes("nodedir")), args.join(" ")).toEqual([expect.stringContaining(message)]);
+      expect(
+        result.stderr
+          .trim()
+          .split("\n")
+          .filter((line) => !line.includes("nodedir")),
+        args.join(" "),
+      ).toEqual([expect.stringContaining(message)]);
     }
     expect(await database.prisma.apiKey.count({ where: { name: "x" } })).toBe(0);
   }, 120_000);

@@ -25,7 +25,9 @@ describe("whole-number options", () => {
 
   it("refuse what Number() would read anyway, and what is out of range, naming the option and its range", () => {
     for (const value of ["1e3", "0x10", " 5", "5 ", "-1", "1.5", "", "five", "101", "0"]) {
-      expect(() => wholeNumberOption(args(value), "limit", { min: 1, max: 100 }), value).toThrow(new CliUsageError("--limit must be a whole number from 1 to 100"));
+      expect(() => wholeNumberOption(args(value), "limit", { min: 1, max: 100 }), value).toThrow(
+        new CliUsageError("--limit must be a whole number from 1 to 100"),
+      );
     }
     expect(() => wholeNumberOption(args("0"), "limit", { min: 1 })).toThrow("--limit must be a whole number of at least 1");
     expect(() => wholeNumberOption(args("99999999999999999999"), "limit", { min: 1 })).toThrow(CliUsageError);

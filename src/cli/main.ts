@@ -74,7 +74,20 @@ async function main(argv: string[]): Promise<number> {
     const unavailable = () => {
       throw new Error("this command runs without a database");
     };
-    await command.run({ get db() { return unavailable(); }, get databaseUrl() { return unavailable(); }, dataDir, json, print }, args);
+    await command.run(
+      {
+        get db() {
+          return unavailable();
+        },
+        get databaseUrl() {
+          return unavailable();
+        },
+        dataDir,
+        json,
+        print,
+      },
+      args,
+    );
     return 0;
   }
   const database = await prepareDatabase({ dataDir: path.join(dataDir, "postgres"), log: () => {}, migrate: command.database !== "as-is" });

@@ -26,7 +26,12 @@ async function start(entry: string): Promise<{ code: number; stderr: string }> {
 
 describe("a production start on an external database without its secrets (D395)", () => {
   it.each([
-    ["npm start", "src/server/process/start-server.ts", "Groundwork failed to start", "GROUNDWORK_ENCRYPTION_KEY, GROUNDWORK_CURSOR_SECRET, NEXTAUTH_SECRET are not set"],
+    [
+      "npm start",
+      "src/server/process/start-server.ts",
+      "Groundwork failed to start",
+      "GROUNDWORK_ENCRYPTION_KEY, GROUNDWORK_CURSOR_SECRET, NEXTAUTH_SECRET are not set",
+    ],
     ["npm run worker", "src/worker/main.ts", "The worker failed to start", "GROUNDWORK_ENCRYPTION_KEY is not set"],
   ])("%s refuses, naming the variables, and generates nothing", async (_name, entry, prefix, named) => {
     const { code, stderr } = await start(entry);

@@ -13,7 +13,9 @@ beforeAll(() => {
 
 describe("deploy/", () => {
   it("systemd units pass `systemd-analyze verify` without a warning", () => {
-    const units = readdirSync(path.join(deploy, "systemd")).filter((name) => name.endsWith(".service")).sort();
+    const units = readdirSync(path.join(deploy, "systemd"))
+      .filter((name) => name.endsWith(".service"))
+      .sort();
     expect(units).toEqual(["groundwork-web.service", "groundwork-worker.service"]);
     const result = spawnSync("systemd-analyze", ["verify", ...units.map((unit) => `./${unit}`)], { cwd: path.join(deploy, "systemd"), encoding: "utf8" });
     // Unknown keys and missing commands are warnings on stderr; any of them fails here.

@@ -145,7 +145,12 @@ describe("deploy/nginx/groundwork.conf in front of the app", () => {
     const form = await db.form.create({ data: { organizationId: organization.id, name: "Visits" } });
     const records = 20_000;
     await db.record.createMany({
-      data: Array.from({ length: records }, (_, i) => ({ organizationId: organization.id, formId: form.id, createdBy: "ana", fieldValues: { n: i, note: filler } })),
+      data: Array.from({ length: records }, (_, i) => ({
+        organizationId: organization.id,
+        formId: form.id,
+        createdBy: "ana",
+        fieldValues: { n: i, note: filler },
+      })),
     });
     const exported = await request({ port: httpsPort, path: `/dashboard/organizations/${organization.id}/forms/${form.id}/export`, headers: { cookie } });
     expect(exported.status).toBe(200);

@@ -38,7 +38,10 @@ export function classifySyncError(syncError: string | null): Exclude<TroubleClas
  * The step for a source's alert state: needs_attention, error (by class), stale, ok. The reader
  * may not be able to approve held-back deletions (a member, support): they are told who can (D527).
  */
-export function nextStepFor(facts: { state: string; syncError: string | null; kind: string }, reader: { canApprove: boolean } = { canApprove: true }): NextStep {
+export function nextStepFor(
+  facts: { state: string; syncError: string | null; kind: string },
+  reader: { canApprove: boolean } = { canApprove: true },
+): NextStep {
   const crm = facts.kind === "crm_object";
   const where = crm ? "the customer's CRM" : "the customer's database";
   if (facts.state === "needs_attention") {
@@ -70,7 +73,9 @@ export function nextStepFor(facts: { state: string; syncError: string | null; ki
       return {
         class: kind,
         action: "edit_connection",
-        text: crm ? "Check the object's name in the source's connection (it may have been renamed), then sync again." : "Check the table's name in the source's connection (schema.table; it may have been renamed or dropped), then sync again.",
+        text: crm
+          ? "Check the object's name in the source's connection (it may have been renamed), then sync again."
+          : "Check the table's name in the source's connection (schema.table; it may have been renamed or dropped), then sync again.",
       };
     case "network":
     case "other":

@@ -32,7 +32,10 @@ export interface ChangeStream {
 }
 
 export async function startChangeStream(deps: { db: PrismaClient; secrets: SecretBox; customer: CustomerQueries }, sourceId: string): Promise<ChangeStream> {
-  const consumers = await startCdcConsumers({ db: deps.db, secrets: deps.secrets }, { pollMs: 100, lagProbeMs: 1_000, timeoutMs: 10_000, retryMs: { first: 50, max: 500 } });
+  const consumers = await startCdcConsumers(
+    { db: deps.db, secrets: deps.secrets },
+    { pollMs: 100, lagProbeMs: 1_000, timeoutMs: 10_000, retryMs: { first: 50, max: 500 } },
+  );
   const state = async () => {
     const source = await deps.db.dataSource.findUniqueOrThrow({ where: { id: sourceId }, select: { captureState: true, syncError: true } });
     return { cdc: readCdcState(source.captureState), syncError: source.syncError };
@@ -44,7 +47,9 @@ export async function startChangeStream(deps: { db: PrismaClient; secrets: Secre
       if (done(current)) return;
       if (Date.now() > deadline) {
         const why = current.syncError ?? current.cdc?.lastFallback ?? "no error recorded";
-        throw new Error(`${what}: the CDC consumer did not apply it within ${APPLY_TIMEOUT_MS / 1000} s (applied LSN ${current.cdc?.appliedLsn ?? "none"}; ${why})`);
+        throw new Error(
+          `${what}: the CDC consumer did not apply it within ${APPLY_TIMEOUT_MS / 1000} s (applied LSN ${current.cdc?.appliedLsn ?? "none"}; ${why})`,
+        );
       }
       await sleep(20);
     }

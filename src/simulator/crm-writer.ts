@@ -87,13 +87,17 @@ export class CrmWriter {
 
   /** Differences between the CRM's records and the source's live rows (the mirror itself, not a device). */
   async mirrorDifferences(): Promise<string[]> {
-    const rows = await this.deps.db.dataSourceRow.findMany({ where: { dataSourceId: this.sourceId, deletedAt: null }, select: { externalId: true, data: true } });
+    const rows = await this.deps.db.dataSourceRow.findMany({
+      where: { dataSourceId: this.sourceId, deletedAt: null },
+      select: { externalId: true, data: true },
+    });
     const stored = new Map(rows.map((row) => [row.externalId, row.data as Record<string, unknown>]));
     const problems: string[] = [];
     for (const [id, record] of this.live) {
       const data = stored.get(id);
       if (!data) problems.push(`${id} is in the CRM but not live in the mirror`);
-      else if (this.fields.some((field) => (data[field] ?? null) !== (record[field] ?? null))) problems.push(`${id} differs: mirror ${JSON.stringify(data)} vs CRM ${JSON.stringify(record)}`);
+      else if (this.fields.some((field) => (data[field] ?? null) !== (record[field] ?? null)))
+        problems.push(`${id} differs: mirror ${JSON.stringify(data)} vs CRM ${JSON.stringify(record)}`);
     }
     for (const id of stored.keys()) if (!this.live.has(id)) problems.push(`${id} is live in the mirror but deleted in the CRM`);
     return problems;
@@ -110,16 +114,27 @@ export class CrmWriter {
     const outcome = await runSyncPass({ db: this.deps.db, secrets: this.deps.secrets }, this.sourceId, { trigger: "simulator", timeoutMs: 10_000 });
     if (outcome.status === "error") throw new Error(`${label}: the sync pass failed: ${outcome.error}`);
     const c = outcome.counts;
-    this.deps.timeline.add("writer", `${label}: pass committed (${outcome.status}: ${c.inserted} inserted, ${c.updated} updated, ${c.tombstoned} tombstoned, ${c.revived} revived, ${c.declined} declined)`);
+    this.deps.timeline.add(
+      "writer",
+      `${label}: pass committed (${outcome.status}: ${c.inserted} inserted, ${c.updated} updated, ${c.tombstoned} tombstoned, ${c.revived} revived, ${c.declined} declined)`,
+    );
   }
 
   private publish(): void {
     // Records keep their stamp unless their values change (the stand-in compares them).
-    this.deps.crm.setRecords(this.object, this.fields, [...this.live.values()].map((record) => ({ ...record })));
+    this.deps.crm.setRecords(
+      this.object,
+      this.fields,
+      [...this.live.values()].map((record) => ({ ...record })),
+    );
   }
 
   private newRecord(): CrmRecord {
-    const record: CrmRecord = { Id: `a0S${String(this.nextKey++).padStart(12, "0")}`, Name: `n${this.deps.rng.int(0, 9999)}`, Qty: String(this.deps.rng.int(0, 99)) };
+    const record: CrmRecord = {
+      Id: `a0S${String(this.nextKey++).padStart(12, "0")}`,
+      Name: `n${this.deps.rng.int(0, 9999)}`,
+      Qty: String(this.deps.rng.int(0, 99)),
+    };
     for (const field of this.fields.slice(2)) record[field] = `v${this.deps.rng.int(0, 9)}`;
     return record;
   }

@@ -26,7 +26,10 @@ export class CsvWriter {
 
   async create(): Promise<void> {
     this.rows = Array.from({ length: this.deps.rng.int(20, 40) }, () => this.newRow());
-    await this.upload("initial upload", this.rows.map((row) => row.code as string));
+    await this.upload(
+      "initial upload",
+      this.rows.map((row) => row.code as string),
+    );
   }
 
   async step(index: number): Promise<void> {
@@ -75,6 +78,10 @@ export class CsvWriter {
   private async upload(label: string, touched: Iterable<string>): Promise<void> {
     const lines = [this.columns.join(","), ...this.rows.map((row) => this.columns.map((column) => row[column] ?? "").join(","))];
     const result = await replaceCsvRows(this.deps.db, SYSTEM, this.sourceId, `${lines.join("\n")}\n`);
-    this.deps.timeline.add("writer", `${label}: upload committed (${result.rows} rows, data_version ${result.dataVersion}, schema_version ${result.schemaVersion})`, touched);
+    this.deps.timeline.add(
+      "writer",
+      `${label}: upload committed (${result.rows} rows, data_version ${result.dataVersion}, schema_version ${result.schemaVersion})`,
+      touched,
+    );
   }
 }

@@ -17,13 +17,16 @@ export async function mirrorDifferences(db: PrismaClient, customer: CustomerQuer
   for (const row of result.rows) {
     const mirrored = server.get(row.id);
     if (!mirrored) problems.push(`${row.id}: in the customer's table, not live on the server`);
-    else if (canonicalJson(mirrored.data) !== canonicalJson(row.data)) problems.push(`${row.id}: server has ${JSON.stringify(mirrored.data)}, customer has ${JSON.stringify(row.data)}`);
+    else if (canonicalJson(mirrored.data) !== canonicalJson(row.data))
+      problems.push(`${row.id}: server has ${JSON.stringify(mirrored.data)}, customer has ${JSON.stringify(row.data)}`);
   }
   const customerIds = new Set(result.rows.map((row) => row.id));
   const extra = [...server.keys()].filter((id) => !customerIds.has(id));
   const { declinedDeletions } = await db.dataSource.findUniqueOrThrow({ where: { id: sourceId }, select: { declinedDeletions: true } });
   if (extra.length !== declinedDeletions) {
-    problems.push(`${extra.length} rows live on the server but deleted at the customer (${declinedDeletions} held back by the guardrail): ${extra.slice(0, 12).join(" ")}`);
+    problems.push(
+      `${extra.length} rows live on the server but deleted at the customer (${declinedDeletions} held back by the guardrail): ${extra.slice(0, 12).join(" ")}`,
+    );
   }
   return problems;
 }

@@ -88,7 +88,12 @@ export class Device {
   private async delta(): Promise<number> {
     let count = 0;
     const mark = this.highWaterMark ?? "1970-01-01T00:00:00.000Z";
-    const seen = await this.walk("delta", { updated_after: mark, include_deleted: "true" }, () => undefined, () => count++);
+    const seen = await this.walk(
+      "delta",
+      { updated_after: mark, include_deleted: "true" },
+      () => undefined,
+      () => count++,
+    );
     if (seen !== null && seen > mark) this.highWaterMark = seen;
     return count;
   }

@@ -32,7 +32,12 @@ export interface SimulationEnvironment {
  * With `logical` (mode cdc): a customer database on a second embedded server with
  * wal_level = logical, started once and shared by every run.
  */
-export async function openEnvironment(options: { repoRoot: string; databaseUrl?: string; baseUrl?: string; logical?: boolean }): Promise<SimulationEnvironment> {
+export async function openEnvironment(options: {
+  repoRoot: string;
+  databaseUrl?: string;
+  baseUrl?: string;
+  logical?: boolean;
+}): Promise<SimulationEnvironment> {
   if (options.baseUrl && !options.databaseUrl) throw new Error("BASE_URL needs DATABASE_URL: the app's database, where the simulator drives sync passes");
   const server = options.databaseUrl
     ? undefined
@@ -57,11 +62,7 @@ export async function openEnvironment(options: { repoRoot: string; databaseUrl?:
   customer.on("error", () => undefined);
 
   // An instance key: each run creates its own organization.
-  const key = await mintApiKey(
-    db,
-    CLI_OPERATOR,
-    { name: "device simulator", scopes: ["data_sources:read"], organizationId: null, rateLimit: 1_000_000 },
-  );
+  const key = await mintApiKey(db, CLI_OPERATOR, { name: "device simulator", scopes: ["data_sources:read"], organizationId: null, rateLimit: 1_000_000 });
 
   const send = options.baseUrl
     ? (request: Request) => fetch(request)

@@ -24,9 +24,7 @@ const BODY: Record<EngineFault, string> = {
 export async function injectFault(db: PrismaClient, fault: EngineFault): Promise<void> {
   await clearFaults(db);
   await db.$executeRawUnsafe(`CREATE FUNCTION simulator_fault() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN ${BODY[fault]} END $$`);
-  await db.$executeRawUnsafe(
-    "CREATE TRIGGER simulator_fault BEFORE INSERT OR UPDATE ON data_source_rows FOR EACH ROW EXECUTE FUNCTION simulator_fault()",
-  );
+  await db.$executeRawUnsafe("CREATE TRIGGER simulator_fault BEFORE INSERT OR UPDATE ON data_source_rows FOR EACH ROW EXECUTE FUNCTION simulator_fault()");
 }
 
 export async function clearFaults(db: PrismaClient): Promise<void> {

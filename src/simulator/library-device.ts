@@ -57,7 +57,9 @@ export class LibraryDevice {
     for (let pulls = 1; ; pulls++) {
       try {
         const result = await this.sync.pull();
-        this.rows = new Map((await this.sync.rows()).map((row) => [row.externalId, { data: row.data, displayOrder: row.displayOrder, updatedAt: row.updatedAt }]));
+        this.rows = new Map(
+          (await this.sync.rows()).map((row) => [row.externalId, { data: row.data, displayOrder: row.displayOrder, updatedAt: row.updatedAt }]),
+        );
         return result.kind === "first" ? Number.POSITIVE_INFINITY : result.upserted + result.deleted;
       } catch (error) {
         if (pulls >= MAX_PULLS_PER_CYCLE) throw error;
@@ -90,7 +92,10 @@ export class LibraryDevice {
   private open(): DeviceSync {
     const store = this.store;
     // A memory store must survive the restart: the new DeviceSync's close() must not end it.
-    const kept: SyncStore = this.kind === "lib-memory" ? { load: (s) => store.load(s), commit: (s, p) => store.commit(s, p), rows: (s) => store.rows(s), close: () => undefined } : store;
+    const kept: SyncStore =
+      this.kind === "lib-memory"
+        ? { load: (s) => store.load(s), commit: (s, p) => store.commit(s, p), rows: (s) => store.rows(s), close: () => undefined }
+        : store;
     return createDeviceSync({
       baseUrl: this.transport.baseUrl,
       apiKey: this.transport.token,
@@ -113,7 +118,10 @@ export class LibraryDevice {
       let ids: string[] = [];
       let shown = `${response.status}`;
       try {
-        const body = JSON.parse(text) as { data?: { external_id: string; updated_at: string; display_order: number | null; deleted_at: string | null }[]; error?: { message: string } };
+        const body = JSON.parse(text) as {
+          data?: { external_id: string; updated_at: string; display_order: number | null; deleted_at: string | null }[];
+          error?: { message: string };
+        };
         ids = (body.data ?? []).map((row) => row.external_id);
         shown += body.error
           ? ` ${body.error.message}`

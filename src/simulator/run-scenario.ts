@@ -156,7 +156,17 @@ async function runWithSource(
     }
   }
   try {
-    return await runDevices(deps, run, { seed: options.seed, settleMs: options.settleMs ?? 0, sources, devices, crm, faults: faults.counts, derive, table, csv });
+    return await runDevices(deps, run, {
+      seed: options.seed,
+      settleMs: options.settleMs ?? 0,
+      sources,
+      devices,
+      crm,
+      faults: faults.counts,
+      derive,
+      table,
+      csv,
+    });
   } finally {
     for (const device of devices) if (device instanceof LibraryDevice) await device.close().catch(() => undefined);
     await rm(faults.directory, { recursive: true, force: true });
@@ -249,7 +259,11 @@ async function runDevices(
   // So must the table's, whatever the devices saw: a change the capture missed shows here.
   for (const problem of await mirrorDifferences(deps.db, run.customer, table.table, tableSource.id)) traces.push(`  table mirror: ${problem}`);
   // Runs with trigger cdc record deletions the stream held back (D293), not passes.
-  const passes = await deps.db.syncRun.groupBy({ by: ["fullCompare"], where: { dataSourceId: tableSource.id, status: { not: "error" }, trigger: { not: "cdc" } }, _count: true });
+  const passes = await deps.db.syncRun.groupBy({
+    by: ["fullCompare"],
+    where: { dataSourceId: tableSource.id, status: { not: "error" }, trigger: { not: "cdc" } },
+    _count: true,
+  });
   const incremental = passes.find((group) => !group.fullCompare)?._count ?? 0;
   const full = passes.find((group) => group.fullCompare)?._count ?? 0;
   return { seed: world.seed, devices: outcomes, traces, steps, passes: { incremental, full, streamed: table.streamedApplies }, faults: world.faults };

@@ -177,10 +177,12 @@ export class TableWriter {
   }
 
   private async insert(rows: CustomerRow[]): Promise<void> {
-    await this.deps.customer.query(
-      `INSERT INTO ${this.table} (id, name, qty, position) SELECT * FROM unnest($1::text[], $2::text[], $3::int[], $4::int[])`,
-      [rows.map((row) => row.id), rows.map((row) => row.name), rows.map((row) => row.qty), rows.map((row) => row.position)],
-    );
+    await this.deps.customer.query(`INSERT INTO ${this.table} (id, name, qty, position) SELECT * FROM unnest($1::text[], $2::text[], $3::int[], $4::int[])`, [
+      rows.map((row) => row.id),
+      rows.map((row) => row.name),
+      rows.map((row) => row.qty),
+      rows.map((row) => row.position),
+    ]);
     for (const row of rows) this.live.set(row.id, row);
   }
 

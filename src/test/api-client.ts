@@ -47,11 +47,12 @@ export async function mintTestKey(
   db: PrismaClient,
   options: { organizationId: string | null; scopes: string[]; rateLimit?: number; rateLimitWindowSeconds?: number; name?: string },
 ) {
-  const key = await mintApiKey(
-    db,
-    CLI_OPERATOR,
-    { name: options.name ?? "test key", scopes: options.scopes, organizationId: options.organizationId, rateLimit: options.rateLimit },
-  );
+  const key = await mintApiKey(db, CLI_OPERATOR, {
+    name: options.name ?? "test key",
+    scopes: options.scopes,
+    organizationId: options.organizationId,
+    rateLimit: options.rateLimit,
+  });
   if (options.rateLimitWindowSeconds === undefined) return key;
   // Minting always uses the default window; tests need short ones, so the column is set directly.
   await db.apiKey.update({ where: { id: key.id }, data: { rateLimitWindowSeconds: options.rateLimitWindowSeconds } });

@@ -41,7 +41,6 @@ export interface NginxProxy {
   stop(): Promise<void>;
 }
 
-
 function replaceOnce(text: string, from: string, to: string): string {
   if (text.split(from).length - 1 !== 1) throw new Error(`deploy/nginx/groundwork.conf must have "${from}" exactly once`);
   return text.replace(from, to);
@@ -57,10 +56,27 @@ export async function startNginxProxy(options: { appPort: number; ports?: { http
   execFileSync("bash", [path.join(root, "scripts/ensure-debian-packages.sh"), "nginx=nginx"], { stdio: "inherit" });
   const { httpsPort, httpPort } = options.ports ?? (await reserveProxyPorts());
   const work = mkdtempSync(path.join(os.tmpdir(), "gw-nginx-"));
-  execFileSync("openssl", [
-    "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "1", "-subj", `/CN=${PROXY_HOSTNAME}`,
-    "-addext", `subjectAltName=DNS:${PROXY_HOSTNAME}`, "-keyout", path.join(work, "key.pem"), "-out", path.join(work, "cert.pem"),
-  ], { stdio: "ignore" });
+  execFileSync(
+    "openssl",
+    [
+      "req",
+      "-x509",
+      "-newkey",
+      "rsa:2048",
+      "-nodes",
+      "-days",
+      "1",
+      "-subj",
+      `/CN=${PROXY_HOSTNAME}`,
+      "-addext",
+      `subjectAltName=DNS:${PROXY_HOSTNAME}`,
+      "-keyout",
+      path.join(work, "key.pem"),
+      "-out",
+      path.join(work, "cert.pem"),
+    ],
+    { stdio: "ignore" },
+  );
   const cert = readFileSync(path.join(work, "cert.pem"), "utf8");
 
   let site = readFileSync(path.join(root, "deploy/nginx/groundwork.conf"), "utf8");
@@ -106,7 +122,8 @@ export async function startNginxProxy(options: { appPort: number; ports?: { http
         res.on("end", () => resolve({ status: res.statusCode ?? 0, headers: res.headers, rawHeaders: res.rawHeaders, body: Buffer.concat(chunks) }));
         res.on("error", reject);
       };
-      const outgoing = req.tls === false ? http.request(common, onResponse) : https.request({ ...common, ca: cert, servername: PROXY_HOSTNAME, agent: false }, onResponse);
+      const outgoing =
+        req.tls === false ? http.request(common, onResponse) : https.request({ ...common, ca: cert, servername: PROXY_HOSTNAME, agent: false }, onResponse);
       outgoing.on("error", reject);
       for (const chunk of req.body ?? []) outgoing.write(chunk);
       outgoing.end();
@@ -131,7 +148,13 @@ export async function startNginxProxy(options: { appPort: number; ports?: { http
       await stop();
       throw new Error(`nginx exited: ${output}`);
     }
-    if (await request({ path: "/api/v1/health" }).then(() => true, () => false)) break;
+    if (
+      await request({ path: "/api/v1/health" }).then(
+        () => true,
+        () => false,
+      )
+    )
+      break;
     if (Date.now() > deadline) {
       await stop();
       throw new Error(`nginx did not answer: ${output}`);

@@ -29,7 +29,16 @@ export async function startPostgres15(): Promise<{ adminUrl: string; stop: () =>
   const port = await freePort();
   const data = path.join(dir, "data");
   await as(path.join(BIN, "initdb"), ["-D", data, "-A", "trust", "-U", "postgres", "--no-sync"]);
-  await as(path.join(BIN, "pg_ctl"), ["-D", data, "-w", "-l", path.join(dir, "log"), "-o", `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off`, "start"]);
+  await as(path.join(BIN, "pg_ctl"), [
+    "-D",
+    data,
+    "-w",
+    "-l",
+    path.join(dir, "log"),
+    "-o",
+    `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off`,
+    "start",
+  ]);
   return {
     adminUrl: `postgres://postgres@127.0.0.1:${port}/postgres`,
     stop: async () => {
@@ -59,4 +68,3 @@ async function majorVersion(url: string): Promise<number | null> {
     await client.end().catch(() => undefined);
   }
 }
-

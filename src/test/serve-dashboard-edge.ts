@@ -27,23 +27,26 @@ async function readJson(req: import("node:http").IncomingMessage): Promise<Recor
   return JSON.parse(Buffer.concat(chunks).toString("utf8") || "{}") as Record<string, string>;
 }
 
-const server = createNodeServer(async (req, res) => {
-  const path = req.url?.split("?")[0] ?? "";
-  if (req.method === "GET" && path === "/api/v1/health") return sendFetchResponse(res, await handleHealthRequest());
-  if (req.method === "POST" && path === "/test/sign-in") {
-    const { email = "", password = "" } = await readJson(req);
-    const address = req.headers[CLIENT_ADDRESS_HEADER];
-    const result = await verifySignIn(prisma, { email, password, address: typeof address === "string" ? address : "unknown" });
-    return void res.writeHead(result.ok ? 200 : 401, { "content-type": "application/json" }).end(JSON.stringify(result));
-  }
-  const upload = /^\/api\/dashboard\/organizations\/([^/]+)\/sources\/([^/]+)\/csv$/.exec(path);
-  if (req.method === "POST" && upload) {
-    return sendFetchResponse(res, await handleCsvUpload(toFetchRequest(req), { organizationId: upload[1]!, sourceId: upload[2]! }));
-  }
-  const exported = /^\/dashboard\/organizations\/([^/]+)\/forms\/([^/]+)\/export$/.exec(path);
-  if (req.method === "GET" && exported) return sendFetchResponse(res, await handleRecordsExport(toFetchRequest(req), exported[1]!, exported[2]!));
-  res.writeHead(404).end();
-}, pino({ level: "silent" }));
+const server = createNodeServer(
+  async (req, res) => {
+    const path = req.url?.split("?")[0] ?? "";
+    if (req.method === "GET" && path === "/api/v1/health") return sendFetchResponse(res, await handleHealthRequest());
+    if (req.method === "POST" && path === "/test/sign-in") {
+      const { email = "", password = "" } = await readJson(req);
+      const address = req.headers[CLIENT_ADDRESS_HEADER];
+      const result = await verifySignIn(prisma, { email, password, address: typeof address === "string" ? address : "unknown" });
+      return void res.writeHead(result.ok ? 200 : 401, { "content-type": "application/json" }).end(JSON.stringify(result));
+    }
+    const upload = /^\/api\/dashboard\/organizations\/([^/]+)\/sources\/([^/]+)\/csv$/.exec(path);
+    if (req.method === "POST" && upload) {
+      return sendFetchResponse(res, await handleCsvUpload(toFetchRequest(req), { organizationId: upload[1]!, sourceId: upload[2]! }));
+    }
+    const exported = /^\/dashboard\/organizations\/([^/]+)\/forms\/([^/]+)\/export$/.exec(path);
+    if (req.method === "GET" && exported) return sendFetchResponse(res, await handleRecordsExport(toFetchRequest(req), exported[1]!, exported[2]!));
+    res.writeHead(404).end();
+  },
+  pino({ level: "silent" }),
+);
 
 server.listen(0, "127.0.0.1", () => {
   process.stdout.write(`listening ${(server.address() as AddressInfo).port} ${process.pid}\n`);

@@ -20,8 +20,6 @@ export interface AlertWorkerOptions {
 
 const payloadSchema = z.object({ deliveryId: z.string().min(1) });
 
-;
-
 /** alert_deliver (one try of one message, retried with backoff) and alert_tick (cron, every minute). */
 export function alertTasks(db: PrismaClient, secrets: SecretBox, log: (message: string) => void, options: AlertWorkerOptions = {}): TaskList {
   const senders = options.senders ?? sendersFromEnv();
@@ -30,7 +28,11 @@ export function alertTasks(db: PrismaClient, secrets: SecretBox, log: (message: 
       const payload = payloadSchema.safeParse(raw);
       if (!payload.success) return;
       const max = Math.min(options.maxAttempts ?? helpers.job.max_attempts, helpers.job.max_attempts);
-      const outcome = await deliverAlert({ db, secrets, senders, redact: [env().GROUNDWORK_SMTP_URL], baseUrl: options.baseUrl ?? alertBaseUrl() }, payload.data.deliveryId, { number: helpers.job.attempts, max });
+      const outcome = await deliverAlert(
+        { db, secrets, senders, redact: [env().GROUNDWORK_SMTP_URL], baseUrl: options.baseUrl ?? alertBaseUrl() },
+        payload.data.deliveryId,
+        { number: helpers.job.attempts, max },
+      );
       // Throwing hands the job back to graphile-worker, which retries it after a backoff.
       if (outcome === "retry") throw new Error(`alert delivery ${payload.data.deliveryId} failed; it will be retried`);
       if (outcome === "failed") log(`alert delivery ${payload.data.deliveryId} failed after ${helpers.job.attempts} tries`);

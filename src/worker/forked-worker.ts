@@ -56,7 +56,9 @@ process.on("message", (message) => {
   // The pass counters live here, where the passes run; npm start's /metrics asks for them (D311).
   void metrics()
     .registry.getMetricsAsJSON()
-    .then((all) => process.send?.({ type: "metrics", id: message.id, metrics: all.filter((m) => m.name.startsWith(RELAYED_METRIC_PREFIX)) } satisfies FromWorker));
+    .then((all) =>
+      process.send?.({ type: "metrics", id: message.id, metrics: all.filter((m) => m.name.startsWith(RELAYED_METRIC_PREFIX)) } satisfies FromWorker),
+    );
 });
 // The parent is gone: nobody will ask us to stop, and nobody would restart us. Release the
 // running passes to another worker at once (their transactions roll back) and exit.

@@ -103,7 +103,10 @@ describe("a worker killed with SIGKILL in the middle of a pass", () => {
     }
     const run = await db.prisma.syncRun.findFirstOrThrow({ where: { dataSourceId: sourceId, trigger: "manual", status: "ok" } });
     expect(run).toMatchObject({ inserted: 100, updated: ROWS - 100, tombstoned: 100 });
-    expect(await db.prisma.syncRun.findUniqueOrThrow({ where: { id: interrupted.id } })).toMatchObject({ status: "error", error: expect.stringMatching(/^Interrupted/) });
+    expect(await db.prisma.syncRun.findUniqueOrThrow({ where: { id: interrupted.id } })).toMatchObject({
+      status: "error",
+      error: expect.stringMatching(/^Interrupted/),
+    });
     expect(await db.prisma.dataSourceRow.count({ where: { dataSourceId: sourceId, deletedAt: null } })).toBe(ROWS);
   });
 });

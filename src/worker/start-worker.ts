@@ -185,10 +185,7 @@ export async function startWorker(options: StartWorkerOptions): Promise<RunningW
   const started = runner;
   let cdc: CdcConsumers;
   try {
-    cdc = await startCdcConsumers(
-      { db, secrets, log: options.log },
-      { pollMs: options.cdcPollMs, batchSize: options.batchSize, timeoutMs: options.timeoutMs },
-    );
+    cdc = await startCdcConsumers({ db, secrets, log: options.log }, { pollMs: options.cdcPollMs, batchSize: options.batchSize, timeoutMs: options.timeoutMs });
   } catch (error) {
     await started.stop();
     await presence.close();

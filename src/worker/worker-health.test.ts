@@ -8,10 +8,18 @@ async function ask(port: number, path: string) {
 
 describe("the worker's health endpoint", () => {
   it("answers every body with a request id: the report, the 503 while stopping, and a 404 in the one error body", async () => {
-    const health = (await serveWorkerHealth(0, () => undefined, () => ({ ok: true, status: "running", pid: 42 })))!;
+    const health = (await serveWorkerHealth(
+      0,
+      () => undefined,
+      () => ({ ok: true, status: "running", pid: 42 }),
+    ))!;
     try {
       const up = await ask(health.port, "/health");
-      expect(up).toEqual({ status: 200, requestId: expect.stringMatching(/^req_[0-9a-z]{24}$/), body: { data: { status: "running", pid: 42 }, request_id: up.requestId } });
+      expect(up).toEqual({
+        status: 200,
+        requestId: expect.stringMatching(/^req_[0-9a-z]{24}$/),
+        body: { data: { status: "running", pid: 42 }, request_id: up.requestId },
+      });
 
       const missing = await ask(health.port, "/nope");
       expect(missing).toEqual({

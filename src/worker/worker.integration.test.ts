@@ -55,7 +55,10 @@ describe("scheduling on graphile-worker", () => {
     const prisma = createPrismaClient(fresh.url);
     try {
       const sourceId = await createTableSource(prisma, { url: customer.url, table: "public.accounts", key: "id" }, secrets);
-      await expect(requestSourceSync(prisma, CLI_OPERATOR, sourceId)).rejects.toMatchObject({ code: "service_unavailable", message: expect.stringMatching(/No sync worker has started/) });
+      await expect(requestSourceSync(prisma, CLI_OPERATOR, sourceId)).rejects.toMatchObject({
+        code: "service_unavailable",
+        message: expect.stringMatching(/No sync worker has started/),
+      });
     } finally {
       await prisma.$disconnect();
       await fresh.drop();
@@ -103,7 +106,8 @@ describe("scheduling on graphile-worker", () => {
   it("a scheduled job that finds its source already synced (not due any more) skips the pass", async () => {
     const sourceId = await source(3600);
     await db.prisma.dataSource.update({ where: { id: sourceId }, data: { syncStatus: "ok", updatedAt: new Date() } });
-    await db.prisma.$executeRaw`SELECT graphile_worker.add_job(${SYNC_SOURCE_TASK}::text, json_build_object('sourceId', ${sourceId}::text, 'trigger', 'schedule'))`;
+    await db.prisma
+      .$executeRaw`SELECT graphile_worker.add_job(${SYNC_SOURCE_TASK}::text, json_build_object('sourceId', ${sourceId}::text, 'trigger', 'schedule'))`;
     const worker = await startWorker({ databaseUrl: db.url, log: quiet, dataDir, pollInterval: 100 });
     try {
       await expect.poll(() => queuedJobs(sourceId), { timeout: 10_000 }).toEqual([]);
@@ -117,7 +121,8 @@ describe("scheduling on graphile-worker", () => {
     const sourceId = await source();
     // Six jobs without a key, so both workers (two slots each) take them at once.
     for (let i = 0; i < 6; i += 1) {
-      await db.prisma.$executeRaw`SELECT graphile_worker.add_job(${SYNC_SOURCE_TASK}::text, json_build_object('sourceId', ${sourceId}::text, 'trigger', 'manual'))`;
+      await db.prisma
+        .$executeRaw`SELECT graphile_worker.add_job(${SYNC_SOURCE_TASK}::text, json_build_object('sourceId', ${sourceId}::text, 'trigger', 'manual'))`;
     }
     const workers: RunningWorker[] = await Promise.all(
       [1, 2].map(() => startWorker({ databaseUrl: db.url, log: quiet, dataDir, pollInterval: 100, concurrency: 2, batchSize: 200 })),
@@ -148,7 +153,13 @@ describe("scheduling on graphile-worker", () => {
     const key = await mintTestKey(db.prisma, { organizationId: org.id, scopes: ["records:write"] });
     const day = 24 * 3600 * 1000;
     const entry = (name: string, expiresAt: Date) => ({
-      apiKeyId: key.id, key: name, fingerprint: "f", statusCode: 201, responseBody: "{}", createdAt: new Date(expiresAt.getTime() - day), expiresAt,
+      apiKeyId: key.id,
+      key: name,
+      fingerprint: "f",
+      statusCode: 201,
+      responseBody: "{}",
+      createdAt: new Date(expiresAt.getTime() - day),
+      expiresAt,
     });
     await db.prisma.idempotencyEntry.createMany({ data: [entry("old", new Date(Date.now() - 60_000)), entry("live", new Date(Date.now() + day))] });
 

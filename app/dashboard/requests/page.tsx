@@ -30,8 +30,8 @@ export default async function RequestsPage({ searchParams }: { searchParams: Pro
     <>
       {pasted ? (
         <p role="alert" className="mb-3 max-w-xl text-sm text-red-900" data-testid="request-search-no-id">
-          No request id in what you pasted. A request id is <code className="font-mono">req_</code> followed by 24 letters and digits, as in the
-          answer&apos;s <code className="font-mono">request_id</code> or its X-Request-Id header.
+          No request id in what you pasted. A request id is <code className="font-mono">req_</code> followed by 24 letters and digits, as in the answer&apos;s{" "}
+          <code className="font-mono">request_id</code> or its X-Request-Id header.
         </p>
       ) : null}
       <RequestLogView
@@ -39,7 +39,9 @@ export default async function RequestsPage({ searchParams }: { searchParams: Pro
         filters={filters}
         cursor={cursor}
         basePath="/dashboard/requests"
-        scope={instance ? { kind: "instance" } : { kind: "organizations", names: me.memberships.filter((m) => m.role === "admin").map((m) => m.organizationName) }}
+        scope={
+          instance ? { kind: "instance" } : { kind: "organizations", names: me.memberships.filter((m) => m.role === "admin").map((m) => m.organizationName) }
+        }
       />
     </>
   );

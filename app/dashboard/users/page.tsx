@@ -18,7 +18,10 @@ export default async function UsersPage({ searchParams }: { searchParams: Promis
   const { me, users } = loaded.data;
   return (
     <div className="space-y-3">
-      <PageHeader title="Users" description="Everyone who can sign in to this dashboard. Owners disable and enable accounts, reset passwords (the new one is shown once) and lift sign-in locks." />
+      <PageHeader
+        title="Users"
+        description="Everyone who can sign in to this dashboard. Owners disable and enable accounts, reset passwords (the new one is shown once) and lift sign-in locks."
+      />
       <UsersView users={users.items} isOwner={me.isInstanceOwner} viewerId={me.userId} />
       <nav aria-label="User pages" className="flex justify-end gap-2 text-sm">
         {cursor ? (

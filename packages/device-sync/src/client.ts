@@ -89,7 +89,10 @@ export function createDeviceApi(connection: Connection, onRetry?: (event: RetryE
 
 /** A non-2xx answer as the retry loop and the typed errors read it (a body that is not the envelope is kept as text). */
 function failed(response: Response, error: unknown): { ok: false; answer: ErrorAnswer; retryAfterSeconds: number | null } {
-  const envelope = (typeof error === "object" && error !== null ? error : {}) as { error?: Partial<ErrorAnswer> & { details?: Record<string, unknown> }; request_id?: string };
+  const envelope = (typeof error === "object" && error !== null ? error : {}) as {
+    error?: Partial<ErrorAnswer> & { details?: Record<string, unknown> };
+    request_id?: string;
+  };
   const answer: ErrorAnswer = {
     status: response.status,
     code: envelope.error?.code ?? `http_${response.status}`,

@@ -74,9 +74,12 @@ export function sqliteStore(path: string): SyncStore {
     },
     rows(sourceId) {
       const rows = statements.rows.all(sourceId) as { external_id: string; data: string; display_order: number | null; updated_at: string }[];
-      return rows.map(
-        (row): StoredRow => ({ externalId: row.external_id, data: JSON.parse(row.data) as Record<string, unknown>, displayOrder: row.display_order, updatedAt: row.updated_at }),
-      );
+      return rows.map((row): StoredRow => ({
+        externalId: row.external_id,
+        data: JSON.parse(row.data) as Record<string, unknown>,
+        displayOrder: row.display_order,
+        updatedAt: row.updated_at,
+      }));
     },
     close() {
       if (db.open) db.close();

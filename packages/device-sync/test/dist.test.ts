@@ -13,12 +13,23 @@ describe("the built package", () => {
       expect(existsSync(path.join(root, target.import)), `${subpath} module`).toBe(true);
     }
     const main = (await import(path.join(root, "dist/index.js"))) as Record<string, unknown>;
-    for (const name of ["createDeviceSync", "memoryStore", "submitRecord", "UnauthorizedError", "ForbiddenError", "SourceGoneError", "UnavailableError", "StaleCursorError"]) {
+    for (const name of [
+      "createDeviceSync",
+      "memoryStore",
+      "submitRecord",
+      "UnauthorizedError",
+      "ForbiddenError",
+      "SourceGoneError",
+      "UnavailableError",
+      "StaleCursorError",
+    ]) {
       expect(typeof main[name], name).toBe("function");
     }
     const sqlite = (await import(path.join(root, "dist/sqlite.js"))) as Record<string, unknown>;
     expect(typeof sqlite.sqliteStore).toBe("function");
-    const built = ["index", "sync", "client", "store", "submit", "retry", "errors", "canonical", "sqlite"].map((file) => readFileSync(path.join(root, "dist", `${file}.js`), "utf8"));
+    const built = ["index", "sync", "client", "store", "submit", "retry", "errors", "canonical", "sqlite"].map((file) =>
+      readFileSync(path.join(root, "dist", `${file}.js`), "utf8"),
+    );
     for (const source of built) expect(source).not.toMatch(/from "(@\/|\.\.\/\.\.\/|node:(?!module))/);
   });
 });

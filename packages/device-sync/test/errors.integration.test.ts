@@ -22,7 +22,16 @@ const slept: number[] = [];
 const retry = { sleep: async (ms: number) => void slept.push(ms), baseDelayMs: 1, maxDelayMs: 5_000, attempts: 3 };
 
 function options(sourceId: string, extra: Partial<DeviceSyncOptions> = {}): DeviceSyncOptions {
-  return { baseUrl: server.baseUrl, apiKey: server.keys.read!, organizationId: server.organizationId, dataSourceId: sourceId, store: memoryStore(), pageSize: 5, retry, ...extra };
+  return {
+    baseUrl: server.baseUrl,
+    apiKey: server.keys.read!,
+    organizationId: server.organizationId,
+    dataSourceId: sourceId,
+    store: memoryStore(),
+    pageSize: 5,
+    retry,
+    ...extra,
+  };
 }
 
 /** A fetch that answers the first `times` requests itself with `status`, then passes through. */
@@ -37,14 +46,18 @@ function failing(times: number, status: number, headers: Record<string, string> 
 describe("typed errors, one per class", () => {
   it("401: an unknown key stops with UnauthorizedError, not retried", async () => {
     const source = await server.source("401", 3);
-    const error = await createDeviceSync(options(source, { apiKey: "gw_live_not_a_key" })).pull().catch((e: unknown) => e);
+    const error = await createDeviceSync(options(source, { apiKey: "gw_live_not_a_key" }))
+      .pull()
+      .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(UnauthorizedError);
     expect(error).toMatchObject({ kind: "unauthorized", status: 401, requestId: expect.stringMatching(/^req_/) });
   });
 
   it("403: a key without data_sources:read stops with ForbiddenError naming the missing scope", async () => {
     const source = await server.source("403", 3);
-    const error = await createDeviceSync(options(source, { apiKey: server.keys.write! })).pull().catch((e: unknown) => e);
+    const error = await createDeviceSync(options(source, { apiKey: server.keys.write! }))
+      .pull()
+      .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ForbiddenError);
     expect(error).toMatchObject({ kind: "forbidden", status: 403, missingScope: "data_sources:read" });
   });
@@ -73,7 +86,9 @@ describe("typed errors, one per class", () => {
 
     // The server's own limiter: one request a minute, so the second page is refused with a long Retry-After.
     const limited = await server.mintKey(["data_sources:read"], { rateLimit: 1, rateLimitWindowSeconds: 60 });
-    const error = await createDeviceSync(options(source, { apiKey: limited, pageSize: 1 })).pull().catch((e: unknown) => e);
+    const error = await createDeviceSync(options(source, { apiKey: limited, pageSize: 1 }))
+      .pull()
+      .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(UnavailableError);
     expect(error).toMatchObject({ status: 429, code: "rate_limited", attempts: 1 });
   });
@@ -89,7 +104,9 @@ describe("typed errors, one per class", () => {
       if (calls >= 2 && calls <= 4) return new Response("<html>bad gateway</html>", { status: 503 });
       return fetch(request);
     };
-    const error = await createDeviceSync(options(source, { store, fetch: down })).pull().catch((e: unknown) => e);
+    const error = await createDeviceSync(options(source, { store, fetch: down }))
+      .pull()
+      .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(UnavailableError);
     expect(error).toMatchObject({ status: 503, attempts: 3 });
     expect(slept).toHaveLength(2);
@@ -103,7 +120,9 @@ describe("typed errors, one per class", () => {
     const refused = async () => {
       throw new TypeError("fetch failed");
     };
-    const error = await createDeviceSync(options(source, { fetch: refused })).pull().catch((e: unknown) => e);
+    const error = await createDeviceSync(options(source, { fetch: refused }))
+      .pull()
+      .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(UnavailableError);
     expect(error).toMatchObject({ status: null, attempts: 3, message: expect.stringContaining("network error: TypeError: fetch failed") });
     expect((error as Error).cause).toBeInstanceOf(TypeError);
@@ -116,7 +135,9 @@ describe("typed errors, one per class", () => {
     // A first walk left half-way with a cursor that no longer decodes, and a row it must not keep.
     store.commit(source, {
       clear: true,
-      changes: [{ externalId: "ghost", row: { externalId: "ghost", data: { name: "gone meanwhile" }, displayOrder: 1, updatedAt: "2020-01-01T00:00:00.000Z" } }],
+      changes: [
+        { externalId: "ghost", row: { externalId: "ghost", data: { name: "gone meanwhile" }, displayOrder: 1, updatedAt: "2020-01-01T00:00:00.000Z" } },
+      ],
       state: { mark: null, walk: { kind: "first", after: null, cursor: "bm90IGEgY3Vyc29y", limit: 5, largest: null }, columns: null },
     });
     const first = await sync.pull();
@@ -125,7 +146,11 @@ describe("typed errors, one per class", () => {
 
     await server.update(source, "r003", { name: "changed" });
     const mark = first.mark;
-    store.commit(source, { clear: false, changes: [], state: { mark, walk: { kind: "delta", after: mark, cursor: "bm90IGEgY3Vyc29y", limit: 5, largest: null }, columns: ["name"] } });
+    store.commit(source, {
+      clear: false,
+      changes: [],
+      state: { mark, walk: { kind: "delta", after: mark, cursor: "bm90IGEgY3Vyc29y", limit: 5, largest: null }, columns: ["name"] },
+    });
     expect(await sync.pull()).toMatchObject({ kind: "delta", restarts: 1, upserted: 1 });
 
     // A cursor refused every time: bounded, then StaleCursorError.
@@ -141,7 +166,9 @@ describe("typed errors, one per class", () => {
     const source = await server.source("400", 2);
     const store = memoryStore();
     store.commit(source, { clear: true, changes: [], state: { mark: "2026-11-25T10:00:00", walk: null, columns: null } });
-    const error = await createDeviceSync(options(source, { store })).pull().catch((e: unknown) => e);
+    const error = await createDeviceSync(options(source, { store }))
+      .pull()
+      .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(BadRequestError);
     expect(error).toMatchObject({ status: 400, kind: "bad-request" });
   });
@@ -170,7 +197,10 @@ describe("submitRecord", () => {
     const other = await submitRecord(connection, { ...submission, fieldValues: { site: "B", count: 3 } });
     expect(other.replayed).toBe(false);
     expect(other.record.id).not.toBe(created.record.id);
-    await expect(submitRecord({ ...connection, apiKey: server.keys.read! }, submission)).rejects.toMatchObject({ kind: "forbidden", missingScope: "records:write" });
+    await expect(submitRecord({ ...connection, apiKey: server.keys.read! }, submission)).rejects.toMatchObject({
+      kind: "forbidden",
+      missingScope: "records:write",
+    });
     // An idempotency key of the app's own, used again with another body: 409, a ConflictError.
     await submitRecord(connection, { ...submission, idempotencyKey: "visit-1" });
     const conflict = await submitRecord(connection, { ...submission, fieldValues: { site: "C" }, idempotencyKey: "visit-1" }).catch((e: unknown) => e);

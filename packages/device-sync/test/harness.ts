@@ -67,7 +67,10 @@ export function serverUnderTest() {
     },
     async remove(sourceId: string, externalId: string) {
       const at = stamp();
-      await database.prisma.dataSourceRow.update({ where: { dataSourceId_externalId: { dataSourceId: sourceId, externalId } }, data: { updatedAt: at, deletedAt: at } });
+      await database.prisma.dataSourceRow.update({
+        where: { dataSourceId_externalId: { dataSourceId: sourceId, externalId } },
+        data: { updatedAt: at, deletedAt: at },
+      });
     },
     async add(sourceId: string, externalId: string, data: Prisma.InputJsonObject, displayOrder: number) {
       const at = stamp();

@@ -22,9 +22,24 @@ describe.each([
   it("applies a page's upserts and tombstones with its state, per source", async () => {
     const store = make();
     expect(await store.load("s1")).toBeNull();
-    await store.commit("s1", { clear: true, changes: [{ externalId: "a", row: row("a") }, { externalId: "b", row: row("b", { n: 1.5, nested: { x: [1] } }, null) }], state: state(null) });
+    await store.commit("s1", {
+      clear: true,
+      changes: [
+        { externalId: "a", row: row("a") },
+        { externalId: "b", row: row("b", { n: 1.5, nested: { x: [1] } }, null) },
+      ],
+      state: state(null),
+    });
     await store.commit("s2", { clear: true, changes: [{ externalId: "a", row: row("a") }], state: state("2026-11-25T10:00:00.000Z") });
-    await store.commit("s1", { clear: false, changes: [{ externalId: "a", row: null }, { externalId: "missing", row: null }, { externalId: "c", row: row("c") }], state: state("2026-11-25T10:00:00.123Z") });
+    await store.commit("s1", {
+      clear: false,
+      changes: [
+        { externalId: "a", row: null },
+        { externalId: "missing", row: null },
+        { externalId: "c", row: row("c") },
+      ],
+      state: state("2026-11-25T10:00:00.123Z"),
+    });
     expect(byId(await store.rows("s1"))).toEqual(["b", "c"]);
     expect((await store.rows("s1")).find((r) => r.externalId === "b")).toEqual(row("b", { n: 1.5, nested: { x: [1] } }, null));
     expect(await store.load("s1")).toEqual(state("2026-11-25T10:00:00.123Z"));

@@ -15,7 +15,16 @@ let files = 0;
 const stores: Record<string, () => SyncStore> = { memory: () => memoryStore(), sqlite: () => sqliteStore(path.join(tmp, `s${files++}.db`)) };
 
 function open(sourceId: string, store: SyncStore, extra: Partial<Parameters<typeof createDeviceSync>[0]> = {}): DeviceSync {
-  return createDeviceSync({ baseUrl: server.baseUrl, apiKey: server.keys.read!, organizationId: server.organizationId, dataSourceId: sourceId, store, pageSize: 5, retry: quick, ...extra });
+  return createDeviceSync({
+    baseUrl: server.baseUrl,
+    apiKey: server.keys.read!,
+    organizationId: server.organizationId,
+    dataSourceId: sourceId,
+    store,
+    pageSize: 5,
+    retry: quick,
+    ...extra,
+  });
 }
 
 async function expectEqual(server: Server, sourceId: string, sync: DeviceSync) {
@@ -95,7 +104,12 @@ describe("interruptions", () => {
     const rng = createRng(48);
     const retries: ProgressEvent[] = [];
     const sync = open(source, memoryStore(), {
-      fetch: faultyFetch((request) => fetch(request), () => rng.next(), { cut: 0.2, rateLimited: 0.15, unavailable: 0.15, kill: 0 }, counts),
+      fetch: faultyFetch(
+        (request) => fetch(request),
+        () => rng.next(),
+        { cut: 0.2, rateLimited: 0.15, unavailable: 0.15, kill: 0 },
+        counts,
+      ),
       retry: { ...quick, attempts: 30 },
       onProgress: (event) => event.type === "retry" && retries.push(event),
     });

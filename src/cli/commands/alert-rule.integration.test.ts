@@ -25,7 +25,17 @@ describe("alert rule update, mute and unmute (D500)", () => {
     const channel = await createChannel(database.prisma, deps, CLI_OPERATOR, { kind: "email", organizationId, name: "Ops", to: ["o@example.com"] });
     const rule = await createRule(database.prisma, CLI_OPERATOR, { organizationId, sourceId: null, channelId: channel.id, remindAfterMinutes: null });
 
-    const updated = await cliJson<{ id: string; remind_after_minutes: number }>(["alert", "rule", "update", rule.id, "--all-sources", "--channel", channel.id, "--remind-after", "90"]);
+    const updated = await cliJson<{ id: string; remind_after_minutes: number }>([
+      "alert",
+      "rule",
+      "update",
+      rule.id,
+      "--all-sources",
+      "--channel",
+      channel.id,
+      "--remind-after",
+      "90",
+    ]);
     expect(updated).toMatchObject({ id: rule.id, remind_after_minutes: 90 });
     const before = Date.now();
     const muted = await cliJson<{ muted_until: string }>(["alert", "rule", "mute", rule.id, "--for", "24h"]);
@@ -33,7 +43,10 @@ describe("alert rule update, mute and unmute (D500)", () => {
     const unmuted = await cli(["alert", "rule", "unmute", rule.id]);
     expect(unmuted.stdout).toMatch(new RegExp(`^Unmuted rule ${rule.id} `));
     expect(unmuted.stdout).not.toContain("muted until");
-    const actions = (await database.prisma.auditEvent.findMany({ where: { targetId: rule.id }, orderBy: { createdAt: "asc" } })).map((e) => [e.action, e.actorType]);
+    const actions = (await database.prisma.auditEvent.findMany({ where: { targetId: rule.id }, orderBy: { createdAt: "asc" } })).map((e) => [
+      e.action,
+      e.actorType,
+    ]);
     expect(actions).toEqual([
       ["alert_rule.created", "cli"],
       ["alert_rule.updated", "cli"],

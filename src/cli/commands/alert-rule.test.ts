@@ -14,7 +14,14 @@ describe("muteEnd (alert rule mute --for / --until)", () => {
   });
 
   it("refuses both, neither, other units and a time without its offset", () => {
-    for (const values of [{} as CliArgs["values"], { for: "1h", until: "2026-12-03T09:00:00Z" }, { for: "1w" }, { for: "h" }, { until: "2026-12-03 09:00" }, { until: "tomorrow" }]) {
+    for (const values of [
+      {} as CliArgs["values"],
+      { for: "1h", until: "2026-12-03T09:00:00Z" },
+      { for: "1w" },
+      { for: "h" },
+      { until: "2026-12-03 09:00" },
+      { until: "tomorrow" },
+    ]) {
       expect(() => muteEnd(args(values), now)).toThrow(CliUsageError);
     }
   });

@@ -43,7 +43,8 @@ export const alertRuleChangeCommands: CommandGroup = {
     options: { source: { type: "string" }, "all-sources": { type: "boolean" }, channel: { type: "string" }, "remind-after": { type: "string" } },
     async run(ctx, args) {
       const source = args.values.source;
-      if ((typeof source === "string") === (args.values["all-sources"] === true)) throw new CliUsageError("give exactly one of --source SOURCE_ID or --all-sources");
+      if ((typeof source === "string") === (args.values["all-sources"] === true))
+        throw new CliUsageError("give exactly one of --source SOURCE_ID or --all-sources");
       const rule = await updateRule(ctx.db, CLI_OPERATOR, requirePositional(args, 0, "RULE_ID"), {
         sourceId: typeof source === "string" ? source : null,
         channelId: requireOption(args, "channel"),

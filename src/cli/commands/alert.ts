@@ -44,10 +44,19 @@ export const alertCommands: CommandGroup = {
       const organizationId = scopeOf(args);
       const name = requireOption(args, "name");
       const deps = { secrets: createSecretBox(await loadEncryptionKey(ctx.dataDir)), policy: operatorTargetPolicy() };
-      if ((typeof args.values.email === "string") === (typeof args.values["chat-url"] === "string")) throw new CliUsageError("give exactly one of --email or --chat-url");
+      if ((typeof args.values.email === "string") === (typeof args.values["chat-url"] === "string"))
+        throw new CliUsageError("give exactly one of --email or --chat-url");
       const channel =
         typeof args.values.email === "string"
-          ? await createChannel(ctx.db, deps, CLI_OPERATOR, { kind: "email", organizationId, name, to: args.values.email.split(",").map((s) => s.trim()).filter(Boolean) })
+          ? await createChannel(ctx.db, deps, CLI_OPERATOR, {
+              kind: "email",
+              organizationId,
+              name,
+              to: args.values.email
+                .split(",")
+                .map((s) => s.trim())
+                .filter(Boolean),
+            })
           : await createChannel(ctx.db, deps, CLI_OPERATOR, { kind: "chat_url", organizationId, name, url: await requireSecretOption(args, "chat-url") });
       ctx.print(channelJson(channel), `Created channel ${channelLine(channel)}`);
     },
@@ -68,7 +77,9 @@ export const alertCommands: CommandGroup = {
       const sent = await sendTestMessage(ctx.db, CLI_OPERATOR, requirePositional(args, 0, "CHANNEL_ID"), LINK_BASE);
       ctx.print(
         { delivery_id: sent.deliveryId, queued: sent.queued },
-        sent.queued ? `Test message queued (delivery ${sent.deliveryId}).` : `Test message recorded (delivery ${sent.deliveryId}); it goes out once a worker runs.`,
+        sent.queued
+          ? `Test message queued (delivery ${sent.deliveryId}).`
+          : `Test message recorded (delivery ${sent.deliveryId}); it goes out once a worker runs.`,
       );
     },
   },
@@ -83,10 +94,17 @@ export const alertCommands: CommandGroup = {
   "rule create": {
     usage: "alert rule create --org ORG_ID (--source SOURCE_ID | --all-sources) --channel CHANNEL_ID [--remind-after MINUTES]",
     summary: "Alert a channel when a source (or every source) needs attention, errs, goes stale or recovers",
-    options: { org: { type: "string" }, source: { type: "string" }, "all-sources": { type: "boolean" }, channel: { type: "string" }, "remind-after": { type: "string" } },
+    options: {
+      org: { type: "string" },
+      source: { type: "string" },
+      "all-sources": { type: "boolean" },
+      channel: { type: "string" },
+      "remind-after": { type: "string" },
+    },
     async run(ctx, args) {
       const source = args.values.source;
-      if ((typeof source === "string") === (args.values["all-sources"] === true)) throw new CliUsageError("give exactly one of --source SOURCE_ID or --all-sources");
+      if ((typeof source === "string") === (args.values["all-sources"] === true))
+        throw new CliUsageError("give exactly one of --source SOURCE_ID or --all-sources");
       const remind = wholeNumberOption(args, "remind-after", { min: 0 }) ?? null;
       const rule = await createRule(ctx.db, CLI_OPERATOR, {
         organizationId: requireOption(args, "org"),
@@ -120,7 +138,13 @@ export const alertCommands: CommandGroup = {
     options: { ...scopeOptions, limit: { type: "string" }, cursor: { type: "string" } },
     async run(ctx, args) {
       const limit = wholeNumberOption(args, "limit", { min: 1, max: MAX_LIMIT });
-      const page = await listDeliveries(ctx.db, CLI_OPERATOR, scopeOf(args), { limit, cursor: typeof args.values.cursor === "string" ? args.values.cursor : undefined }, { showDetail: true });
+      const page = await listDeliveries(
+        ctx.db,
+        CLI_OPERATOR,
+        scopeOf(args),
+        { limit, cursor: typeof args.values.cursor === "string" ? args.values.cursor : undefined },
+        { showDetail: true },
+      );
       const items = page.items.map((d) => ({
         id: d.id,
         channel_id: d.channelId,
@@ -136,7 +160,10 @@ export const alertCommands: CommandGroup = {
         created_at: d.createdAt.toISOString(),
         sent_at: d.sentAt?.toISOString() ?? null,
       }));
-      const human = items.map((d) => `${d.created_at}  ${d.status.padEnd(9)} ${d.kind.padEnd(8)} ${d.channel_name}: ${d.subject}${d.last_error ? `\n    reason: ${d.last_error}${d.last_error_detail && d.last_error_detail !== d.last_error ? ` (${d.last_error_detail})` : ""}` : ""}`);
+      const human = items.map(
+        (d) =>
+          `${d.created_at}  ${d.status.padEnd(9)} ${d.kind.padEnd(8)} ${d.channel_name}: ${d.subject}${d.last_error ? `\n    reason: ${d.last_error}${d.last_error_detail && d.last_error_detail !== d.last_error ? ` (${d.last_error_detail})` : ""}` : ""}`,
+      );
       if (page.meta.next_cursor) human.push(`more: --cursor ${page.meta.next_cursor}`);
       ctx.print({ items, next_cursor: page.meta.next_cursor }, human.length ? human.join("\n") : "No deliveries.");
     },

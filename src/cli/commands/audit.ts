@@ -64,7 +64,10 @@ export const auditCommands: CommandGroup = {
       const items = page.items.map(eventJson);
       const human = page.items.length
         ? page.items
-            .map((e) => `${e.createdAt.toISOString()}  ${e.action.padEnd(28)} ${(e.actorLabel ?? e.actorType).padEnd(24)} ${targetText(e)}  ${e.organizationName ?? ""}`)
+            .map(
+              (e) =>
+                `${e.createdAt.toISOString()}  ${e.action.padEnd(28)} ${(e.actorLabel ?? e.actorType).padEnd(24)} ${targetText(e)}  ${e.organizationName ?? ""}`,
+            )
             .join("\n") + (page.nextCursor ? `\n(more: --cursor ${page.nextCursor})` : "")
         : "No audit events match.";
       ctx.print({ items, next_cursor: page.nextCursor }, human);

@@ -6,7 +6,15 @@ import { createBackup } from "@/server/modules/backup/create-backup";
 import { backupAuditMetadata, defaultArchiveName } from "@/server/modules/backup/scheduled-backup";
 import { readArchiveHeader, verifyArchive } from "@/server/modules/backup/read-archive";
 import { restoreBackup } from "@/server/modules/backup/restore-backup";
-import { collectSecrets, MIN_PASSPHRASE_LENGTH, openSecrets, SECRET_VARIABLES, writeSecrets, type SecretName, type SecretOutcome } from "@/server/modules/backup/secrets-envelope";
+import {
+  collectSecrets,
+  MIN_PASSPHRASE_LENGTH,
+  openSecrets,
+  SECRET_VARIABLES,
+  writeSecrets,
+  type SecretName,
+  type SecretOutcome,
+} from "@/server/modules/backup/secrets-envelope";
 import { CliUsageError, optionalOption, requirePositional, type CommandGroup } from "../command";
 
 /** GROUNDWORK_BACKUP_PASSPHRASE, else the first line piped on standard input (never an argument: `ps` shows those). */
@@ -119,14 +127,23 @@ export const backupCommands: CommandGroup = {
       const force = args.values.force === true;
       // Before any change: the passphrase opens the secrets, and no different secret is in the way.
       const planned = writeSecrets(ctx.dataDir, openSecrets((await readArchiveHeader(file)).secrets, secret), env(), { force, dryRun: true });
-      const clashing = Object.entries(planned).filter(([, outcome]) => outcome === "differs").map(([name]) => name);
+      const clashing = Object.entries(planned)
+        .filter(([, outcome]) => outcome === "differs")
+        .map(([name]) => name);
       if (clashing.length > 0) {
-        throw new CliUsageError(`${ctx.dataDir} already holds a different ${clashing.join(", ")}: the restored data needs the archive's; move the file away or pass --force to overwrite it`);
+        throw new CliUsageError(
+          `${ctx.dataDir} already holds a different ${clashing.join(", ")}: the restored data needs the archive's; move the file away or pass --force to overwrite it`,
+        );
       }
       const shown = progress("restore");
       const summary = await restoreBackup({ databaseUrl: ctx.databaseUrl, file, passphrase: secret, force, onProgress: shown.update }).finally(shown.done);
       const outcomes = writeSecrets(ctx.dataDir, summary.secrets, env(), { force });
-      await audit(ctx.db, "backup.restored", file, { tables: summary.tables, rows: summary.rows, migration: summary.migration, migrated_forward: summary.migratedForward.length });
+      await audit(ctx.db, "backup.restored", file, {
+        tables: summary.tables,
+        rows: summary.rows,
+        migration: summary.migration,
+        migrated_forward: summary.migratedForward.length,
+      });
       const { secrets, ...rest } = summary;
       void secrets;
       ctx.print(

@@ -21,8 +21,17 @@ export const formCommands: CommandGroup = {
     async run(ctx, args) {
       const organizationId = requireOption(args, "org");
       const forms = await everyPage((cursor) => listForms(ctx.db, CLI_OPERATOR, { organizationId, limit: 100, cursor }));
-      const rows = forms.map((f) => ({ id: f.id, name: f.name, records: f.records, latest_record_at: f.latestRecordAt?.toISOString() ?? null, created_at: f.createdAt.toISOString() }));
-      const human = rows.length === 0 ? "No forms." : rows.map((f) => `${f.id}  ${f.name}  ${f.records} records${f.latest_record_at ? `, latest ${f.latest_record_at}` : ""}`).join("\n");
+      const rows = forms.map((f) => ({
+        id: f.id,
+        name: f.name,
+        records: f.records,
+        latest_record_at: f.latestRecordAt?.toISOString() ?? null,
+        created_at: f.createdAt.toISOString(),
+      }));
+      const human =
+        rows.length === 0
+          ? "No forms."
+          : rows.map((f) => `${f.id}  ${f.name}  ${f.records} records${f.latest_record_at ? `, latest ${f.latest_record_at}` : ""}`).join("\n");
       ctx.print(rows, human);
     },
   },

@@ -48,18 +48,14 @@ export const keyCommands: CommandGroup = {
       if (environment !== "live" && environment !== "test") throw new CliUsageError("--env must be live or test");
       const rateLimit = wholeNumberOption(args, "rate-limit", { min: 1, max: MAX_RATE_LIMIT });
       // NOTE: the operator at the command line has the instance owner's rights.
-      const key = await mintApiKey(
-        ctx.db,
-        CLI_OPERATOR,
-        {
-          name: requireOption(args, "name"),
-          scopes: requireOption(args, "scopes"),
-          organizationId: instance ? null : (org as string),
-          environment,
-          expiresAt: optionalDate(args.values["expires-at"], "expires-at"),
-          rateLimit,
-        },
-      );
+      const key = await mintApiKey(ctx.db, CLI_OPERATOR, {
+        name: requireOption(args, "name"),
+        scopes: requireOption(args, "scopes"),
+        organizationId: instance ? null : (org as string),
+        environment,
+        expiresAt: optionalDate(args.values["expires-at"], "expires-at"),
+        rateLimit,
+      });
       ctx.print(
         {
           id: key.id,
@@ -95,10 +91,7 @@ export const keyCommands: CommandGroup = {
         return;
       }
       const revoked = await revokeApiKey(ctx.db, CLI_OPERATOR, keyId);
-      ctx.print(
-        { id: revoked.id, prefix: revoked.prefix, revoked_at: revoked.revokedAt.toISOString() },
-        `Revoked ${revoked.prefix}… (${revoked.id})`,
-      );
+      ctx.print({ id: revoked.id, prefix: revoked.prefix, revoked_at: revoked.revokedAt.toISOString() }, `Revoked ${revoked.prefix}… (${revoked.id})`);
     },
   },
   "cancel-revocation": {
@@ -139,8 +132,12 @@ export const keyCommands: CommandGroup = {
           rate_limit: key.rateLimit,
           created_at: key.createdAt.toISOString(),
         })),
-        keys.map((key) => `${key.id}  ${key.prefix}…  ${key.state.padEnd(7)}  ${key.name}  [${key.scopes.join(",")}]${key.revokeAt ? `  revokes at ${key.revokeAt.toISOString()}` : ""}`).join("\n") ||
-          "(no keys)",
+        keys
+          .map(
+            (key) =>
+              `${key.id}  ${key.prefix}…  ${key.state.padEnd(7)}  ${key.name}  [${key.scopes.join(",")}]${key.revokeAt ? `  revokes at ${key.revokeAt.toISOString()}` : ""}`,
+          )
+          .join("\n") || "(no keys)",
       );
     },
   },

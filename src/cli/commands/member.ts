@@ -1,6 +1,13 @@
 import type { OrganizationRole } from "@/server/modules/access/viewer";
 import { invitationDeliveryFromEnv } from "@/server/modules/memberships/delivery-from-env";
-import { cancelInvitation, inviteMember, listInvitations, resendInvitation, type Invitation, type IssuedInvitation } from "@/server/modules/memberships/invitations";
+import {
+  cancelInvitation,
+  inviteMember,
+  listInvitations,
+  resendInvitation,
+  type Invitation,
+  type IssuedInvitation,
+} from "@/server/modules/memberships/invitations";
 import { addMember, listMembers, removeMember, setMemberRole, type MembershipActor } from "@/server/modules/memberships/members";
 import { CliUsageError, everyPage, requireOption, requirePositional, type CliArgs, type CommandGroup } from "../command";
 
@@ -22,9 +29,18 @@ export const memberCommands: CommandGroup = {
     options: ORG,
     async run(ctx, args) {
       const organizationId = requireOption(args, "org");
-      const members = (await listMembers(ctx.db, organizationId)).map((m) => ({ user_id: m.userId, email: m.email, name: m.name, role: m.role, since: m.since.toISOString() }));
+      const members = (await listMembers(ctx.db, organizationId)).map((m) => ({
+        user_id: m.userId,
+        email: m.email,
+        name: m.name,
+        role: m.role,
+        since: m.since.toISOString(),
+      }));
       const invitations = (await allInvitations(ctx.db, organizationId)).map(invitationJson);
-      const human = [...members.map((m) => `${m.user_id}  ${m.email}  ${m.role}`), ...invitations.map((i) => `${i.id}  ${i.email}  ${i.role}  (invited, ${i.state})`)].join("\n") || "No members.";
+      const human =
+        [...members.map((m) => `${m.user_id}  ${m.email}  ${m.role}`), ...invitations.map((i) => `${i.id}  ${i.email}  ${i.role}  (invited, ${i.state})`)].join(
+          "\n",
+        ) || "No members.";
       ctx.print({ members, invitations }, human);
     },
   },
@@ -42,7 +58,13 @@ export const memberCommands: CommandGroup = {
     summary: "Invite an email: a one-time link by mail (GROUNDWORK_SMTP_URL), else printed once",
     options: { ...ORG, email: { type: "string" }, role: { type: "string" } },
     async run(ctx, args) {
-      const issued = await inviteMember(ctx.db, requireOption(args, "org"), { email: requireOption(args, "email"), role: role(args) }, CLI, invitationDeliveryFromEnv());
+      const issued = await inviteMember(
+        ctx.db,
+        requireOption(args, "org"),
+        { email: requireOption(args, "email"), role: role(args) },
+        CLI,
+        invitationDeliveryFromEnv(),
+      );
       printIssued(ctx, issued, `Invited ${issued.invitation.email} as ${issued.invitation.role} (${issued.invitation.id})`);
     },
   },
@@ -52,7 +74,10 @@ export const memberCommands: CommandGroup = {
     options: ORG,
     async run(ctx, args) {
       const invitations = (await allInvitations(ctx.db, requireOption(args, "org"))).map(invitationJson);
-      ctx.print({ invitations }, invitations.map((i) => `${i.id}  ${i.email}  ${i.role}  ${i.state}  expires ${i.expires_at ?? "never"}`).join("\n") || "No pending invitations.");
+      ctx.print(
+        { invitations },
+        invitations.map((i) => `${i.id}  ${i.email}  ${i.role}  ${i.state}  expires ${i.expires_at ?? "never"}`).join("\n") || "No pending invitations.",
+      );
     },
   },
   "resend-invitation": {
@@ -99,7 +124,15 @@ export const memberCommands: CommandGroup = {
 };
 
 function invitationJson(i: Invitation) {
-  return { id: i.id, email: i.email, role: i.role, state: i.state, created_at: i.createdAt.toISOString(), sent_at: i.sentAt?.toISOString() ?? null, expires_at: i.expiresAt?.toISOString() ?? null };
+  return {
+    id: i.id,
+    email: i.email,
+    role: i.role,
+    state: i.state,
+    created_at: i.createdAt.toISOString(),
+    sent_at: i.sentAt?.toISOString() ?? null,
+    expires_at: i.expiresAt?.toISOString() ?? null,
+  };
 }
 
 function allInvitations(db: Parameters<typeof listInvitations>[0], organizationId: string): Promise<Invitation[]> {
@@ -109,7 +142,11 @@ function allInvitations(db: Parameters<typeof listInvitations>[0], organizationI
 /** The link is printed only when it did not leave by mail: the operator passes it on (D476). */
 function printIssued(ctx: { print: (json: unknown, human: string) => void }, issued: IssuedInvitation, summary: string): void {
   const { delivery } = issued;
-  const json = { ...invitationJson(issued.invitation), delivery: delivery.kind, ...(delivery.kind === "link" ? { link: delivery.link, reason: delivery.reason, failure: delivery.failure } : {}) };
+  const json = {
+    ...invitationJson(issued.invitation),
+    delivery: delivery.kind,
+    ...(delivery.kind === "link" ? { link: delivery.link, reason: delivery.reason, failure: delivery.failure } : {}),
+  };
   const human =
     delivery.kind === "mailed"
       ? `${summary}; the link was mailed.`

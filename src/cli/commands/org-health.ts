@@ -13,7 +13,11 @@ export const orgHealthCommand: CliCommand = {
     const only = typeof args.values.org === "string" ? args.values.org : undefined;
     const organizations = (await listAllOrganizations(ctx.db)).filter((o) => only === undefined || o.id === only);
     if (only !== undefined && organizations.length === 0) throw new AppError("not_found", `No organization ${only}.`);
-    const summary = await organizationHealth(ctx.db, healthReachForPrincipal(CLI_OPERATOR), organizations.map((o) => o.id));
+    const summary = await organizationHealth(
+      ctx.db,
+      healthReachForPrincipal(CLI_OPERATOR),
+      organizations.map((o) => o.id),
+    );
     const names = new Map(organizations.map((o) => [o.id, o.name]));
     const { window, totals } = summary;
     ctx.print(
@@ -36,7 +40,16 @@ export const orgHealthCommand: CliCommand = {
 function healthJson(health: Omit<OrganizationHealth, "organizationId">): Record<string, unknown> {
   const s = health.sources;
   return {
-    sources: { total: s.total, ok: s.ok, needs_attention: s.needsAttention, error: s.error, never_synced: s.neverSynced, stale: s.stale, paused: s.paused, in_trouble: s.inTrouble },
+    sources: {
+      total: s.total,
+      ok: s.ok,
+      needs_attention: s.needsAttention,
+      error: s.error,
+      never_synced: s.neverSynced,
+      stale: s.stale,
+      paused: s.paused,
+      in_trouble: s.inTrouble,
+    },
     requests: health.requests && {
       total: health.requests.total,
       by_class: health.requests.byClass,

@@ -13,10 +13,7 @@ export const ownerCommands: CommandGroup = {
         password: await requireSecretOption(args, "password"),
         name: typeof args.values.name === "string" ? args.values.name : undefined,
       });
-      ctx.print(
-        { id: owner.id, email: owner.email, created_at: owner.createdAt.toISOString() },
-        `Created instance owner ${owner.email} (${owner.id})`,
-      );
+      ctx.print({ id: owner.id, email: owner.email, created_at: owner.createdAt.toISOString() }, `Created instance owner ${owner.email} (${owner.id})`);
     },
   },
 };

@@ -24,7 +24,11 @@ export const recordCommands: CommandGroup = {
     },
     async run(ctx, args) {
       // A refused filter is the ZodError main.ts reports for every command: each field named, exit 2.
-      const chosen = filters.parse({ created_after: args.values["created-after"], created_before: args.values["created-before"], submitted_by: args.values["submitted-by"] });
+      const chosen = filters.parse({
+        created_after: args.values["created-after"],
+        created_before: args.values["created-before"],
+        submitted_by: args.values["submitted-by"],
+      });
       const max = wholeNumberOption(args, "limit", { min: 1 }) ?? Infinity;
       const form = await requireForm(ctx.db, CLI_OPERATOR, requireOption(args, "form"));
       const records = [];
@@ -51,7 +55,8 @@ export const recordCommands: CommandGroup = {
         field_values: r.fieldValues,
         created_at: r.createdAt.toISOString(),
       }));
-      const human = rows.length === 0 ? "No records." : rows.map((r) => `${r.created_at}  ${r.id}  ${r.created_by}  ${JSON.stringify(r.field_values)}`).join("\n");
+      const human =
+        rows.length === 0 ? "No records." : rows.map((r) => `${r.created_at}  ${r.id}  ${r.created_by}  ${JSON.stringify(r.field_values)}`).join("\n");
       ctx.print(rows, human);
     },
   },

@@ -1,6 +1,13 @@
 import { parseTimestamp } from "@/server/api/timestamp-param";
 import { isStorableInstant } from "@/server/db/postgres-values";
-import { BROWSE_LIMIT_MAX, listRequestLog, organizationNames, REQUEST_METHODS, type RequestLogFilters, type RequestMethod } from "@/server/modules/request-log/browse";
+import {
+  BROWSE_LIMIT_MAX,
+  listRequestLog,
+  organizationNames,
+  REQUEST_METHODS,
+  type RequestLogFilters,
+  type RequestMethod,
+} from "@/server/modules/request-log/browse";
 import { STATUS_CLASSES, SURFACES, type StatusClass, type Surface } from "@/server/modules/request-log/entry";
 import { getRequestDetail } from "@/server/modules/request-log/lookup";
 import { CliUsageError, optionalOption, requirePositional, wholeNumberOption, type CliArgs, type CommandGroup } from "../command";
@@ -73,7 +80,10 @@ export const requestCommands: CommandGroup = {
       }));
       const human = items.length
         ? items
-            .map((r) => `${r.occurred_at}  ${String(r.status).padEnd(4)} ${`${r.method} ${r.route}`.padEnd(60)} ${String(r.duration_ms).padStart(8)} ms  ${r.request_id}  ${r.organization?.name ?? ""}`)
+            .map(
+              (r) =>
+                `${r.occurred_at}  ${String(r.status).padEnd(4)} ${`${r.method} ${r.route}`.padEnd(60)} ${String(r.duration_ms).padStart(8)} ms  ${r.request_id}  ${r.organization?.name ?? ""}`,
+            )
             .join("\n") + (page.nextCursor ? `\n(more: --cursor ${page.nextCursor})` : "")
         : "No requests match.";
       ctx.print({ items, next_cursor: page.nextCursor }, human);

@@ -58,12 +58,24 @@ afterAll(() => rm(dataDir, { recursive: true, force: true }));
 describe("source list", () => {
   it("lists every source with its status, and filters by status and organization", { timeout: 120_000 }, async () => {
     const all = await listed([]);
-    expect(all.map((item) => [item.name, item.status])).toEqual([["broken", "error"], ["guarded", "needs_attention"], ["healthy", "ok"], ["uploads", "never_synced"]]);
-    expect(all.find((item) => item.name === "guarded")).toMatchObject({ sync_status: "needs_attention", sync_error: null, declined_deletions: 6, live_rows: 10, tombstones: 0, organization_id: orgA });
+    expect(all.map((item) => [item.name, item.status])).toEqual([
+      ["broken", "error"],
+      ["guarded", "needs_attention"],
+      ["healthy", "ok"],
+      ["uploads", "never_synced"],
+    ]);
+    expect(all.find((item) => item.name === "guarded")).toMatchObject({
+      sync_status: "needs_attention",
+      sync_error: null,
+      declined_deletions: 6,
+      live_rows: 10,
+      tombstones: 0,
+      organization_id: orgA,
+    });
 
     expect((await listed(["--status", "needs_attention"])).map((item) => item.name)).toEqual(["guarded"]);
     expect((await listed(["--status", "ok", "--org", orgB])).map((item) => item.name)).toEqual(["healthy"]);
-    expect((await listed(["--status", "ok", "--org", orgA]))).toEqual([]);
+    expect(await listed(["--status", "ok", "--org", orgA])).toEqual([]);
 
     const human = await cli(["source", "list", "--status", "error,needs_attention", "--sort", "since"]);
     expect(human.code, human.stderr).toBe(0);
@@ -76,7 +88,7 @@ describe("source list", () => {
 
   it("searches by name, filters by kind and sorts like the dashboard's table (D486)", { timeout: 60_000 }, async () => {
     expect((await listed(["--search", "AR"])).map((item) => item.name)).toEqual(["guarded"]);
-    expect((await listed(["--search", "%"]))).toEqual([]);
+    expect(await listed(["--search", "%"])).toEqual([]);
     expect((await listed(["--kind", "csv"])).map((item) => item.name)).toEqual(["uploads"]);
     expect((await listed(["--kind", "postgres_table", "--sort=-name"])).map((item) => item.name)).toEqual(["healthy", "guarded", "broken"]);
     expect((await cli(["source", "list", "--kind", "excel"])).code).toBe(2);
@@ -93,7 +105,25 @@ describe("source list", () => {
 
   it("creates managed sources on the default schedule unless --interval off", { timeout: 60_000 }, async () => {
     await customer.query(`CREATE TABLE public.scheduled (id int PRIMARY KEY)`);
-    const create = (extra: string[]) => cli(["source", "create", "--org", orgB, "--name", "S", "--kind", "postgres_table", "--url", customer.url, "--table", "public.scheduled", "--key", "id", ...extra, "--json"]);
+    const create = (extra: string[]) =>
+      cli([
+        "source",
+        "create",
+        "--org",
+        orgB,
+        "--name",
+        "S",
+        "--kind",
+        "postgres_table",
+        "--url",
+        customer.url,
+        "--table",
+        "public.scheduled",
+        "--key",
+        "id",
+        ...extra,
+        "--json",
+      ]);
     const scheduled = await create([]);
     expect(scheduled.code, scheduled.stderr).toBe(0);
     expect(JSON.parse(scheduled.stdout)).toMatchObject({ sync_interval_seconds: 900 });

@@ -19,7 +19,8 @@ export const sourceListCommand: CliCommand = {
     const sort = args.values.sort ?? "name";
     if (!(SOURCE_SORTS as readonly unknown[]).includes(sort)) throw new CliUsageError(`--sort must be one of ${SOURCE_SORTS.join(", ")}`);
     const kind = args.values.kind;
-    if (kind !== undefined && kind !== "csv" && kind !== "postgres_table" && kind !== "crm_object") throw new CliUsageError("--kind must be csv, postgres_table or crm_object");
+    if (kind !== undefined && kind !== "csv" && kind !== "postgres_table" && kind !== "crm_object")
+      throw new CliUsageError("--kind must be csv, postgres_table or crm_object");
     const search = typeof args.values.search === "string" ? args.values.search : undefined;
     // The same domain function, filters and sort as the dashboard's sources table (D486).
     const items = await everyPage((cursor) =>
@@ -32,7 +33,10 @@ export const sourceListCommand: CliCommand = {
 function parseStatuses(args: CliArgs): SourceStatusFilter[] | undefined {
   const raw = args.values.status;
   if (typeof raw !== "string") return undefined;
-  const statuses = raw.split(",").map((value) => value.trim()).filter((value) => value !== "");
+  const statuses = raw
+    .split(",")
+    .map((value) => value.trim())
+    .filter((value) => value !== "");
   const unknown = statuses.find((value) => !(SOURCE_STATUS_FILTERS as readonly string[]).includes(value));
   if (unknown !== undefined || statuses.length === 0) throw new CliUsageError(`--status must be one or more of ${SOURCE_STATUS_FILTERS.join(", ")}`);
   return statuses as SourceStatusFilter[];
@@ -81,7 +85,14 @@ function describeList(items: SourceListItem[]): string {
     item.syncError ? truncate(item.syncError, 80) : "",
   ]);
   const widths = header.map((title, i) => Math.max(title.length, ...rows.map((row) => row[i]!.length)));
-  return [header, ...rows].map((row) => row.map((cell, i) => cell.padEnd(widths[i]!)).join("  ").trimEnd()).join("\n");
+  return [header, ...rows]
+    .map((row) =>
+      row
+        .map((cell, i) => cell.padEnd(widths[i]!))
+        .join("  ")
+        .trimEnd(),
+    )
+    .join("\n");
 }
 
 function truncate(text: string, length: number): string {

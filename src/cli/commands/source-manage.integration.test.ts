@@ -32,14 +32,37 @@ describe("source edit, pause, resume, resync and delete", () => {
     await customer.query(`CREATE TABLE public.things (id int PRIMARY KEY, name text)`);
     await customer.query(`INSERT INTO public.things SELECT g, 't' || g FROM generate_series(1, 30) g`);
     const org = await cliJson<{ id: string }>(["org", "create", "--name", "Cli Manage"]);
-    const created = await cliJson<{ id: string }>(["source", "create", "--org", org.id, "--name", "Things", "--kind", "postgres_table", "--url", customer.url, "--table", "public.things", "--key", "id", "--interval", "300"]);
+    const created = await cliJson<{ id: string }>([
+      "source",
+      "create",
+      "--org",
+      org.id,
+      "--name",
+      "Things",
+      "--kind",
+      "postgres_table",
+      "--url",
+      customer.url,
+      "--table",
+      "public.things",
+      "--key",
+      "id",
+      "--interval",
+      "300",
+    ]);
     const id = created.id;
     expect(await cliJson(["source", "sync", id])).toMatchObject({ status: "ok", inserted: 30 });
 
     // test: the edit form's "Test connection", on the stored connection
-    const tested = await cliJson<{ ok: boolean; columns: string[]; capture_modes: { mode: string; supported: boolean }[]; best_capture_mode: string }>(["source", "test", id]);
+    const tested = await cliJson<{ ok: boolean; columns: string[]; capture_modes: { mode: string; supported: boolean }[]; best_capture_mode: string }>([
+      "source",
+      "test",
+      id,
+    ]);
     expect(tested).toMatchObject({ id, ok: true, columns: ["id", "name"], rows_sampled: 5 });
-    expect(tested.capture_modes).toEqual(expect.arrayContaining([expect.objectContaining({ mode: "compare", supported: true }), expect.objectContaining({ mode: "xmin", supported: true })]));
+    expect(tested.capture_modes).toEqual(
+      expect.arrayContaining([expect.objectContaining({ mode: "compare", supported: true }), expect.objectContaining({ mode: "xmin", supported: true })]),
+    );
     expect(tested.capture_modes.find((m) => m.mode === tested.best_capture_mode)?.supported).toBe(true);
     const csv = await cliJson<{ id: string }>(["source", "create", "--org", org.id, "--name", "Sheet", "--kind", "csv", "--key", "code"]);
     const untestable = await cli(["source", "test", csv.id, "--json"]);
@@ -49,11 +72,17 @@ describe("source edit, pause, resume, resync and delete", () => {
     await cliFails(["source", "test", "no-such-source"], /^error: No data source no-such-source/);
 
     // edit
-    expect(await cliJson(["source", "edit", id, "--name", "Things v2", "--interval", "off", "--columns", "id"])).toEqual({ id, changed: ["name", "syncIntervalSeconds", "config.columns"] });
+    expect(await cliJson(["source", "edit", id, "--name", "Things v2", "--interval", "off", "--columns", "id"])).toEqual({
+      id,
+      changed: ["name", "syncIntervalSeconds", "config.columns"],
+    });
     expect(await cliJson(["source", "show", id])).toMatchObject({ name: "Things v2", sync_interval_seconds: null, config: { columns: ["id"] } });
     await cliFails(["source", "edit", id, "--key", "name"], /^error: The key column cannot change.*new source/);
     await cliFails(["source", "edit", id, "--password", "not-the-password"], /^error: Connection test failed, nothing was saved/);
-    await cliFails(["source", "edit", id, "--port", "6543"], /^error: Give the password again to change the port: the stored password is only ever sent to the destination it was saved for/);
+    await cliFails(
+      ["source", "edit", id, "--port", "6543"],
+      /^error: Give the password again to change the port: the stored password is only ever sent to the destination it was saved for/,
+    );
     await cliFails(["source", "edit", id], /^error: nothing to change/);
 
     // pause / resume
@@ -76,17 +105,32 @@ describe("source edit, pause, resume, resync and delete", () => {
     await cliJson(["source", "edit", id, "--interval", "300"]);
     await cliJson(["source", "pause", id]);
     expect(await cliJson(["source", "resume", id])).toMatchObject({ id, pass_queued: true, scheduled: true });
-    const queued = await database.prisma.$queryRawUnsafe<{ key: string }[]>("SELECT key FROM graphile_worker.jobs WHERE task_identifier = 'sync_source' ORDER BY key");
+    const queued = await database.prisma.$queryRawUnsafe<{ key: string }[]>(
+      "SELECT key FROM graphile_worker.jobs WHERE task_identifier = 'sync_source' ORDER BY key",
+    );
     expect(queued.map((job) => job.key)).toEqual([`sync_source:manual:${id}`, `sync_source:resync:${id}`]);
 
     // delete
     await cliFails(["source", "delete", id], /^error: missing --confirm/);
     await cliFails(["source", "delete", id, "--confirm", "Things"], /^error: To delete this source, type its name exactly/);
-    expect(await cliJson(["source", "delete", id, "--confirm", "Things v2"])).toEqual({ id, name: "Things v2", kind: "postgres_table", live_rows: 30, tombstones: 0, status: "deleting" });
+    expect(await cliJson(["source", "delete", id, "--confirm", "Things v2"])).toEqual({
+      id,
+      name: "Things v2",
+      kind: "postgres_table",
+      live_rows: 30,
+      tombstones: 0,
+      status: "deleting",
+    });
     await cliFails(["source", "show", id], /^error: No data source/);
-    const deleteJobs = await database.prisma.$queryRawUnsafe<{ n: number }[]>("SELECT count(*)::int AS n FROM graphile_worker.jobs WHERE task_identifier = 'delete_source'");
+    const deleteJobs = await database.prisma.$queryRawUnsafe<{ n: number }[]>(
+      "SELECT count(*)::int AS n FROM graphile_worker.jobs WHERE task_identifier = 'delete_source'",
+    );
     expect(deleteJobs[0]!.n).toBe(1);
-    const actions = await database.prisma.auditEvent.findMany({ where: { targetId: id }, orderBy: { createdAt: "asc" }, select: { action: true, actorType: true } });
+    const actions = await database.prisma.auditEvent.findMany({
+      where: { targetId: id },
+      orderBy: { createdAt: "asc" },
+      select: { action: true, actorType: true },
+    });
     expect(actions.map((a) => a.action)).toEqual([
       "data_source.created",
       "data_source.edited",
@@ -113,8 +157,14 @@ describe("source create/edit --capture-mode", () => {
     await customer.query(`INSERT INTO public.modes SELECT g, 'm' || g FROM generate_series(1, 5) g`);
     const org = await cliJson<{ id: string }>(["org", "create", "--name", "Cli Modes"]);
     const base = ["source", "create", "--org", org.id, "--kind", "postgres_table", "--url", customer.url, "--key", "id"];
-    await cliFails([...base, "--name", "On view", "--table", "public.modes_view", "--capture-mode", "xmin"], /^error: Capture mode xmin is not available for this source: .*is a view/);
-    await cliFails([...base, "--name", "Bad", "--table", "public.modes", "--capture-mode", "fastest"], /^error: --capture-mode must be one of compare, xmin, cdc, modified_since/);
+    await cliFails(
+      [...base, "--name", "On view", "--table", "public.modes_view", "--capture-mode", "xmin"],
+      /^error: Capture mode xmin is not available for this source: .*is a view/,
+    );
+    await cliFails(
+      [...base, "--name", "Bad", "--table", "public.modes", "--capture-mode", "fastest"],
+      /^error: --capture-mode must be one of compare, xmin, cdc, modified_since/,
+    );
     const { id } = await cliJson<{ id: string }>([...base, "--name", "Modes", "--table", "public.modes", "--capture-mode", "compare"]);
     expect(await cliJson(["source", "show", id])).toMatchObject({ capture_mode: "compare" });
 

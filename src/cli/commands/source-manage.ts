@@ -134,7 +134,13 @@ async function editInput(args: CliArgs): Promise<EditSourceInput> {
     else throw new CliUsageError("--interval must be a whole number of seconds, or off");
   }
   const config: Record<string, unknown> = {};
-  const list = (value: string) => (value === "all" ? null : value.split(",").map((item) => item.trim()).filter(Boolean));
+  const list = (value: string) =>
+    value === "all"
+      ? null
+      : value
+          .split(",")
+          .map((item) => item.trim())
+          .filter(Boolean);
   if (text("table") !== undefined) config.table = text("table");
   if (text("key") !== undefined) config.keyColumn = text("key");
   if (text("object") !== undefined) config.object = text("object");

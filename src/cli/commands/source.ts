@@ -15,7 +15,17 @@ import { sourceRowsExportCommand } from "./source-rows-export";
 import { optionalCaptureMode } from "./capture-mode-option";
 import { describeFallback } from "@/server/modules/data-sources/capture/capture-modes";
 import { sourceManageCommands } from "./source-manage";
-import { CliUsageError, optionalOption, requireOption, wholeNumberOption, requireSecretOption, requirePositional, type CliArgs, type CliContext, type CommandGroup } from "../command";
+import {
+  CliUsageError,
+  optionalOption,
+  requireOption,
+  wholeNumberOption,
+  requireSecretOption,
+  requirePositional,
+  type CliArgs,
+  type CliContext,
+  type CommandGroup,
+} from "../command";
 
 const KINDS = ["csv", "postgres_table", "crm_object"] as const;
 
@@ -67,8 +77,19 @@ export const sourceCommands: CommandGroup = {
       const result = await replaceCsvRows(ctx.db, CLI_OPERATOR, sourceId, content, { dryRun });
       const counts = `${result.inserted} new, ${result.updated} changed, ${result.tombstoned} removed, ${result.revived} back, ${result.unchanged} unchanged`;
       ctx.print(
-        { id: sourceId, dry_run: dryRun, rows: result.rows, data_version: result.dataVersion, schema_version: result.schemaVersion, columns: result.columns,
-          inserted: result.inserted, updated: result.updated, tombstoned: result.tombstoned, revived: result.revived, unchanged: result.unchanged },
+        {
+          id: sourceId,
+          dry_run: dryRun,
+          rows: result.rows,
+          data_version: result.dataVersion,
+          schema_version: result.schemaVersion,
+          columns: result.columns,
+          inserted: result.inserted,
+          updated: result.updated,
+          tombstoned: result.tombstoned,
+          revived: result.revived,
+          unchanged: result.unchanged,
+        },
         dryRun
           ? `Dry run, nothing changed: uploading these ${result.rows} rows would make ${counts}.`
           : `Uploaded ${result.rows} rows (data_version ${result.dataVersion}, schema_version ${result.schemaVersion}): ${counts}.`,
@@ -112,8 +133,15 @@ export const sourceCommands: CommandGroup = {
         limit: wholeNumberOption(args, "limit", { min: 1, max: 1000 }),
       });
       ctx.print(
-        { items: page.items.map((row) => ({ external_id: row.externalId, data: row.data, updated_at: row.updatedAt.toISOString() })), next_cursor: page.nextCursor, matching: page.matching },
-        [`${page.matching} held-back row(s)${page.nextCursor ? ` (more: --cursor ${page.nextCursor})` : ""}`, ...page.items.map((row) => `  ${row.externalId}  ${JSON.stringify(row.data)}`)].join("\n"),
+        {
+          items: page.items.map((row) => ({ external_id: row.externalId, data: row.data, updated_at: row.updatedAt.toISOString() })),
+          next_cursor: page.nextCursor,
+          matching: page.matching,
+        },
+        [
+          `${page.matching} held-back row(s)${page.nextCursor ? ` (more: --cursor ${page.nextCursor})` : ""}`,
+          ...page.items.map((row) => `  ${row.externalId}  ${JSON.stringify(row.data)}`),
+        ].join("\n"),
       );
     },
   },
@@ -173,7 +201,9 @@ async function printSource(ctx: CliContext, sourceId: string, heading?: string):
   if (run) human.push(`  ${"last_run".padEnd(22)} ${run.status} (${run.trigger}, started ${run.startedAt.toISOString()})${run.error ? `: ${run.error}` : ""}`);
   if (run?.captureMode) {
     const how = run.fullCompare ? `full compare${run.fallbackReason ? ` (${describeFallback(run.fallbackReason)})` : ""}` : "incremental";
-    human.push(`  ${"last_run_capture".padEnd(22)} ${run.captureMode}, ${how}; customer side: ${run.customerStatements ?? "?"} statements, ${run.customerRowsRead ?? "?"} rows read`);
+    human.push(
+      `  ${"last_run_capture".padEnd(22)} ${run.captureMode}, ${how}; customer side: ${run.customerStatements ?? "?"} statements, ${run.customerRowsRead ?? "?"} rows read`,
+    );
   }
   ctx.print(json, [heading ? `${heading} ${details.id}` : `Data source ${details.id}`, ...human].join("\n"));
 }
@@ -247,7 +277,12 @@ function optionalString(args: CliArgs, name: string): string | null {
 
 function optionalList(args: CliArgs, name: string): string[] | null {
   const value = optionalString(args, name);
-  return value === null ? null : value.split(",").map((item) => item.trim()).filter((item) => item !== "");
+  return value === null
+    ? null
+    : value
+        .split(",")
+        .map((item) => item.trim())
+        .filter((item) => item !== "");
 }
 
 /** Left out: the default schedule; `off`: synced only on request. */

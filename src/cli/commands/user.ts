@@ -33,7 +33,15 @@ export const userCommands: CommandGroup = {
         created_at: user.createdAt.toISOString(),
         memberships: user.memberships.map((m) => ({ organization_id: m.organizationId, organization_name: m.organizationName, role: m.role })),
       }));
-      const human = rows.length === 0 ? "No users." : rows.map((u) => `${u.id}  ${u.email}  ${u.instance_role}${u.disabled ? "  disabled" : ""}${u.locked_addresses ? `  locked from ${u.locked_addresses} address(es)` : ""}`).join("\n");
+      const human =
+        rows.length === 0
+          ? "No users."
+          : rows
+              .map(
+                (u) =>
+                  `${u.id}  ${u.email}  ${u.instance_role}${u.disabled ? "  disabled" : ""}${u.locked_addresses ? `  locked from ${u.locked_addresses} address(es)` : ""}`,
+              )
+              .join("\n");
       ctx.print(rows, human);
     },
   },
@@ -50,10 +58,18 @@ export const userCommands: CommandGroup = {
       if (role !== "none" && role !== "support" && role !== "owner") throw new CliUsageError("--role must be none, support or owner");
       const created = await createUser(
         ctx.db,
-        { email: requireOption(args, "email"), name: optionalOption(args, "name"), instanceRole: role, membership: org && orgRole ? { organizationId: org, role: orgRole } : undefined },
+        {
+          email: requireOption(args, "email"),
+          name: optionalOption(args, "name"),
+          instanceRole: role,
+          membership: org && orgRole ? { organizationId: org, role: orgRole } : undefined,
+        },
         CLI,
       );
-      ctx.print({ id: created.id, email: created.email, password: created.password }, `Created ${created.email} (${created.id}). Password (shown once):\n  ${created.password}`);
+      ctx.print(
+        { id: created.id, email: created.email, password: created.password },
+        `Created ${created.email} (${created.id}). Password (shown once):\n  ${created.password}`,
+      );
     },
   },
   disable: {

@@ -52,7 +52,10 @@ function ChangePassword() {
     }
   }
   return (
-    <Section title="Change password" description="Your current password is required. Every session ends afterwards, this one included: sign in again with the new password.">
+    <Section
+      title="Change password"
+      description="Your current password is required. Every session ends afterwards, this one included: sign in again with the new password."
+    >
       <form onSubmit={onSubmit} className="space-y-4">
         <div className="space-y-1.5">
           <Label htmlFor="current-password">Current password</Label>
@@ -94,7 +97,10 @@ function SignOutEverywhere() {
     }
   }
   return (
-    <Section title="Sign out everywhere" description="Ends every session of your account on every browser and device, this one included. Use it when a device was lost or shared.">
+    <Section
+      title="Sign out everywhere"
+      description="Ends every session of your account on every browser and device, this one included. Use it when a device was lost or shared."
+    >
       {error ? (
         <div className="mb-4">
           <Alert title="Not signed out" requestId={error.requestId}>

@@ -30,7 +30,10 @@ export function AppShell({ viewer, children, alerts }: { viewer: ShellViewer; ch
   const logReader = instanceLevel || viewer.memberships.some((m) => m.role === "admin");
   return (
     <div className="min-h-screen bg-slate-50 md:flex">
-      <a href="#main" className="sr-only focus:not-sr-only focus:absolute focus:top-2 focus:left-2 focus:z-50 focus:rounded focus:bg-white focus:px-3 focus:py-2">
+      <a
+        href="#main"
+        className="sr-only focus:not-sr-only focus:absolute focus:top-2 focus:left-2 focus:z-50 focus:rounded focus:bg-white focus:px-3 focus:py-2"
+      >
         Skip to content
       </a>
       {/* The aside stretches to the page's full height (its background and border with it); its
@@ -38,79 +41,82 @@ export function AppShell({ viewer, children, alerts }: { viewer: ShellViewer; ch
           widths it is one bar with a menu button; the navigation opens under it (NavMenu, D510). */}
       <aside className="border-b border-slate-200 bg-white md:w-56 md:shrink-0 md:border-r md:border-b-0">
         <div className="md:sticky md:top-0 md:max-h-screen md:overflow-y-auto">
-        <NavMenu
-          brand={
-            <Link href="/dashboard" className="font-semibold tracking-tight text-slate-900">
-              Groundwork
-            </Link>
-          }
-          bar={alerts}
-        >
-        <nav aria-label="Main" className="flex flex-col gap-1 px-2 pt-2 md:pt-0">
-          <NavLink href="/dashboard" exact icon={<LayoutDashboard aria-hidden />}>
-            Overview
-          </NavLink>
-          <NavLink href="/dashboard/organizations" icon={<Building2 aria-hidden />}>
-            Organizations
-          </NavLink>
-          {instanceLevel ? (
-            <NavLink href="/dashboard/support" icon={<LifeBuoy aria-hidden />}>
-              Support board
-            </NavLink>
-          ) : null}
-          {instanceLevel ? (
-            <NavLink href="/dashboard/instance/keys" icon={<KeyRound aria-hidden />}>
-              Instance keys
-            </NavLink>
-          ) : null}
-          {instanceLevel ? (
-            <NavLink href="/dashboard/instance/alerts" icon={<Bell aria-hidden />}>
-              Instance alerts
-            </NavLink>
-          ) : null}
-          {instanceLevel ? (
-            <NavLink href="/dashboard/users" icon={<Users aria-hidden />}>
-              Users
-            </NavLink>
-          ) : null}
-          {logReader ? (
-            <NavLink href="/dashboard/requests" icon={<Activity aria-hidden />}>
-              Requests
-            </NavLink>
-          ) : null}
-          {logReader ? (
-            <NavLink href="/dashboard/audit" icon={<ScrollText aria-hidden />}>
-              Audit log
-            </NavLink>
-          ) : null}
-          <NavLink href="/dashboard/account" icon={<UserCog aria-hidden />}>
-            Your account
-          </NavLink>
-        </nav>
-        {logReader ? <RequestSearch id="request-search-compact" className="px-3 pt-3 md:hidden" /> : null}
-        {viewer.memberships.length > 0 ? (
-          <div className="px-4 pt-5">
-            <p className="text-xs font-semibold tracking-wide text-slate-500 uppercase">Your organizations</p>
-            <ul className="mt-2 space-y-1 text-sm">
-              {viewer.memberships.slice(0, 12).map((m) => (
-                <li key={m.organizationId}>
-                  <Link href={`/dashboard/organizations/${m.organizationId}/keys`} className="block truncate rounded px-2 py-1 text-slate-700 hover:bg-slate-100 focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-blue-600">
-                    {m.organizationName}
-                  </Link>
-                </li>
-              ))}
-            </ul>
-          </div>
-        ) : null}
-        {/* The desktop header's account line, at phone widths inside the menu. */}
-        <div className="mx-3 mt-4 flex items-center justify-between gap-3 border-t border-slate-200 pt-3 md:hidden">
-          <div className="min-w-0 text-sm">
-            <p className="truncate font-medium text-slate-900">{viewer.email}</p>
-            <p className="text-xs text-slate-600">{roleLabel(viewer)}</p>
-          </div>
-          <SignOutButton />
-        </div>
-        </NavMenu>
+          <NavMenu
+            brand={
+              <Link href="/dashboard" className="font-semibold tracking-tight text-slate-900">
+                Groundwork
+              </Link>
+            }
+            bar={alerts}
+          >
+            <nav aria-label="Main" className="flex flex-col gap-1 px-2 pt-2 md:pt-0">
+              <NavLink href="/dashboard" exact icon={<LayoutDashboard aria-hidden />}>
+                Overview
+              </NavLink>
+              <NavLink href="/dashboard/organizations" icon={<Building2 aria-hidden />}>
+                Organizations
+              </NavLink>
+              {instanceLevel ? (
+                <NavLink href="/dashboard/support" icon={<LifeBuoy aria-hidden />}>
+                  Support board
+                </NavLink>
+              ) : null}
+              {instanceLevel ? (
+                <NavLink href="/dashboard/instance/keys" icon={<KeyRound aria-hidden />}>
+                  Instance keys
+                </NavLink>
+              ) : null}
+              {instanceLevel ? (
+                <NavLink href="/dashboard/instance/alerts" icon={<Bell aria-hidden />}>
+                  Instance alerts
+                </NavLink>
+              ) : null}
+              {instanceLevel ? (
+                <NavLink href="/dashboard/users" icon={<Users aria-hidden />}>
+                  Users
+                </NavLink>
+              ) : null}
+              {logReader ? (
+                <NavLink href="/dashboard/requests" icon={<Activity aria-hidden />}>
+                  Requests
+                </NavLink>
+              ) : null}
+              {logReader ? (
+                <NavLink href="/dashboard/audit" icon={<ScrollText aria-hidden />}>
+                  Audit log
+                </NavLink>
+              ) : null}
+              <NavLink href="/dashboard/account" icon={<UserCog aria-hidden />}>
+                Your account
+              </NavLink>
+            </nav>
+            {logReader ? <RequestSearch id="request-search-compact" className="px-3 pt-3 md:hidden" /> : null}
+            {viewer.memberships.length > 0 ? (
+              <div className="px-4 pt-5">
+                <p className="text-xs font-semibold tracking-wide text-slate-500 uppercase">Your organizations</p>
+                <ul className="mt-2 space-y-1 text-sm">
+                  {viewer.memberships.slice(0, 12).map((m) => (
+                    <li key={m.organizationId}>
+                      <Link
+                        href={`/dashboard/organizations/${m.organizationId}/keys`}
+                        className="block truncate rounded px-2 py-1 text-slate-700 hover:bg-slate-100 focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-blue-600"
+                      >
+                        {m.organizationName}
+                      </Link>
+                    </li>
+                  ))}
+                </ul>
+              </div>
+            ) : null}
+            {/* The desktop header's account line, at phone widths inside the menu. */}
+            <div className="mx-3 mt-4 flex items-center justify-between gap-3 border-t border-slate-200 pt-3 md:hidden">
+              <div className="min-w-0 text-sm">
+                <p className="truncate font-medium text-slate-900">{viewer.email}</p>
+                <p className="text-xs text-slate-600">{roleLabel(viewer)}</p>
+              </div>
+              <SignOutButton />
+            </div>
+          </NavMenu>
         </div>
       </aside>
       <div className="min-w-0 flex-1">
@@ -118,7 +124,9 @@ export function AppShell({ viewer, children, alerts }: { viewer: ShellViewer; ch
           {logReader ? <RequestSearch id="request-search" className="mr-auto" /> : null}
           {alerts}
           <div className="text-right text-sm">
-            <p className="font-medium text-slate-900" data-testid="viewer-email">{viewer.email}</p>
+            <p className="font-medium text-slate-900" data-testid="viewer-email">
+              {viewer.email}
+            </p>
             <p className="text-xs text-slate-500">{roleLabel(viewer)}</p>
           </div>
           <SignOutButton />

@@ -51,7 +51,9 @@ function takeToken(): string | null {
 export function InvitationAccept() {
   const router = useRouter();
   const tokenRef = useRef<string | null>(null);
-  const [state, setState] = useState<{ kind: "loading" } | { kind: "missing" } | { kind: "failed"; failure: Failure } | { kind: "ready"; preview: Preview }>({ kind: "loading" });
+  const [state, setState] = useState<{ kind: "loading" } | { kind: "missing" } | { kind: "failed"; failure: Failure } | { kind: "ready"; preview: Preview }>({
+    kind: "loading",
+  });
   const [error, setError] = useState<Failure | null>(null);
   const [pending, setPending] = useState(false);
 
@@ -77,7 +79,8 @@ export function InvitationAccept() {
     const form = new FormData(event.currentTarget);
     const password = String(form.get("password") ?? "");
     setError(null);
-    if (password.length < MIN_PASSWORD_LENGTH) return setError({ message: `Choose a password of at least ${MIN_PASSWORD_LENGTH} characters.`, requestId: null });
+    if (password.length < MIN_PASSWORD_LENGTH)
+      return setError({ message: `Choose a password of at least ${MIN_PASSWORD_LENGTH} characters.`, requestId: null });
     if (password !== String(form.get("confirm") ?? "")) return setError({ message: "The two passwords differ.", requestId: null });
     setPending(true);
     const result = await post({ action: "accept_new", token: tokenRef.current, password, name: String(form.get("name") ?? "") || undefined });
@@ -101,13 +104,14 @@ export function InvitationAccept() {
     else setError(result.failure);
   }
 
-  if (state.kind === "loading") return <p className="text-sm text-slate-600" role="status">Checking the invitation…</p>;
-  if (state.kind === "missing") {
+  if (state.kind === "loading")
     return (
-      <Alert title="No invitation in this link">
-        Open the link from your invitation mail exactly as it was sent, or ask for a new invitation.
-      </Alert>
+      <p className="text-sm text-slate-600" role="status">
+        Checking the invitation…
+      </p>
     );
+  if (state.kind === "missing") {
+    return <Alert title="No invitation in this link">Open the link from your invitation mail exactly as it was sent, or ask for a new invitation.</Alert>;
   }
   if (state.kind === "failed") {
     return (

@@ -44,8 +44,8 @@ export function DeliveryNotice({ email, delivery, onClose }: { email: string; de
   if (delivery.kind === "mailed") {
     return (
       <Alert className="mt-3" tone="success" title="Invitation sent">
-        A one-time link is on its way to {email}. It works once and expires in 7 days; the person sets a password, or signs in if they
-        already have an account, and joins.
+        A one-time link is on its way to {email}. It works once and expires in 7 days; the person sets a password, or signs in if they already have an account,
+        and joins.
       </Alert>
     );
   }
@@ -68,8 +68,8 @@ function LinkDialog({ email, delivery, onClose }: { email: string; delivery: Ext
       >
         <div className="space-y-3">
           <OneTimeSecret guard={guard} value={delivery.link} noun="link" testId="invitation-link" warningTitle="Copy this link now">
-            It is shown only this once and works once, for 7 days. Groundwork keeps only its hash. Whoever opens it can join as {email}: send
-            it to that person only.
+            It is shown only this once and works once, for 7 days. Groundwork keeps only its hash. Whoever opens it can join as {email}: send it to that person
+            only.
           </OneTimeSecret>
           <div className="flex justify-end">
             <Button onClick={onClose}>I have copied it</Button>
@@ -81,7 +81,17 @@ function LinkDialog({ email, delivery, onClose }: { email: string; delivery: Ext
 }
 
 /** An organization's pending invitations, for its admins (D181, D471): resend (a new link) or revoke. */
-export function PendingInvitations({ organizationId, invitations, nextHref, firstHref }: { organizationId: string; invitations: PendingInvitation[]; nextHref: string | null; firstHref: string | null }) {
+export function PendingInvitations({
+  organizationId,
+  invitations,
+  nextHref,
+  firstHref,
+}: {
+  organizationId: string;
+  invitations: PendingInvitation[];
+  nextHref: string | null;
+  firstHref: string | null;
+}) {
   const { error, run } = useAction();
   const [issued, setIssued] = useState<{ email: string; delivery: InvitationDelivery } | null>(null);
   const [revoking, setRevoking] = useState<PendingInvitation | null>(null);
@@ -92,8 +102,7 @@ export function PendingInvitations({ organizationId, invitations, nextHref, firs
         Pending invitations
       </h2>
       <p className="mt-1 text-xs text-slate-600">
-        Each link works once, for 7 days. Resending makes a new link and the old one stops working. Nothing here tells whether an account
-        has the email.
+        Each link works once, for 7 days. Resending makes a new link and the old one stops working. Nothing here tells whether an account has the email.
       </p>
       {error ? (
         <Alert className="mt-3" title="That did not work" requestId={error.requestId}>
@@ -108,7 +117,16 @@ export function PendingInvitations({ organizationId, invitations, nextHref, firs
               <span className="font-medium text-slate-900">{invitation.email}</span>{" "}
               {invitation.state === "expired" ? <Badge tone="amber">expired</Badge> : <Badge tone="blue">pending</Badge>}{" "}
               <span className="text-slate-600">
-                as {invitation.role} · {invitation.sentAt ? <>sent <RelativeTime iso={invitation.sentAt} /></> : <>invited <RelativeTime iso={invitation.createdAt} /></>}
+                as {invitation.role} ·{" "}
+                {invitation.sentAt ? (
+                  <>
+                    sent <RelativeTime iso={invitation.sentAt} />
+                  </>
+                ) : (
+                  <>
+                    invited <RelativeTime iso={invitation.createdAt} />
+                  </>
+                )}
                 {invitation.expiresAt && invitation.state === "pending" ? (
                   <>
                     {" "}
@@ -131,7 +149,13 @@ export function PendingInvitations({ organizationId, invitations, nextHref, firs
               >
                 <Send aria-hidden /> Resend
               </Button>
-              <Button variant="ghost" size="sm" className="text-red-700 hover:bg-red-50" aria-label={`Revoke the invitation of ${invitation.email}`} onClick={() => setRevoking(invitation)}>
+              <Button
+                variant="ghost"
+                size="sm"
+                className="text-red-700 hover:bg-red-50"
+                aria-label={`Revoke the invitation of ${invitation.email}`}
+                onClick={() => setRevoking(invitation)}
+              >
                 <MailX aria-hidden /> Revoke
               </Button>
             </span>
@@ -141,7 +165,10 @@ export function PendingInvitations({ organizationId, invitations, nextHref, firs
       <CursorPager label="More invitations" firstHref={firstHref} nextHref={nextHref} nextLabel="Next invitations →" className="mt-2" />
       {revoking ? (
         <Dialog open onOpenChange={(open) => !open && setRevoking(null)}>
-          <DialogContent title={`Revoke the invitation of ${revoking.email}?`} description="Its link stops working at once. You can invite the email again later.">
+          <DialogContent
+            title={`Revoke the invitation of ${revoking.email}?`}
+            description="Its link stops working at once. You can invite the email again later."
+          >
             <div className="flex justify-end gap-2">
               <Button variant="outline" onClick={() => setRevoking(null)}>
                 Keep it

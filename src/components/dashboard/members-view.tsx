@@ -55,11 +55,12 @@ export function MembersView({
   return (
     <div className="space-y-4">
       <p className="text-sm text-slate-600">
-        Admins manage this organization&apos;s keys and members; members have read-only access. Changes apply on the person&apos;s next
-        request.
+        Admins manage this organization&apos;s keys and members; members have read-only access. Changes apply on the person&apos;s next request.
       </p>
       {canAdmin ? <AddMemberForm organizationId={organizationId} isOwner={isOwner} onAdded={() => router.refresh()} /> : null}
-      {canAdmin ? <PendingInvitations organizationId={organizationId} invitations={invitations} nextHref={invitationsNextHref} firstHref={invitationsFirstHref} /> : null}
+      {canAdmin ? (
+        <PendingInvitations organizationId={organizationId} invitations={invitations} nextHref={invitationsNextHref} firstHref={invitationsFirstHref} />
+      ) : null}
       {error ? (
         <Alert title="That did not work" requestId={error.requestId}>
           {error.message}
@@ -101,7 +102,9 @@ export function MembersView({
                       value={m.role}
                       className="w-28"
                       onChange={(event) =>
-                        void run(() => trpc.members.setRole.mutate({ organizationId, userId: m.userId, role: event.target.value === "admin" ? "admin" : "member" }))
+                        void run(() =>
+                          trpc.members.setRole.mutate({ organizationId, userId: m.userId, role: event.target.value === "admin" ? "admin" : "member" }),
+                        )
                       }
                     >
                       <option value="admin">admin</option>
@@ -116,7 +119,14 @@ export function MembersView({
                 </TD>
                 {canAdmin ? (
                   <TD className="text-right">
-                    <Button variant="ghost" size="sm" className="text-red-700 hover:bg-red-50" aria-label={`Remove ${m.email}`} title="Remove from this organization" onClick={() => setRemoving(m)}>
+                    <Button
+                      variant="ghost"
+                      size="sm"
+                      className="text-red-700 hover:bg-red-50"
+                      aria-label={`Remove ${m.email}`}
+                      title="Remove from this organization"
+                      onClick={() => setRemoving(m)}
+                    >
                       <UserMinus aria-hidden />
                       <span className="hidden sm:inline">Remove</span>
                     </Button>
@@ -168,7 +178,11 @@ function AddMemberForm({ organizationId, isOwner, onAdded }: { organizationId: s
     setError(null);
     setInvited(null);
     try {
-      const result = await trpc.members.add.mutate({ organizationId, email: String(form.get("email") ?? ""), role: form.get("role") === "admin" ? "admin" : "member" });
+      const result = await trpc.members.add.mutate({
+        organizationId,
+        email: String(form.get("email") ?? ""),
+        role: form.get("role") === "admin" ? "admin" : "member",
+      });
       setInvited(result.kind === "invited" ? { email: result.invitation.email, delivery: result.delivery } : null);
       formElement.reset();
       onAdded();

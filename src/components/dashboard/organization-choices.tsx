@@ -41,7 +41,8 @@ export function SearchStatus({ search, shown }: { search: OrganizationSearch; sh
             ? `No organization matches "${search.query}"`
             : "No organizations to choose from"
           : "";
-  const spoken = search.phase === "ready" && found > 0 ? `${found} organization${found === 1 ? "" : "s"}${search.nextCursor ? ", more available" : ""}` : message;
+  const spoken =
+    search.phase === "ready" && found > 0 ? `${found} organization${found === 1 ? "" : "s"}${search.nextCursor ? ", more available" : ""}` : message;
   return (
     <p role="status" className={cn("px-3 py-2 text-slate-600", !message && "sr-only", shown > 0 && message && "border-t border-slate-100")}>
       {message || spoken}

@@ -147,10 +147,7 @@ export function OrganizationPicker({
           )}
         </div>
         <input type="hidden" name={name} value={selected?.id ?? ""} />
-        <div
-          hidden={!open}
-          className={cn("mt-1 rounded-md border border-slate-200 bg-white text-sm shadow-lg", !inline && "absolute inset-x-0 z-30")}
-        >
+        <div hidden={!open} className={cn("mt-1 rounded-md border border-slate-200 bg-white text-sm shadow-lg", !inline && "absolute inset-x-0 z-30")}>
           <ul role="listbox" id={`${id}-listbox`} aria-labelledby={`${id}-label`} hidden={!expanded} className="max-h-64 overflow-y-auto py-1">
             {choices.map((choice, index) => (
               <li

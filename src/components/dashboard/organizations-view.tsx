@@ -55,54 +55,56 @@ export function OrganizationsView({
         </EmptyState>
       ) : (
         <>
-        <p className="mb-2 text-sm text-slate-600">
-          Requests and error rate: API requests since {windowStartText(requestsSince, currentHourSince)}, with the current hour so far.
-        </p>
-        <Table aria-label="Organizations">
-          <THead>
-            <TR>
-              <TH>Name</TH>
-              <TH>Sources in trouble</TH>
-              <TH>API requests, 24 h</TH>
-              <TH>Error rate</TH>
-              <TH>Members</TH>
-              <TH>Active keys</TH>
-              <TH>Created</TH>
-              {isOwner ? <TH className="text-right">Actions</TH> : null}
-            </TR>
-          </THead>
-          <TBody>
-            {organizations.map((o) => (
-              <TR key={o.id}>
-                <TD>
-                  <Link href={`/dashboard/organizations/${o.id}/keys`} className="font-medium text-blue-800 hover:underline">
-                    {o.name}
-                  </Link>
-                </TD>
-                <HealthCells organization={o} health={health[o.id]} />
-                <TD>
-                  <Link href={`/dashboard/organizations/${o.id}/members`} className="hover:underline">
-                    {o.memberCount}
-                  </Link>
-                </TD>
-                <TD>{o.activeKeyCount}</TD>
-                <TD>
-                  <RelativeTime iso={o.createdAt} />
-                </TD>
-                {isOwner ? (
-                  <TD className="text-right">
-                    <Button variant="ghost" size="sm" className="text-red-700 hover:bg-red-50" aria-label={`Delete ${o.name}`} onClick={() => setDeleting(o)}>
-                      <Trash2 aria-hidden /> Delete
-                    </Button>
-                  </TD>
-                ) : null}
+          <p className="mb-2 text-sm text-slate-600">
+            Requests and error rate: API requests since {windowStartText(requestsSince, currentHourSince)}, with the current hour so far.
+          </p>
+          <Table aria-label="Organizations">
+            <THead>
+              <TR>
+                <TH>Name</TH>
+                <TH>Sources in trouble</TH>
+                <TH>API requests, 24 h</TH>
+                <TH>Error rate</TH>
+                <TH>Members</TH>
+                <TH>Active keys</TH>
+                <TH>Created</TH>
+                {isOwner ? <TH className="text-right">Actions</TH> : null}
               </TR>
-            ))}
-          </TBody>
-        </Table>
+            </THead>
+            <TBody>
+              {organizations.map((o) => (
+                <TR key={o.id}>
+                  <TD>
+                    <Link href={`/dashboard/organizations/${o.id}/keys`} className="font-medium text-blue-800 hover:underline">
+                      {o.name}
+                    </Link>
+                  </TD>
+                  <HealthCells organization={o} health={health[o.id]} />
+                  <TD>
+                    <Link href={`/dashboard/organizations/${o.id}/members`} className="hover:underline">
+                      {o.memberCount}
+                    </Link>
+                  </TD>
+                  <TD>{o.activeKeyCount}</TD>
+                  <TD>
+                    <RelativeTime iso={o.createdAt} />
+                  </TD>
+                  {isOwner ? (
+                    <TD className="text-right">
+                      <Button variant="ghost" size="sm" className="text-red-700 hover:bg-red-50" aria-label={`Delete ${o.name}`} onClick={() => setDeleting(o)}>
+                        <Trash2 aria-hidden /> Delete
+                      </Button>
+                    </TD>
+                  ) : null}
+                </TR>
+              ))}
+            </TBody>
+          </Table>
         </>
       )}
-      {createOpen ? <CreateOrganizationDialog onClose={() => setCreateOpen(false)} onCreated={(id) => router.push(`/dashboard/organizations/${id}/members`)} /> : null}
+      {createOpen ? (
+        <CreateOrganizationDialog onClose={() => setCreateOpen(false)} onCreated={(id) => router.push(`/dashboard/organizations/${id}/members`)} />
+      ) : null}
       {deleting ? (
         <DeleteOrganizationDialog
           organization={deleting}
@@ -118,7 +120,14 @@ export function OrganizationsView({
 }
 
 function HealthCells({ organization, health }: { organization: OrganizationRow; health: HealthFigures | undefined }) {
-  if (!health) return <><TD /><TD /><TD /></>;
+  if (!health)
+    return (
+      <>
+        <TD />
+        <TD />
+        <TD />
+      </>
+    );
   const { requests } = health;
   return (
     <>

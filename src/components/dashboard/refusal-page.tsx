@@ -9,7 +9,9 @@ export function RefusalPage({ title, level = 1, children }: { title: string; lev
   const Heading = level === 1 ? "h1" : "h2";
   return (
     <div className="max-w-xl space-y-3" data-testid="refusal">
-      <Heading className={level === 1 ? "text-xl font-semibold tracking-tight text-slate-900 sm:text-2xl" : "text-lg font-semibold text-slate-900"}>{title}</Heading>
+      <Heading className={level === 1 ? "text-xl font-semibold tracking-tight text-slate-900 sm:text-2xl" : "text-lg font-semibold text-slate-900"}>
+        {title}
+      </Heading>
       <div className="space-y-2 text-sm text-slate-700">{children}</div>
       <Link href="/dashboard/organizations" className="inline-block text-sm text-blue-700 underline">
         Back to your organizations

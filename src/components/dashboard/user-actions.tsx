@@ -25,16 +25,25 @@ const copy: Record<Action, { title: string; confirm: string; body: (user: Lifecy
     confirm: "Disable",
     body: (u) =>
       `${u.email} will not be able to sign in${
-        u.openSessions === 0 ? "" : u.openSessions === 1 ? ", and its open session ends on its next request" : `, and its ${u.openSessions} open sessions end on their next request`
+        u.openSessions === 0
+          ? ""
+          : u.openSessions === 1
+            ? ", and its open session ends on its next request"
+            : `, and its ${u.openSessions} open sessions end on their next request`
       }. You can enable it again later.`,
   },
   enable: { title: "Enable account", confirm: "Enable", body: (u) => `${u.email} will be able to sign in again with its current password.` },
   reset: {
     title: "Reset password",
     confirm: "Reset password",
-    body: (u) => `A new password is generated for ${u.email} and shown to you once. The old one stops working, every session of this account ends and its sign-in locks are lifted.`,
+    body: (u) =>
+      `A new password is generated for ${u.email} and shown to you once. The old one stops working, every session of this account ends and its sign-in locks are lifted.`,
   },
-  unlock: { title: "Unlock account", confirm: "Unlock", body: (u) => `Lifts the sign-in lock of ${u.email} from every address (${u.lockedAddresses} locked now).` },
+  unlock: {
+    title: "Unlock account",
+    confirm: "Unlock",
+    body: (u) => `Lifts the sign-in lock of ${u.email} from every address (${u.lockedAddresses} locked now).`,
+  },
 };
 
 /** An owner's buttons for one account (D172); the server checks the role again on each. */
@@ -97,7 +106,11 @@ function ActionDialog({ action, user, onClose }: { action: Action; user: Lifecyc
   const text = copy[action];
   return (
     <Dialog open onOpenChange={(next) => !next && guard.requestClose()}>
-      <DialogContent title={password ? "New password" : text.title} description={password ? undefined : text.body(user)} onEscapeKeyDown={guard.onEscapeKeyDown}>
+      <DialogContent
+        title={password ? "New password" : text.title}
+        description={password ? undefined : text.body(user)}
+        onEscapeKeyDown={guard.onEscapeKeyDown}
+      >
         {password ? (
           <div className="space-y-3">
             <p className="text-sm">
@@ -121,7 +134,12 @@ function ActionDialog({ action, user, onClose }: { action: Action; user: Lifecyc
               <Button type="button" variant="outline" onClick={close}>
                 Cancel
               </Button>
-              <Button type="button" variant={action === "disable" || action === "reset" ? "destructive" : "default"} disabled={pending} onClick={() => void run()}>
+              <Button
+                type="button"
+                variant={action === "disable" || action === "reset" ? "destructive" : "default"}
+                disabled={pending}
+                onClick={() => void run()}
+              >
                 {pending ? "Working…" : text.confirm}
               </Button>
             </div>

@@ -26,15 +26,7 @@ interface UserRow {
 
 const roleNames = { owner: "Instance owner", support: "Support", none: "—" };
 
-export function UsersView({
-  users,
-  isOwner,
-  viewerId,
-}: {
-  users: UserRow[];
-  isOwner: boolean;
-  viewerId: string;
-}) {
+export function UsersView({ users, isOwner, viewerId }: { users: UserRow[]; isOwner: boolean; viewerId: string }) {
   const router = useRouter();
   const [open, setOpen] = useState(false);
   return (

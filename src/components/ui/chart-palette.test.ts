@@ -10,7 +10,10 @@ describe("chart palette (D526)", () => {
     expect(contrastRatio("#d97706", "#ffffff")).toBeLessThan(4.5);
   });
 
-  for (const [chart, palette] of [["status", STATUS_PALETTE], ["pass", PASS_PALETTE]] as const) {
+  for (const [chart, palette] of [
+    ["status", STATUS_PALETTE],
+    ["pass", PASS_PALETTE],
+  ] as const) {
     it(`${chart}: every series is at least 4.5:1 on the chart's background`, () => {
       for (const series of palette) expect(contrastRatio(series.color, CHART_BACKGROUND), series.name).toBeGreaterThanOrEqual(4.5);
     });

@@ -68,7 +68,10 @@ export function OneTimeSecret({
         {children}
       </Alert>
       <div className="flex flex-col gap-2 sm:flex-row sm:items-center">
-        <code data-testid={testId} className="block min-w-0 flex-1 rounded-md border border-slate-300 bg-slate-50 px-3 py-2 font-mono text-sm break-all select-all">
+        <code
+          data-testid={testId}
+          className="block min-w-0 flex-1 rounded-md border border-slate-300 bg-slate-50 px-3 py-2 font-mono text-sm break-all select-all"
+        >
           {value}
         </code>
         <CopyButton value={value} label={`Copy ${noun === "key" ? "token" : noun}`} onCopied={guard.markSaved} />
@@ -77,11 +80,7 @@ export function OneTimeSecret({
         <input type="checkbox" className="size-4 accent-slate-900" checked={guard.saved} onChange={(e) => guard.setSaved(e.target.checked)} />I have saved it
       </label>
       {guard.asking ? (
-        <div
-          role="alertdialog"
-          aria-labelledby={questionId}
-          className="rounded-md border border-red-300 bg-red-50 p-3 text-sm text-red-950"
-        >
+        <div role="alertdialog" aria-labelledby={questionId} className="rounded-md border border-red-300 bg-red-50 p-3 text-sm text-red-950">
           <p id={questionId} className="font-medium">
             You will not see this {noun} again. Close?
           </p>

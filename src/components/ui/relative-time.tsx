@@ -21,7 +21,10 @@ export function relativeTime(iso: string, now: number): string {
 }
 
 export function exactTime(iso: string): string {
-  return new Date(iso).toISOString().replace("T", " ").replace(/\.\d+Z$/, " UTC");
+  return new Date(iso)
+    .toISOString()
+    .replace("T", " ")
+    .replace(/\.\d+Z$/, " UTC");
 }
 
 /** "3 minutes ago", with the exact UTC time on hover and for assistive technology. */
@@ -33,7 +36,12 @@ export function RelativeTime({ iso, empty = "never" }: { iso: string | null; emp
   }, []);
   if (!iso) return <span className="text-slate-500">{empty}</span>;
   return (
-    <time dateTime={iso} title={exactTime(iso)} suppressHydrationWarning className="cursor-help underline decoration-dotted decoration-slate-300 underline-offset-2">
+    <time
+      dateTime={iso}
+      title={exactTime(iso)}
+      suppressHydrationWarning
+      className="cursor-help underline decoration-dotted decoration-slate-300 underline-offset-2"
+    >
       {relativeTime(iso, now)}
     </time>
   );

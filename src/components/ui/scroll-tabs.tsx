@@ -53,12 +53,21 @@ export function ScrollTabs({ label, className, children }: { label: string; clas
 
   return (
     <div className={cn("relative", className)}>
-      <nav ref={strip} aria-label={label} onScroll={measure} className="relative flex gap-1 overflow-x-auto border-b border-slate-200 [scrollbar-width:none] [&::-webkit-scrollbar]:hidden">
+      <nav
+        ref={strip}
+        aria-label={label}
+        onScroll={measure}
+        className="relative flex gap-1 overflow-x-auto border-b border-slate-200 [scrollbar-width:none] [&::-webkit-scrollbar]:hidden"
+      >
         {children}
       </nav>
       {more.left ? (
         <>
-          <div data-testid="tabs-fade-left" aria-hidden className="pointer-events-none absolute top-0 bottom-px left-8 w-8 bg-gradient-to-r from-slate-50 to-transparent" />
+          <div
+            data-testid="tabs-fade-left"
+            aria-hidden
+            className="pointer-events-none absolute top-0 bottom-px left-8 w-8 bg-gradient-to-r from-slate-50 to-transparent"
+          />
           <button type="button" tabIndex={-1} aria-label="Scroll the tabs left" onClick={() => page(-1)} className={cn(arrow, "left-0")}>
             <ChevronLeft className="size-4" aria-hidden />
           </button>
@@ -66,7 +75,11 @@ export function ScrollTabs({ label, className, children }: { label: string; clas
       ) : null}
       {more.right ? (
         <>
-          <div data-testid="tabs-fade-right" aria-hidden className="pointer-events-none absolute top-0 right-8 bottom-px w-8 bg-gradient-to-l from-slate-50 to-transparent" />
+          <div
+            data-testid="tabs-fade-right"
+            aria-hidden
+            className="pointer-events-none absolute top-0 right-8 bottom-px w-8 bg-gradient-to-l from-slate-50 to-transparent"
+          />
           <button type="button" tabIndex={-1} aria-label="Scroll the tabs right" onClick={() => page(1)} className={cn(arrow, "right-0")}>
             <ChevronRight className="size-4" aria-hidden />
           </button>

@@ -20,7 +20,10 @@ export function Table({ className, wrapperClassName, ...props }: ComponentProps<
       role="region"
       aria-label={label ? `${label}, table` : undefined}
       aria-labelledby={labelledBy && hintId ? `${labelledBy} ${hintId}` : undefined}
-      className={cn("relative w-full overflow-x-auto rounded-lg border border-slate-200 bg-white focus-visible:ring-2 focus-visible:ring-blue-600 focus-visible:outline-none", wrapperClassName)}
+      className={cn(
+        "relative w-full overflow-x-auto rounded-lg border border-slate-200 bg-white focus-visible:ring-2 focus-visible:ring-blue-600 focus-visible:outline-none",
+        wrapperClassName,
+      )}
     >
       {hintId ? (
         <span id={hintId} hidden>
@@ -37,7 +40,13 @@ export function TR({ className, ...props }: ComponentProps<"tr">) {
   return <tr className={cn("border-b border-slate-100", className)} {...props} />;
 }
 export function TH({ className, ...props }: ComponentProps<"th">) {
-  return <th scope="col" className={cn("h-9 px-3 text-left align-middle text-xs font-semibold uppercase tracking-wide text-slate-600 whitespace-nowrap", className)} {...props} />;
+  return (
+    <th
+      scope="col"
+      className={cn("h-9 px-3 text-left align-middle text-xs font-semibold uppercase tracking-wide text-slate-600 whitespace-nowrap", className)}
+      {...props}
+    />
+  );
 }
 export function TD({ className, ...props }: ComponentProps<"td">) {
   return <td className={cn("px-3 py-2 align-middle", className)} {...props} />;

@@ -6,7 +6,11 @@ const schema = z.object(paginationInput(["name", "-name"], "name"));
 
 describe("the limit parameter", () => {
   it("accepts plain decimal integers from 1 to 100, and defaults to 25", () => {
-    for (const [text, value] of [["1", 1], ["25", 25], ["100", 100]] as const) {
+    for (const [text, value] of [
+      ["1", 1],
+      ["25", 25],
+      ["100", 100],
+    ] as const) {
       expect(schema.parse({ limit: text }).limit).toBe(value);
     }
     expect(schema.parse({}).limit).toBe(25);

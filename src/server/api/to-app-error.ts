@@ -7,7 +7,9 @@ import { errorCodeTable, trpcCodeFor } from "@/server/errors/http-status";
 import { fromZod } from "@/server/errors/zod-issues";
 
 /** The same table read backwards: a tRPC code thrown by the framework itself → our code. */
-const appCodeByTrpcCode = new Map<string, AppErrorCode>(appErrorCodes.filter((code) => errorCodeTable[code].trpc !== null).map((code) => [trpcCodeFor(code), code]));
+const appCodeByTrpcCode = new Map<string, AppErrorCode>(
+  appErrorCodes.filter((code) => errorCodeTable[code].trpc !== null).map((code) => [trpcCodeFor(code), code]),
+);
 
 /** Messages for what tRPC itself refuses (a procedure throws AppErrors with their own). */
 const frameworkMessages: Partial<Record<AppErrorCode, string>> = {

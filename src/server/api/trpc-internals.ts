@@ -47,7 +47,12 @@ export function builderMiddlewares(builder: { _def: unknown }): readonly Definit
  * (at most one input, an output, the resolver). Returns whether the builder's levels are there,
  * or throws naming the procedure and what it added.
  */
-export function checkDirectlyCallable<Ctx, Meta>(label: string, definition: ProcedureDefinition<Ctx, Meta>, known: readonly DefinitionLevel[], mayOmitKnown: boolean): { guarded: boolean } {
+export function checkDirectlyCallable<Ctx, Meta>(
+  label: string,
+  definition: ProcedureDefinition<Ctx, Meta>,
+  known: readonly DefinitionLevel[],
+  mayOmitKnown: boolean,
+): { guarded: boolean } {
   const guarded = known.length > 0 && known.every((level, i) => definition.middlewares[i] === level);
   const levels = definition.middlewares.slice(guarded ? known.length : 0);
   const resolves = levels.pop();

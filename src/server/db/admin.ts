@@ -57,8 +57,6 @@ export async function ensureDatabase(adminUrl: string, name: string): Promise<vo
 }
 
 export async function listDatabases(adminUrl: string, pattern: RegExp): Promise<string[]> {
-  const { rows } = await withClient(adminUrl, (client) =>
-    client.query<{ datname: string }>("SELECT datname FROM pg_database WHERE NOT datistemplate"),
-  );
+  const { rows } = await withClient(adminUrl, (client) => client.query<{ datname: string }>("SELECT datname FROM pg_database WHERE NOT datistemplate"));
   return rows.map((row) => row.datname).filter((name) => pattern.test(name));
 }

@@ -37,9 +37,7 @@ export async function prepareDatabase(options: {
   const plan = configured
     ? await planConnections({ url: configured, directUrl: env().DIRECT_DATABASE_URL, declaredPoolMode: env().DATABASE_POOL_MODE })
     : undefined;
-  const database: PreparedDatabase = plan
-    ? { ...plan, embedded: false, stop: async () => undefined }
-    : await startEmbedded(options.dataDir, log);
+  const database: PreparedDatabase = plan ? { ...plan, embedded: false, stop: async () => undefined } : await startEmbedded(options.dataDir, log);
   try {
     if (options.migrate !== false) {
       // On the direct URL: the runner holds a session advisory lock (D400).

@@ -96,12 +96,7 @@ describe("pingDatabase", () => {
     freeze("SIGSTOP");
     try {
       // More pings than the pool has connections, some at once: each must still come back in time.
-      const pings = [
-        await timedPing(),
-        ...(await Promise.all([timedPing(), timedPing(), timedPing()])),
-        await timedPing(),
-        await timedPing(),
-      ];
+      const pings = [await timedPing(), ...(await Promise.all([timedPing(), timedPing(), timedPing()])), await timedPing(), await timedPing()];
       for (const { result, elapsed } of pings) {
         expect(result.ok).toBe(false);
         expect(elapsed).toBeLessThan(timeoutMs + 200);

@@ -24,7 +24,11 @@ describe("withLocalTimeout (the statement timeout behind a transaction pooler, D
 
 describe("planConnections (D400)", () => {
   it("runs everything on DATABASE_URL when it is PostgreSQL and nothing else is said", async () => {
-    expect(await planConnections({ url: "postgres://db/app", probe: probeBy({}) })).toEqual({ url: "postgres://db/app", directUrl: "postgres://db/app", poolMode: "session" });
+    expect(await planConnections({ url: "postgres://db/app", probe: probeBy({}) })).toEqual({
+      url: "postgres://db/app",
+      directUrl: "postgres://db/app",
+      poolMode: "session",
+    });
   });
 
   it("refuses a pooler on DATABASE_URL without a direct URL beside it", async () => {
@@ -44,7 +48,12 @@ describe("planConnections (D400)", () => {
   });
 
   it("takes a declared session mode at its word (no server check)", async () => {
-    const plan = await planConnections({ url: "postgres://pool/app", directUrl: "postgres://db/app", declaredPoolMode: "session", probe: probeBy({ "postgres://pool/app": bouncer }) });
+    const plan = await planConnections({
+      url: "postgres://pool/app",
+      directUrl: "postgres://db/app",
+      declaredPoolMode: "session",
+      probe: probeBy({ "postgres://pool/app": bouncer }),
+    });
     expect(plan).toEqual({ url: "postgres://pool/app", directUrl: "postgres://db/app", poolMode: "session" });
   });
 });

@@ -72,7 +72,9 @@ export async function planConnections(options: {
     );
   }
   if (api.kind === "pgbouncer" && api.poolMode === "statement") {
-    throw new ConnectionTopologyError("DATABASE_URL points at PgBouncer in statement mode: Groundwork's writes are multi-statement transactions; use pool_mode = transaction.");
+    throw new ConnectionTopologyError(
+      "DATABASE_URL points at PgBouncer in statement mode: Groundwork's writes are multi-statement transactions; use pool_mode = transaction.",
+    );
   }
   const poolMode = options.declaredPoolMode ?? (api.kind === "pgbouncer" ? "transaction" : "session");
   if (poolMode === "transaction") await requireServerStatementTimeout(options.url);

@@ -33,7 +33,8 @@ async function writePrivate(file: string, password: string): Promise<void> {
 async function readPrivate(file: string, what: string): Promise<string> {
   assertPrivateFile(file, what);
   const password = (await fs.readFile(file, "utf8")).trim();
-  if (!/^[0-9a-f]{32,}$/.test(password)) throw new Error(`${what} ${file} is malformed; restore it from a backup, or reset the role's password and write it there`);
+  if (!/^[0-9a-f]{32,}$/.test(password))
+    throw new Error(`${what} ${file} is malformed; restore it from a backup, or reset the role's password and write it there`);
   return password;
 }
 

@@ -158,7 +158,9 @@ describe("the embedded cluster's superuser password", () => {
     const dir = path.join(path.dirname(dataDir), "legacy-password");
     const first = await startEmbeddedPostgres({ dataDir: dir });
     // Make it what older versions left behind: the constant password and no password file.
-    await withClient(first.adminUrl, (client) => client.query(`CREATE TABLE kept (note text); INSERT INTO kept VALUES ('legacy'); ALTER ROLE postgres PASSWORD '${LEGACY_PASSWORD}'`));
+    await withClient(first.adminUrl, (client) =>
+      client.query(`CREATE TABLE kept (note text); INSERT INTO kept VALUES ('legacy'); ALTER ROLE postgres PASSWORD '${LEGACY_PASSWORD}'`),
+    );
     await first.stop();
     await fs.rm(path.join(dir, PASSWORD_FILE));
 

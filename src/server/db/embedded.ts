@@ -150,11 +150,7 @@ function share(dataDir: string, server: Running, log: (message: string) => void)
 }
 
 /** Spawns a postmaster on a free port and waits until it accepts connections. */
-async function spawnPostmaster(
-  dataDir: string,
-  settings: Record<string, string>,
-  log: (message: string) => void,
-): Promise<Running> {
+async function spawnPostmaster(dataDir: string, settings: Record<string, string>, log: (message: string) => void): Promise<Running> {
   // NOTE: a second attempt or two because the free port we probed may be taken before postgres binds it.
   for (let attempt = 1; ; attempt += 1) {
     const port = await findFreePort();

@@ -24,7 +24,7 @@ const UNAVAILABLE_MESSAGE =
  */
 export function isDatabaseUnavailable(error: unknown): boolean {
   const seen = new Set<unknown>();
-  for (let current: unknown = error; current && typeof current === "object" && !seen.has(current); ) {
+  for (let current: unknown = error; current && typeof current === "object" && !seen.has(current);) {
     seen.add(current);
     const fields = current as { code?: unknown; errorCode?: unknown; message?: unknown; cause?: unknown; originalCode?: unknown; kind?: unknown };
     for (const code of [fields.code, fields.errorCode, fields.originalCode]) {

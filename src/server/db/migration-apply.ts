@@ -29,12 +29,7 @@ const LOCK_NOT_AVAILABLE = "55P03";
  * a growing pause between: a migration queued behind a long query gives up its place in the lock
  * queue after lock_timeout (so the writers queued behind it proceed) and tries again later.
  */
-async function withLockRetries<T>(
-  what: string,
-  policy: LockPolicy,
-  log: (message: string) => void,
-  attempt: () => Promise<T>,
-): Promise<T> {
+async function withLockRetries<T>(what: string, policy: LockPolicy, log: (message: string) => void, attempt: () => Promise<T>): Promise<T> {
   for (let n = 1; ; n += 1) {
     try {
       return await attempt();
@@ -63,11 +58,7 @@ export async function applyOne(
 ): Promise<void> {
   const id = options.resumeId ?? randomUUID();
   if (options.resumeId === undefined) {
-    await client.query("INSERT INTO _prisma_migrations (id, checksum, migration_name) VALUES ($1, $2, $3)", [
-      id,
-      migration.checksum,
-      migration.name,
-    ]);
+    await client.query("INSERT INTO _prisma_migrations (id, checksum, migration_name) VALUES ($1, $2, $3)", [id, migration.checksum, migration.name]);
   }
   const finish = "UPDATE _prisma_migrations SET finished_at = now(), logs = NULL, applied_steps_count = applied_steps_count + 1 WHERE id = $1";
   try {

@@ -47,8 +47,7 @@ interface Row {
   applied_steps_count: number;
 }
 
-const rows = (url: string) =>
-  withClient(url, async (client) => (await client.query<Row>("SELECT * FROM _prisma_migrations ORDER BY started_at")).rows);
+const rows = (url: string) => withClient(url, async (client) => (await client.query<Row>("SELECT * FROM _prisma_migrations ORDER BY started_at")).rows);
 
 const projectMigrations = readdirSync(DEFAULT_MIGRATIONS_DIR, { withFileTypes: true })
   .filter((entry) => entry.isDirectory())
@@ -125,9 +124,7 @@ describe("applyMigrations", () => {
     expect(blocked).toBeInstanceOf(MigrationError);
     expect(blocked).toMatchObject({ code: "P3009", message: expect.stringContaining("20250102000000_bad") });
 
-    await withClient(url, (client) =>
-      client.query("UPDATE _prisma_migrations SET rolled_back_at = now() WHERE finished_at IS NULL"),
-    );
+    await withClient(url, (client) => client.query("UPDATE _prisma_migrations SET rolled_back_at = now() WHERE finished_at IS NULL"));
     expect(await applyMigrations(url, { migrationsDir: dir })).toEqual({ applied: ["20250102000000_bad"] });
     expect((await rows(url)).map((row) => [row.migration_name, row.rolled_back_at === null])).toEqual([
       ["20250101000000_ok", true],

@@ -145,9 +145,7 @@ interface RecordedMigration {
 }
 
 async function lock(client: pg.Client, log: (message: string) => void): Promise<void> {
-  const { rows } = await client.query<{ locked: boolean }>("SELECT pg_try_advisory_lock($1) AS locked", [
-    PRISMA_MIGRATE_LOCK_KEY,
-  ]);
+  const { rows } = await client.query<{ locked: boolean }>("SELECT pg_try_advisory_lock($1) AS locked", [PRISMA_MIGRATE_LOCK_KEY]);
   if (rows[0]?.locked) return;
   log("migrations: another migration run holds the lock; waiting for it to finish");
   await client.query("SELECT pg_advisory_lock($1)", [PRISMA_MIGRATE_LOCK_KEY]);

@@ -11,7 +11,11 @@ import { setTimeout as sleep } from "node:timers/promises";
  * which may be never. SIGQUIT (immediate, crash recovery at next start) and SIGKILL are last resorts.
  */
 export async function terminate(pid: number, log: (message: string) => void): Promise<boolean> {
-  for (const [sig, waitMs] of [["SIGINT", 30_000], ["SIGQUIT", 5_000], ["SIGKILL", 5_000]] as const) {
+  for (const [sig, waitMs] of [
+    ["SIGINT", 30_000],
+    ["SIGQUIT", 5_000],
+    ["SIGKILL", 5_000],
+  ] as const) {
     if (!isAlive(pid)) return true;
     if (sig !== "SIGINT") log(`embedded postgres: pid ${pid} still running, sending ${sig}`);
     signal(pid, sig);

@@ -16,7 +16,11 @@ export function getReadReplica(): ReadReplica | undefined {
     cache.__groundworkReadReplica = url
       ? createReadReplica({
           primary: getPrisma(),
-          replica: createPrismaClient(url, { poolSize: DATABASE_POOL_SIZE, statementTimeoutMs: DATABASE_STATEMENT_TIMEOUT_MS, connectionTimeoutMs: Math.min(1_000, API_CONNECTION_TIMEOUT_MS) }),
+          replica: createPrismaClient(url, {
+            poolSize: DATABASE_POOL_SIZE,
+            statementTimeoutMs: DATABASE_STATEMENT_TIMEOUT_MS,
+            connectionTimeoutMs: Math.min(1_000, API_CONNECTION_TIMEOUT_MS),
+          }),
           maxLagMs: GROUNDWORK_READ_MAX_LAG_MS,
           onPoll: (lag) => metrics().readReplicaLag.set(lag ?? -1),
           onRead: (target) => metrics().rowsReads.inc({ target }),

@@ -30,10 +30,7 @@ export function assertPrivateFile(file: string, what: string): void {
  * restrictive mode: it is also the parent of the embedded cluster, which the postgres user must
  * be able to enter.
  */
-export function readOrCreateSecretFile<T>(
-  file: string,
-  secret: { what: string; generate: () => string; parse: (text: string) => T },
-): T {
+export function readOrCreateSecretFile<T>(file: string, secret: { what: string; generate: () => string; parse: (text: string) => T }): T {
   const existing = readSecretFile(file, secret);
   if (existing !== null) return existing;
   mkdirSync(path.dirname(file), { recursive: true });

@@ -20,7 +20,9 @@ import { applyMigrations, DEFAULT_MIGRATIONS_DIR } from "./migrations";
 // after the upgrade with what the fill wrote, not with pages the old schema served; serving the
 // old schema would need the previous release's own code.
 const releases = JSON.parse(readFileSync("prisma/releases.json", "utf8")) as Record<string, { commit: string; lastMigration: string } | string>;
-const previous = Object.entries(releases).filter((entry): entry is [string, { commit: string; lastMigration: string }] => typeof entry[1] === "object").at(-1)!;
+const previous = Object.entries(releases)
+  .filter((entry): entry is [string, { commit: string; lastMigration: string }] => typeof entry[1] === "object")
+  .at(-1)!;
 const D345 = "20261128130000_tombstone_indexes";
 
 const cleanups: Array<() => Promise<void>> = [];
@@ -50,7 +52,10 @@ async function fill(url: string): Promise<{ organizationId: string; sourceId: st
     await db.organization.createMany({ data: [{ id: organizationId, name: "Upgraded" }] });
     await db.user.createMany({ data: [{ id: ownerId, email: "owner@upgrade.test", passwordHash: "x", isInstanceOwner: true }] });
     const token = generateToken("live");
-    for (const [name, token_, org] of [["before", token, organizationId], ["instance", generateToken("live"), null]] as const) {
+    for (const [name, token_, org] of [
+      ["before", token, organizationId],
+      ["instance", generateToken("live"), null],
+    ] as const) {
       await db.$executeRaw`INSERT INTO api_keys (id, name, prefix, hash, checksummed, scopes, organization_id, rate_limit)
         VALUES (${crypto.randomUUID()}, ${name}, ${displayPrefix(token_)}, ${hashToken(token_)}, true, ${["*:*"]}::text[], ${org}, 600)`;
     }
@@ -59,19 +64,41 @@ async function fill(url: string): Promise<{ organizationId: string; sourceId: st
       const id = crypto.randomUUID();
       if (kind === "csv") sourceId = id;
       await db.dataSource.createMany({
-        data: [{ id, organizationId, name: kind, kind, config: kind === "csv" ? { keyColumn: "sku" } : { table: "public.t", keyColumn: "id" }, credentialsEncrypted: kind === "csv" ? null : "v1:opaque", columns: ["id", "v"] }],
+        data: [
+          {
+            id,
+            organizationId,
+            name: kind,
+            kind,
+            config: kind === "csv" ? { keyColumn: "sku" } : { table: "public.t", keyColumn: "id" },
+            credentialsEncrypted: kind === "csv" ? null : "v1:opaque",
+            columns: ["id", "v"],
+          },
+        ],
       });
       // 200 rows, a tenth of them tombstones, 20 row versions: what uploads and passes leave.
       await db.dataSourceRow.createMany({
         data: Array.from({ length: 200 }, (_, i) => ({
-          dataSourceId: id, externalId: String(i), data: { id: i, v: `v${i}` }, dataHash: `h${i}`, displayOrder: i,
-          createdAt: T(0), updatedAt: T(i % 50), deletedAt: i % 10 === 0 ? T(55) : null,
+          dataSourceId: id,
+          externalId: String(i),
+          data: { id: i, v: `v${i}` },
+          dataHash: `h${i}`,
+          displayOrder: i,
+          createdAt: T(0),
+          updatedAt: T(i % 50),
+          deletedAt: i % 10 === 0 ? T(55) : null,
         })),
       });
       await db.dataSourceRowVersion.createMany({
         data: Array.from({ length: 20 }, (_, i) => ({
-          dataSourceId: id, rowId: `00000000-0000-4000-8000-${String(i).padStart(12, "0")}`, externalId: String(i), data: { id: i, v: "old" },
-          displayOrder: i, createdAt: T(0), updatedAt: T(1), supersededAt: T(2),
+          dataSourceId: id,
+          rowId: `00000000-0000-4000-8000-${String(i).padStart(12, "0")}`,
+          externalId: String(i),
+          data: { id: i, v: "old" },
+          displayOrder: i,
+          createdAt: T(0),
+          updatedAt: T(1),
+          supersededAt: T(2),
         })),
       });
       await db.syncRun.createMany({ data: [{ dataSourceId: id, trigger: "schedule", status: "ok", startedAt: T(3), finishedAt: T(4), inserted: 200 }] });
@@ -84,8 +111,24 @@ async function fill(url: string): Promise<{ organizationId: string; sourceId: st
     await db.auditEvent.createMany({
       data: [
         { action: "test.before_upgrade", actorType: "cli", targetType: "organization", targetId: organizationId, createdAt: T(5) },
-        { action: "api_key.minted", actorType: "cli", organizationId, targetType: "api_key", targetId: organizationId, metadata: { name: "before" }, createdAt: T(6) },
-        { action: "data_source.created", actorType: "cli", organizationId, targetType: "data_source", targetId: sourceId, metadata: { name: "csv" }, createdAt: T(7) },
+        {
+          action: "api_key.minted",
+          actorType: "cli",
+          organizationId,
+          targetType: "api_key",
+          targetId: organizationId,
+          metadata: { name: "before" },
+          createdAt: T(6),
+        },
+        {
+          action: "data_source.created",
+          actorType: "cli",
+          organizationId,
+          targetType: "data_source",
+          targetId: sourceId,
+          metadata: { name: "csv" },
+          createdAt: T(7),
+        },
         { action: "form.created", actorType: "cli", organizationId, targetType: "form", targetId: formId, metadata: { name: "Visits" }, createdAt: T(8) },
       ],
     });
@@ -109,7 +152,9 @@ async function snapshot(url: string, columns?: Map<string, string[]>) {
     const result: Record<string, { rows: number; checksum: string }> = {};
     for (const [table, names] of columns ?? own) {
       const list = names.map((name) => `"${name}"`).join(", ");
-      const { rows: [figures] } = await client.query<{ rows: number; checksum: string }>(
+      const {
+        rows: [figures],
+      } = await client.query<{ rows: number; checksum: string }>(
         `SELECT count(*)::int AS rows, coalesce(md5(string_agg(r::text, E'\\n' ORDER BY r::text)), '') AS checksum
            FROM (SELECT ROW(${list}) AS r FROM "${table}") AS t`,
       );
@@ -134,7 +179,8 @@ async function pages(url: string, target: { organizationId: string; sourceId: st
       return json;
     };
     if (write) {
-      for (let i = 0; i < 3; i++) await call("POST", `/organizations/${target.organizationId}/forms/${target.formId}/records`, { created_by: "api", field_values: { i } });
+      for (let i = 0; i < 3; i++)
+        await call("POST", `/organizations/${target.organizationId}/forms/${target.formId}/records`, { created_by: "api", field_values: { i } });
     }
     const rows = await call("GET", `/organizations/${target.organizationId}/data-sources/${target.sourceId}/rows?include_deleted=true&limit=100`);
     const records = await call("GET", `/organizations/${target.organizationId}/forms/${target.formId}/records?limit=50`);
@@ -154,27 +200,33 @@ describe(`an upgrade from ${previous[0]} (${previous[1].commit}) to the current 
   it.each([
     [`${previous[0]}, its last migration applied`, previous[1].lastMigration],
     ["an instance that has not applied D345 yet", "20261126081000_source_live_rows"],
-  ])("from %s: every row survives and the API answers with what the older schema held", async (_from, last) => {
-    const database = await createTestDatabase({ migrated: false });
-    cleanups.push(database.drop);
-    await applyMigrations(database.url, { migrationsDir: await releaseMigrations(previous[0], last) });
-    const target = await fill(database.url);
-    const old = await snapshot(database.url);
-    expect(old.tables.audit_events?.rows).toBe(4);
+  ])(
+    "from %s: every row survives and the API answers with what the older schema held",
+    async (_from, last) => {
+      const database = await createTestDatabase({ migrated: false });
+      cleanups.push(database.drop);
+      await applyMigrations(database.url, { migrationsDir: await releaseMigrations(previous[0], last) });
+      const target = await fill(database.url);
+      const old = await snapshot(database.url);
+      expect(old.tables.audit_events?.rows).toBe(4);
 
-    const { applied } = await applyMigrations(database.url);
-    const current = (await readdir(DEFAULT_MIGRATIONS_DIR)).filter((name) => name > last && name !== "migration_lock.toml");
-    expect(applied).toEqual(current);
-    if (last < D345) expect(applied).toContain(D345);
+      const { applied } = await applyMigrations(database.url);
+      const current = (await readdir(DEFAULT_MIGRATIONS_DIR)).filter((name) => name > last && name !== "migration_lock.toml");
+      expect(applied).toEqual(current);
+      if (last < D345) expect(applied).toContain(D345);
 
-    expect((await snapshot(database.url, old.columns)).tables).toEqual(old.tables);
-    // The API on the upgraded schema answers with what the older one held, and writes (records, the request log).
-    const after = await pages(database.url, target, true);
-    const rows = after.rows.data as Array<{ external_id: string; deleted_at: string | null; data: { v: string } }>;
-    expect(rows.map((row) => [row.external_id, row.deleted_at !== null, row.data.v])).toEqual(Array.from({ length: 100 }, (_, i) => [String(i), i % 10 === 0, `v${i}`]));
-    const records = after.records.data as Array<{ field_values: { n?: number; i?: number } }>;
-    expect(records).toHaveLength(50);
-    expect(new Set(records.map((record) => JSON.stringify(record.field_values))).size).toBe(50);
-    expect(await pages(database.url, target, false)).toEqual(after);
-  }, 240_000); // two API processes and a fill
+      expect((await snapshot(database.url, old.columns)).tables).toEqual(old.tables);
+      // The API on the upgraded schema answers with what the older one held, and writes (records, the request log).
+      const after = await pages(database.url, target, true);
+      const rows = after.rows.data as Array<{ external_id: string; deleted_at: string | null; data: { v: string } }>;
+      expect(rows.map((row) => [row.external_id, row.deleted_at !== null, row.data.v])).toEqual(
+        Array.from({ length: 100 }, (_, i) => [String(i), i % 10 === 0, `v${i}`]),
+      );
+      const records = after.records.data as Array<{ field_values: { n?: number; i?: number } }>;
+      expect(records).toHaveLength(50);
+      expect(new Set(records.map((record) => JSON.stringify(record.field_values))).size).toBe(50);
+      expect(await pages(database.url, target, false)).toEqual(after);
+    },
+    240_000,
+  ); // two API processes and a fill
 });

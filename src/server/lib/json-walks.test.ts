@@ -30,7 +30,9 @@ describe("canonicalJson", () => {
       // Inside an array the row is written by the general walk.
       expect(canonicalJson([row])).toBe(`[${flat}]`);
       // Keys in UTF-16 code-unit order, undefined left out, the values as JSON.stringify writes them.
-      const keys = Object.keys(row).filter((key) => row[key] !== undefined).sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+      const keys = Object.keys(row)
+        .filter((key) => row[key] !== undefined)
+        .sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
       expect(flat).toBe(`{${keys.map((key) => `${JSON.stringify(key)}:${JSON.stringify(row[key]) ?? "null"}`).join(",")}}`);
     }
     expect(canonicalJson(rows[1])).toBe('{"":5,"10":6,"9":7,"Z":3,"a":4,"😀":2,"\uffff":1}');

@@ -109,10 +109,7 @@ function fieldName(frame: Frame, key: string | undefined): string {
   const path: string[] = key === undefined ? [] : [key];
   for (let at: Frame | null = frame; at && at.key !== undefined; at = at.parent) path.push(at.key);
   path.reverse();
-  const escaped = path.map((part) =>
-    part.replace(/[\u0000\ud800-\udfff]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`),
-  );
+  const escaped = path.map((part) => part.replace(/[\u0000\ud800-\udfff]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`));
   if (escaped.length === 0) return "(body)";
   return escaped.length > 4 ? `${escaped.slice(0, 4).join(".")}…` : escaped.join(".");
 }
-

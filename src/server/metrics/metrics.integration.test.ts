@@ -50,7 +50,9 @@ beforeAll(async () => {
 
 describe("GET /metrics", () => {
   it("is off (404) without a configured token, and refuses a missing or wrong token (401)", async () => {
-    const off = await createMetricsHandler({ db: () => database.prisma, token: () => undefined })(new Request("http://localhost/metrics", { headers: { authorization: `Bearer ${TOKEN}` } }));
+    const off = await createMetricsHandler({ db: () => database.prisma, token: () => undefined })(
+      new Request("http://localhost/metrics", { headers: { authorization: `Bearer ${TOKEN}` } }),
+    );
     expect(off.status).toBe(404);
     expect(await off.json()).toMatchObject({ error: { code: "not_found" }, request_id: expect.stringMatching(/^req_/) });
     for (const authorization of [undefined, "Bearer wrong-token-0123456789", `Basic ${TOKEN}`, `Bearer ${TOKEN}x`]) {
@@ -82,7 +84,10 @@ describe("GET /metrics", () => {
   });
 
   it("counts /api/v1 requests and durations by route template and status, and rate-limited requests", async () => {
-    const call = createTestApi(() => database.prisma, createTestHandler(() => database.prisma, createMemoryRateLimitStore()));
+    const call = createTestApi(
+      () => database.prisma,
+      createTestHandler(() => database.prisma, createMemoryRateLimitStore()),
+    );
     const org = await createTestOrganization(database.prisma);
     const key = await mintTestKey(database.prisma, { organizationId: org, scopes: ["*:*"], rateLimit: 2 });
     const rowsRoute = "/api/v1/organizations/{organization_id}/data-sources/{data_source_id}/rows";

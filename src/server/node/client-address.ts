@@ -13,7 +13,10 @@ function normalizeAddress(address: string): string {
  */
 export function parseTrustedProxies(value: string | undefined): BlockList {
   const list = new BlockList();
-  for (const raw of (value ?? "").split(",").map((entry) => entry.trim()).filter(Boolean)) {
+  for (const raw of (value ?? "")
+    .split(",")
+    .map((entry) => entry.trim())
+    .filter(Boolean)) {
     const [network, prefix] = raw.split("/") as [string, string | undefined];
     const version = isIP(network);
     if (version === 0) throw new Error(`"${raw}" is not an IP address or CIDR range`);

@@ -10,22 +10,26 @@ let port: number;
 
 beforeAll(async () => {
   // Stands in for Next: answers what it saw, so a test can tell what reached the framework.
-  server = createNodeServer((req, res) => {
-    // As Next does on its first request: a WebSocket hook on the server that never answers.
-    (req.socket as unknown as { server: Server }).server.on("upgrade", () => undefined);
-    res.setHeader("content-type", "application/json");
-    res.end(
-      JSON.stringify({
-        reached: true,
-        upgrade: req.headers.upgrade ?? null,
-        connection: req.headers.connection ?? null,
-        url: req.url,
-        address: req.headers["x-groundwork-client-address"] ?? null,
-        forwarded: [req.headers["x-forwarded-host"] ?? null, req.headers["x-forwarded-proto"] ?? null, req.headers["x-forwarded-port"] ?? null],
-        policy: req.headers["content-security-policy"] ?? null,
-      }),
-    );
-  }, pino({ level: "silent" }), { trustedProxies: parseTrustedProxies(undefined), https: true });
+  server = createNodeServer(
+    (req, res) => {
+      // As Next does on its first request: a WebSocket hook on the server that never answers.
+      (req.socket as unknown as { server: Server }).server.on("upgrade", () => undefined);
+      res.setHeader("content-type", "application/json");
+      res.end(
+        JSON.stringify({
+          reached: true,
+          upgrade: req.headers.upgrade ?? null,
+          connection: req.headers.connection ?? null,
+          url: req.url,
+          address: req.headers["x-groundwork-client-address"] ?? null,
+          forwarded: [req.headers["x-forwarded-host"] ?? null, req.headers["x-forwarded-proto"] ?? null, req.headers["x-forwarded-port"] ?? null],
+          policy: req.headers["content-security-policy"] ?? null,
+        }),
+      );
+    },
+    pino({ level: "silent" }),
+    { trustedProxies: parseTrustedProxies(undefined), https: true },
+  );
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   port = (server.address() as AddressInfo).port;
 });
@@ -170,7 +174,14 @@ describe("the HTTP server in front of the framework", () => {
   });
 
   it("answers TRACE, OPTIONS *, PROPFIND, SEARCH and unknown methods 405 with Allow, in the envelope", async () => {
-    for (const line of ["TRACE / HTTP/1.1", "OPTIONS * HTTP/1.1", "PROPFIND /api/v1/organizations HTTP/1.1", "SEARCH / HTTP/1.1", "FOO / HTTP/1.1", "BREW /x HTTP/1.1"]) {
+    for (const line of [
+      "TRACE / HTTP/1.1",
+      "OPTIONS * HTTP/1.1",
+      "PROPFIND /api/v1/organizations HTTP/1.1",
+      "SEARCH / HTTP/1.1",
+      "FOO / HTTP/1.1",
+      "BREW /x HTTP/1.1",
+    ]) {
       const answer = await raw(`${line}\r\nHost: x\r\nConnection: close\r\n\r\n`);
       expectEnvelope(answer, 405, "method_not_allowed");
       expect(answer.headers.allow, line).toBe("GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS");

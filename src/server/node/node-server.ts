@@ -72,37 +72,50 @@ export function createNodeServer(handle: NodeHandler, log: Logger, options: Node
   });
   const state: ServerState = trackConnections(server);
   server.on("request", (req: IncomingMessage, res: ServerResponse) => {
-      state.requestStarted(req, res);
-      for (const [name, value] of SECURITY_HEADER_ENTRIES) res.setHeader(name, value);
-      // Pages get a policy with a fresh nonce (D175); JSON answers under /api/ keep the static
-      // one, which lets nothing run or load at all (D328).
-      const nonce = req.url?.startsWith("/api/") ? null : newNonce();
-      if (nonce) res.setHeader("Content-Security-Policy", contentSecurityPolicy(nonce, options.dev));
-      if (https) res.setHeader("Strict-Transport-Security", HSTS_VALUE);
-      const refusal = edgeRefusal(req.method ?? "", req.url ?? "", req.rawHeaders) ?? hostRefusal(req.rawHeaders);
-      if (refusal) return answer(res, refusal, log, req, options.onRefused);
-      const url = normalizeUnreservedEscapes(req.url ?? "/");
-      if (url === null) return answer(res, new AppError("bad_request", "The request path spells a . or .. segment in percent-escapes.", { details: { parameter: "path" } }), log, req, options.onRefused);
-      req.url = url;
-      const path = url.split("?", 1)[0]!;
-      if (state.stopping && HEALTH_PATHS.has(path)) {
-        return answer(res, new AppError("service_unavailable", "This server is shutting down; send requests to another instance.", { headers: { "Retry-After": "5" } }), log, req, options.onRefused);
-      }
-      const tooLarge = bodyRefusal(req.method ?? "", path, req.headers);
-      if (tooLarge) return refuseBody(res, tooLarge, log, req, options.onRefused);
-      if (req.headers.upgrade !== undefined) dropUpgrade(req);
-      // Next reads the nonce for its inline scripts from the request's policy header.
-      if (nonce) req.headers["content-security-policy"] = contentSecurityPolicy(nonce, options.dev);
-      req.headers[CLIENT_ADDRESS_HEADER] = resolveClientAddress(req.socket.remoteAddress, req.headers["x-forwarded-for"], proxies);
-      // Only a request that carries one of them pays for the peer check (most carry none).
-      if (FORWARDED_ORIGIN_HEADERS.some((name) => req.headers[name] !== undefined) && !isTrustedPeer(req.socket.remoteAddress, proxies)) {
-        for (const name of FORWARDED_ORIGIN_HEADERS) delete req.headers[name];
-      }
-      Promise.resolve(handle(req, res)).catch((error: unknown) => {
-        log.error({ err: error }, "unhandled error in the HTTP server");
-        if (!res.headersSent) answer(res, internalError(), log, req, options.onRefused);
-        else res.destroy();
-      });
+    state.requestStarted(req, res);
+    for (const [name, value] of SECURITY_HEADER_ENTRIES) res.setHeader(name, value);
+    // Pages get a policy with a fresh nonce (D175); JSON answers under /api/ keep the static
+    // one, which lets nothing run or load at all (D328).
+    const nonce = req.url?.startsWith("/api/") ? null : newNonce();
+    if (nonce) res.setHeader("Content-Security-Policy", contentSecurityPolicy(nonce, options.dev));
+    if (https) res.setHeader("Strict-Transport-Security", HSTS_VALUE);
+    const refusal = edgeRefusal(req.method ?? "", req.url ?? "", req.rawHeaders) ?? hostRefusal(req.rawHeaders);
+    if (refusal) return answer(res, refusal, log, req, options.onRefused);
+    const url = normalizeUnreservedEscapes(req.url ?? "/");
+    if (url === null)
+      return answer(
+        res,
+        new AppError("bad_request", "The request path spells a . or .. segment in percent-escapes.", { details: { parameter: "path" } }),
+        log,
+        req,
+        options.onRefused,
+      );
+    req.url = url;
+    const path = url.split("?", 1)[0]!;
+    if (state.stopping && HEALTH_PATHS.has(path)) {
+      return answer(
+        res,
+        new AppError("service_unavailable", "This server is shutting down; send requests to another instance.", { headers: { "Retry-After": "5" } }),
+        log,
+        req,
+        options.onRefused,
+      );
+    }
+    const tooLarge = bodyRefusal(req.method ?? "", path, req.headers);
+    if (tooLarge) return refuseBody(res, tooLarge, log, req, options.onRefused);
+    if (req.headers.upgrade !== undefined) dropUpgrade(req);
+    // Next reads the nonce for its inline scripts from the request's policy header.
+    if (nonce) req.headers["content-security-policy"] = contentSecurityPolicy(nonce, options.dev);
+    req.headers[CLIENT_ADDRESS_HEADER] = resolveClientAddress(req.socket.remoteAddress, req.headers["x-forwarded-for"], proxies);
+    // Only a request that carries one of them pays for the peer check (most carry none).
+    if (FORWARDED_ORIGIN_HEADERS.some((name) => req.headers[name] !== undefined) && !isTrustedPeer(req.socket.remoteAddress, proxies)) {
+      for (const name of FORWARDED_ORIGIN_HEADERS) delete req.headers[name];
+    }
+    Promise.resolve(handle(req, res)).catch((error: unknown) => {
+      log.error({ err: error }, "unhandled error in the HTTP server");
+      if (!res.headersSent) answer(res, internalError(), log, req, options.onRefused);
+      else res.destroy();
+    });
   });
   if (!options.allowUpgrade) refuseUpgradeListeners(server);
   server.on("checkExpectation", (req: IncomingMessage, res: ServerResponse) => {
@@ -182,7 +195,10 @@ function dropUpgrade(req: IncomingMessage): void {
   delete req.headers.upgrade;
   const connection = req.headers.connection;
   if (typeof connection === "string") {
-    const rest = connection.split(",").map((token) => token.trim()).filter((token) => token && token.toLowerCase() !== "upgrade");
+    const rest = connection
+      .split(",")
+      .map((token) => token.trim())
+      .filter((token) => token && token.toLowerCase() !== "upgrade");
     if (rest.length > 0) req.headers.connection = rest.join(", ");
     else delete req.headers.connection;
   }

@@ -77,7 +77,9 @@ describe("stopping the server under load (D178)", () => {
     const code = await app.exited;
     const output = app.output();
     app = undefined;
-    console.info(`drain: ${answeredBefore} answered before SIGTERM, ${tally.answeredAfterSignal} after (in flight or on open connections), ${tally.refused} refused connections, ${tally.lost.length} lost`);
+    console.info(
+      `drain: ${answeredBefore} answered before SIGTERM, ${tally.answeredAfterSignal} after (in flight or on open connections), ${tally.refused} refused connections, ${tally.lost.length} lost`,
+    );
     expect(tally.lost).toEqual([]);
     expect(tally.refused).toBe(16);
     expect(tally.answeredAfterSignal).toBeGreaterThan(0);

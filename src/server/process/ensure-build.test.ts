@@ -72,7 +72,9 @@ describe("ensureBuild", () => {
 
   it("shows a failed build's output in full, then stops the start", () => {
     const errors = Array.from({ length: 60 }, (_, i) => `Error ${i}: Module not found: Can't resolve './missing-${i}'`);
-    const { root, nextBin } = project(`process.stdout.write("Creating an optimized production build ...\\n"); process.stderr.write(${JSON.stringify(`${errors.join("\n")}\n`)}); process.exit(1);`);
+    const { root, nextBin } = project(
+      `process.stdout.write("Creating an optimized production build ...\\n"); process.stderr.write(${JSON.stringify(`${errors.join("\n")}\n`)}); process.exit(1);`,
+    );
     const { printed, logged, outcome } = run(root, nextBin);
     expect(outcome?.message).toMatch(/next build failed \(exit 1\)/);
     expect(printed).toBe(`${BUILD_PROGRESS_LINE} failed. Next's output:\n`);

@@ -115,11 +115,11 @@ async function main(): Promise<void> {
   const handle = app.getRequestHandler();
   // The API skips Next's router (D119); `npm run dev` keeps it, so API edits hot-reload.
   const serveApi = dev ? undefined : nodeApiHandler;
-  const httpServer = createNodeServer(
-    (req, res) => (serveApi && isDirectApiPath(req.url) ? serveApi(req, res) : handle(req, res)),
-    logger,
-    { allowUpgrade: dev, dev, onRefused: (refusal) => recordEdgeRefusal(requestLogWriter(), refusal) },
-  );
+  const httpServer = createNodeServer((req, res) => (serveApi && isDirectApiPath(req.url) ? serveApi(req, res) : handle(req, res)), logger, {
+    allowUpgrade: dev,
+    dev,
+    onRefused: (refusal) => recordEdgeRefusal(requestLogWriter(), refusal),
+  });
   running.server = httpServer;
   await new Promise<void>((resolve, reject) => {
     httpServer.once("error", reject);

@@ -40,7 +40,6 @@ afterEach(() => {
 });
 afterAll(() => rm(dataDir, { recursive: true, force: true }));
 
-
 interface App {
   pid: number;
   output: () => string;
@@ -53,7 +52,17 @@ interface App {
 function startApp(env: Record<string, string>): App {
   const child = spawn(process.execPath, ["scripts/start.mjs"], {
     cwd: repoRoot,
-    env: { ...process.env, DATABASE_URL: db.url, PORT: String(PORT), HOST: "127.0.0.1", GROUNDWORK_DATA_DIR: dataDir, GROUNDWORK_SEED: "off", REDIS_URL: "", LOG_LEVEL: "warn", ...env },
+    env: {
+      ...process.env,
+      DATABASE_URL: db.url,
+      PORT: String(PORT),
+      HOST: "127.0.0.1",
+      GROUNDWORK_DATA_DIR: dataDir,
+      GROUNDWORK_SEED: "off",
+      REDIS_URL: "",
+      LOG_LEVEL: "warn",
+      ...env,
+    },
     stdio: ["ignore", "pipe", "pipe"],
   });
   started.push(child);
@@ -113,7 +122,11 @@ const runningRuns = () => db.prisma.syncRun.count({ where: { dataSourceId: sourc
 describe("npm start runs its sync worker in a process of its own", () => {
   it("runs passes there, restarts it when it dies, and SIGTERM drains both with no process left", { timeout: 420_000 }, async () => {
     const healthPort = await freePort();
-    const app = startApp({ GROUNDWORK_WORKER_HEALTH_PORT: String(healthPort), GROUNDWORK_SHUTDOWN_TIMEOUT_MS: "15000", GROUNDWORK_METRICS_TOKEN: METRICS_TOKEN });
+    const app = startApp({
+      GROUNDWORK_WORKER_HEALTH_PORT: String(healthPort),
+      GROUNDWORK_SHUTDOWN_TIMEOUT_MS: "15000",
+      GROUNDWORK_METRICS_TOKEN: METRICS_TOKEN,
+    });
     await app.line(/Groundwork is up/);
     const first = Number((await app.line(WORKER_UP))[1]);
     expect(first).not.toBe(app.pid);
@@ -175,8 +188,18 @@ describe("npm start runs its sync worker in a process of its own", () => {
     expect(await okRuns()).toBe(last + 1);
     expect(await db.prisma.dataSourceRow.count({ where: { dataSourceId: sourceId, deletedAt: null } })).toBe(60_500);
     const out = app.output();
-    const order = [/SIGTERM received/, /worker: asking process \d+ to stop/, /worker: stopping \(asked by npm start\)/, /worker: stopped/, /closing the database/, /stopped\./].map((p) => out.search(p));
-    expect(order.every((at) => at >= 0), out.slice(-3000)).toBe(true);
+    const order = [
+      /SIGTERM received/,
+      /worker: asking process \d+ to stop/,
+      /worker: stopping \(asked by npm start\)/,
+      /worker: stopped/,
+      /closing the database/,
+      /stopped\./,
+    ].map((p) => out.search(p));
+    expect(
+      order.every((at) => at >= 0),
+      out.slice(-3000),
+    ).toBe(true);
     expect(order).toEqual([...order].sort((a, b) => a - b));
     expect(out).not.toMatch(/killing it/);
     expect(out).toMatch(/worker: running passes finished/);

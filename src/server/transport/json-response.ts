@@ -4,12 +4,7 @@ import { statusForCode } from "@/server/errors/http-status";
 import { REQUEST_ID_HEADER } from "./request-id";
 
 /** A JSON answer of a plain route handler (health, metrics, the dashboard's streamed routes). */
-export function jsonResponse(
-  body: unknown,
-  status: number,
-  requestId: string,
-  headers: Record<string, string> = {},
-): Response {
+export function jsonResponse(body: unknown, status: number, requestId: string, headers: Record<string, string> = {}): Response {
   return new Response(JSON.stringify(body), {
     status,
     headers: {

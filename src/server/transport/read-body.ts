@@ -113,9 +113,7 @@ function parseJsonBody(headers: BodySource["headers"], text: string): unknown {
   if (mediaType !== "application/json") {
     throw new AppError(
       "unsupported_media_type",
-      contentType
-        ? `Content-Type "${contentType}" is not supported; send application/json.`
-        : "Missing Content-Type header; send application/json.",
+      contentType ? `Content-Type "${contentType}" is not supported; send application/json.` : "Missing Content-Type header; send application/json.",
     );
   }
   let parsed: unknown;

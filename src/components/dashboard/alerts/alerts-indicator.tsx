@@ -24,8 +24,7 @@ export function AlertsIndicator({ open }: { open: OpenAlerts }) {
       summary={
         <>
           <BellRing className="size-4" aria-hidden />
-          {open.total}{" "}
-          <span className="sr-only md:not-sr-only">open alert{open.total === 1 ? "" : "s"}</span>
+          {open.total} <span className="sr-only md:not-sr-only">open alert{open.total === 1 ? "" : "s"}</span>
         </>
       }
     >

@@ -60,8 +60,8 @@ export function AlertsView({ organizationId, channels, ruleChannels, rules, sour
   return (
     <div className="space-y-6">
       <p className="text-sm text-slate-600">
-        Alerts tell people when a source needs attention (the guardrail held back deletions), fails, or goes stale, and when it recovers,
-        with what to do. These are notifications to your team, not API webhooks.
+        Alerts tell people when a source needs attention (the guardrail held back deletions), fails, or goes stale, and when it recovers, with what to do. These
+        are notifications to your team, not API webhooks.
       </p>
       {notice ? (
         <Alert tone={notice.tone} requestId={notice.requestId}>
@@ -94,19 +94,35 @@ export function AlertsView({ organizationId, channels, ruleChannels, rules, sour
             {channels.map((channel) => (
               <li key={channel.id} data-testid="channel-row" className="flex flex-col gap-2 py-3 sm:flex-row sm:items-center sm:justify-between">
                 <div className="flex min-w-0 items-start gap-2">
-                  {channel.kind === "email" ? <Mail className="mt-0.5 size-4 shrink-0 text-slate-500" aria-hidden /> : <MessageSquare className="mt-0.5 size-4 shrink-0 text-slate-500" aria-hidden />}
+                  {channel.kind === "email" ? (
+                    <Mail className="mt-0.5 size-4 shrink-0 text-slate-500" aria-hidden />
+                  ) : (
+                    <MessageSquare className="mt-0.5 size-4 shrink-0 text-slate-500" aria-hidden />
+                  )}
                   <div className="min-w-0">
                     <p className="font-medium break-words text-slate-900">
                       {channel.name} <Badge>{channel.kind === "email" ? "email" : "chat URL"}</Badge>
                     </p>
                     <p className="text-xs break-words text-slate-600">
-                      {channel.kind === "email" ? channel.emailTo.join(", ") : <>{channel.urlHint} <span className="text-slate-500">(the rest of the URL is kept secret)</span></>}
+                      {channel.kind === "email" ? (
+                        channel.emailTo.join(", ")
+                      ) : (
+                        <>
+                          {channel.urlHint} <span className="text-slate-500">(the rest of the URL is kept secret)</span>
+                        </>
+                      )}
                     </p>
                   </div>
                 </div>
                 {canManage ? (
                   <div className="flex shrink-0 gap-2">
-                    <Button variant="outline" size="sm" onClick={() => void sendTest(channel)} disabled={testing !== null} aria-label={`Send test to ${channel.name}`}>
+                    <Button
+                      variant="outline"
+                      size="sm"
+                      onClick={() => void sendTest(channel)}
+                      disabled={testing !== null}
+                      aria-label={`Send test to ${channel.name}`}
+                    >
                       <Send aria-hidden /> {testing === channel.id ? "Sending…" : "Send test"}
                     </Button>
                     <Button variant="ghost" size="sm" onClick={() => setConfirm({ kind: "channel", channel })} aria-label={`Delete channel ${channel.name}`}>

@@ -7,7 +7,15 @@ import { describeError, trpc, type ShownError } from "@/lib/trpc-client";
 import type { ChannelRow } from "./types";
 
 /** New channel: email recipients (through the operator's SMTP relay) or a chat URL (write-only). */
-export function ChannelDialog({ organizationId, onClose, onCreated }: { organizationId: string | null; onClose: () => void; onCreated: (channel: ChannelRow) => void }) {
+export function ChannelDialog({
+  organizationId,
+  onClose,
+  onCreated,
+}: {
+  organizationId: string | null;
+  onClose: () => void;
+  onCreated: (channel: ChannelRow) => void;
+}) {
   const [kind, setKind] = useState<"email" | "chat_url">("email");
   const [error, setError] = useState<ShownError | null>(null);
   const [pending, setPending] = useState(false);
@@ -20,7 +28,14 @@ export function ChannelDialog({ organizationId, onClose, onCreated }: { organiza
     try {
       const created =
         kind === "email"
-          ? await trpc.alerts.createChannel.mutate({ kind, organizationId, name, to: String(form.get("to") ?? "").split(/[,\s]+/).filter(Boolean) })
+          ? await trpc.alerts.createChannel.mutate({
+              kind,
+              organizationId,
+              name,
+              to: String(form.get("to") ?? "")
+                .split(/[,\s]+/)
+                .filter(Boolean),
+            })
           : await trpc.alerts.createChannel.mutate({ kind, organizationId, name, url: String(form.get("url") ?? "") });
       onCreated(created);
     } catch (caught) {
@@ -54,13 +69,27 @@ export function ChannelDialog({ organizationId, onClose, onCreated }: { organiza
           ) : (
             <div className="space-y-1.5">
               <Label htmlFor="channel-url">Chat URL</Label>
-              <Input id="channel-url" name="url" type="url" required autoComplete="off" placeholder="https://hooks.slack.com/services/…" aria-describedby="channel-url-help" />
+              <Input
+                id="channel-url"
+                name="url"
+                type="url"
+                required
+                autoComplete="off"
+                placeholder="https://hooks.slack.com/services/…"
+                aria-describedby="channel-url-help"
+              />
               <p id="channel-url-help" className="text-xs text-slate-500">
                 Receives <code>{'{"text": "…"}'}</code> as JSON. The URL is a secret: it is stored encrypted and only its host is shown again.
               </p>
             </div>
           )}
-          <DialogFormFooter error={error} errorTitle="The channel was not created" submitLabel={pending ? "Creating…" : "Create channel"} pending={pending} onCancel={onClose} />
+          <DialogFormFooter
+            error={error}
+            errorTitle="The channel was not created"
+            submitLabel={pending ? "Creating…" : "Create channel"}
+            pending={pending}
+            onCancel={onClose}
+          />
         </form>
       </DialogContent>
     </Dialog>

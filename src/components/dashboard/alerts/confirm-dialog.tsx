@@ -7,7 +7,19 @@ import { Dialog, DialogContent } from "@/components/ui/dialog";
 import { describeError, type ShownError } from "@/lib/trpc-client";
 
 /** A destructive step, confirmed; the server's refusal is shown with its request id. */
-export function ConfirmDialog({ title, description, action, onConfirm, onClose }: { title: string; description: string; action: string; onConfirm: () => Promise<void>; onClose: () => void }) {
+export function ConfirmDialog({
+  title,
+  description,
+  action,
+  onConfirm,
+  onClose,
+}: {
+  title: string;
+  description: string;
+  action: string;
+  onConfirm: () => Promise<void>;
+  onClose: () => void;
+}) {
   const [error, setError] = useState<ShownError | null>(null);
   const [pending, setPending] = useState(false);
   async function confirm() {

@@ -88,7 +88,8 @@ export function DeliveriesTable({ organizationId, initial }: { organizationId: s
                   <p className="text-xs text-slate-500">
                     {delivery.kind}
                     <span className="sm:hidden">
-                      {" "}· {delivery.channelName} · <RelativeTime iso={delivery.createdAt} />
+                      {" "}
+                      · {delivery.channelName} · <RelativeTime iso={delivery.createdAt} />
                     </span>
                   </p>
                   {delivery.lastError ? <p className="mt-1 text-xs break-words text-red-700">Reason: {delivery.lastError}</p> : null}

@@ -7,7 +7,19 @@ import { useRef, type ReactNode } from "react";
  * (D521): the disclosure pattern of the ARIA practices. The browser's own details ignores Esc.
  * The summary says whether it is open (aria-expanded), which some screen readers do not infer.
  */
-export function EscapeClosesDetails({ className, testId, summary, summaryClassName, children }: { className?: string; testId?: string; summary: ReactNode; summaryClassName?: string; children: ReactNode }) {
+export function EscapeClosesDetails({
+  className,
+  testId,
+  summary,
+  summaryClassName,
+  children,
+}: {
+  className?: string;
+  testId?: string;
+  summary: ReactNode;
+  summaryClassName?: string;
+  children: ReactNode;
+}) {
   const ref = useRef<HTMLDetailsElement>(null);
   const summaryRef = useRef<HTMLElement>(null);
   const sync = () => summaryRef.current?.setAttribute("aria-expanded", String(ref.current?.open ?? false));

@@ -57,7 +57,13 @@ export function MuteDialog({ rule, onClose, onMuted }: { rule: RuleRow; onClose:
               <Input id="mute-until" name="until" type="datetime-local" required />
             </div>
           ) : null}
-          <DialogFormFooter error={error} errorTitle="The rule was not muted" submitLabel={pending ? "Muting…" : "Mute rule"} pending={pending} onCancel={onClose} />
+          <DialogFormFooter
+            error={error}
+            errorTitle="The rule was not muted"
+            submitLabel={pending ? "Muting…" : "Mute rule"}
+            pending={pending}
+            onCancel={onClose}
+          />
         </form>
       </DialogContent>
     </Dialog>

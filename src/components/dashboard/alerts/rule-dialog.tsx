@@ -35,8 +35,14 @@ export function RuleDialog({
     setPending(true);
     setError(null);
     try {
-      const fields = { sourceId: source === "" ? null : source, channelId: String(form.get("channel") ?? ""), remindAfterMinutes: remind === "" ? null : Number(remind) };
-      onCreated(rule ? await trpc.alerts.updateRule.mutate({ ruleId: rule.id, ...fields }) : await trpc.alerts.createRule.mutate({ organizationId, ...fields }));
+      const fields = {
+        sourceId: source === "" ? null : source,
+        channelId: String(form.get("channel") ?? ""),
+        remindAfterMinutes: remind === "" ? null : Number(remind),
+      };
+      onCreated(
+        rule ? await trpc.alerts.updateRule.mutate({ ruleId: rule.id, ...fields }) : await trpc.alerts.createRule.mutate({ organizationId, ...fields }),
+      );
     } catch (caught) {
       setError(describeError(caught));
       setPending(false);
@@ -73,13 +79,27 @@ export function RuleDialog({
           </div>
           <div className="space-y-1.5">
             <Label htmlFor="rule-remind">Remind every (minutes, optional)</Label>
-            <Input id="rule-remind" name="remind" type="number" min={5} max={10080} placeholder="e.g. 240" aria-describedby="rule-remind-help" defaultValue={rule?.remindAfterMinutes ?? ""} />
+            <Input
+              id="rule-remind"
+              name="remind"
+              type="number"
+              min={5}
+              max={10080}
+              placeholder="e.g. 240"
+              aria-describedby="rule-remind-help"
+              defaultValue={rule?.remindAfterMinutes ?? ""}
+            />
             <p id="rule-remind-help" className="text-xs text-slate-500">
               While the trouble lasts, repeat the message this often. Leave empty for no reminders.
             </p>
           </div>
-          <DialogFormFooter error={error} errorTitle={rule ? "The rule was not changed" : "The rule was not created"}
-            submitLabel={pending ? (rule ? "Saving…" : "Creating…") : rule ? "Save rule" : "Create rule"} pending={pending} onCancel={onClose} />
+          <DialogFormFooter
+            error={error}
+            errorTitle={rule ? "The rule was not changed" : "The rule was not created"}
+            submitLabel={pending ? (rule ? "Saving…" : "Creating…") : rule ? "Save rule" : "Create rule"}
+            pending={pending}
+            onCancel={onClose}
+          />
         </form>
       </DialogContent>
     </Dialog>

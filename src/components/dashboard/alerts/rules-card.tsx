@@ -59,7 +59,11 @@ export function RulesCard({
             Rules
           </h2>
           {canManage ? (
-            <Button onClick={() => setCreating(true)} disabled={ruleChannels.length === 0} title={ruleChannels.length === 0 ? "Add a channel first" : undefined}>
+            <Button
+              onClick={() => setCreating(true)}
+              disabled={ruleChannels.length === 0}
+              title={ruleChannels.length === 0 ? "Add a channel first" : undefined}
+            >
               <Bell aria-hidden /> New rule
             </Button>
           ) : null}
@@ -100,19 +104,39 @@ export function RulesCard({
                   </TD>
                   {canManage ? (
                     <TD className="text-right whitespace-nowrap">
-                      <Button variant="ghost" size="sm" onClick={() => setEditing(rule)} aria-label={`Edit rule for ${rule.sourceName ?? "every source"} to ${rule.channelName}`}>
+                      <Button
+                        variant="ghost"
+                        size="sm"
+                        onClick={() => setEditing(rule)}
+                        aria-label={`Edit rule for ${rule.sourceName ?? "every source"} to ${rule.channelName}`}
+                      >
                         <Pencil aria-hidden /> Edit
                       </Button>
                       {rule.mutedUntil ? (
-                        <Button variant="ghost" size="sm" onClick={() => void unmute(rule)} aria-label={`Unmute rule for ${rule.sourceName ?? "every source"} to ${rule.channelName}`}>
+                        <Button
+                          variant="ghost"
+                          size="sm"
+                          onClick={() => void unmute(rule)}
+                          aria-label={`Unmute rule for ${rule.sourceName ?? "every source"} to ${rule.channelName}`}
+                        >
                           <Bell aria-hidden /> Unmute
                         </Button>
                       ) : (
-                        <Button variant="ghost" size="sm" onClick={() => setMuting(rule)} aria-label={`Mute rule for ${rule.sourceName ?? "every source"} to ${rule.channelName}`}>
+                        <Button
+                          variant="ghost"
+                          size="sm"
+                          onClick={() => setMuting(rule)}
+                          aria-label={`Mute rule for ${rule.sourceName ?? "every source"} to ${rule.channelName}`}
+                        >
                           <BellOff aria-hidden /> Mute
                         </Button>
                       )}
-                      <Button variant="ghost" size="sm" onClick={() => setDeleting(rule)} aria-label={`Delete rule for ${rule.sourceName ?? "every source"} to ${rule.channelName}`}>
+                      <Button
+                        variant="ghost"
+                        size="sm"
+                        onClick={() => setDeleting(rule)}
+                        aria-label={`Delete rule for ${rule.sourceName ?? "every source"} to ${rule.channelName}`}
+                      >
                         <Trash2 aria-hidden /> Delete
                       </Button>
                     </TD>

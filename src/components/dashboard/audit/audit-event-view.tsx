@@ -29,9 +29,7 @@ export function AuditEventView({ detail, backHref }: { detail: AuditEventDetail;
             <span className="break-all">{e.actorLabel ?? e.actorId ?? "—"}</span>
             <span className="block text-xs text-slate-600">{e.actorType}</span>
           </Fact>
-          <Fact term="Organization">
-            {e.organizationName ?? e.organizationId ?? <span className="text-slate-600">instance</span>}
-          </Fact>
+          <Fact term="Organization">{e.organizationName ?? e.organizationId ?? <span className="text-slate-600">instance</span>}</Fact>
           <Fact term="Event id">
             <span className="flex items-center gap-1.5">
               <code className="text-xs break-all">{e.id}</code>
@@ -73,7 +71,12 @@ export function AuditEventView({ detail, backHref }: { detail: AuditEventDetail;
         <h2 id="audit-event-metadata" className="mb-3 text-sm font-semibold text-slate-900">
           Metadata
         </h2>
-        <pre tabIndex={0} aria-label="Event metadata (JSON)" className="max-h-96 overflow-auto rounded-md bg-slate-50 p-3 text-xs text-slate-900 focus-visible:ring-2 focus-visible:ring-blue-600 focus-visible:outline-none" data-testid="audit-metadata">
+        <pre
+          tabIndex={0}
+          aria-label="Event metadata (JSON)"
+          className="max-h-96 overflow-auto rounded-md bg-slate-50 p-3 text-xs text-slate-900 focus-visible:ring-2 focus-visible:ring-blue-600 focus-visible:outline-none"
+          data-testid="audit-metadata"
+        >
           {JSON.stringify(e.metadata ?? {}, null, 2)}
         </pre>
       </Card>

@@ -61,7 +61,11 @@ export function AuditTarget({ event: e, compact = false }: { event: AuditEvent; 
       )}
       {e.targetLabelAsOf === "now" ? <span className="text-xs text-slate-600"> (name now)</span> : null}
       {e.targetExists === false ? <span className="text-xs text-slate-600"> (no longer exists)</span> : null}
-      {compact || !e.targetLabel ? null : <code className="block truncate text-xs text-slate-600" title={e.targetId}>{e.targetId}</code>}
+      {compact || !e.targetLabel ? null : (
+        <code className="block truncate text-xs text-slate-600" title={e.targetId}>
+          {e.targetId}
+        </code>
+      )}
     </span>
   );
 }

@@ -56,7 +56,12 @@ export function AuditView({
         }
       />
       <Card aria-label="Filters">
-        <form method="get" action="/dashboard/audit" className="grid grid-cols-1 gap-2 sm:grid-cols-2 sm:items-end lg:grid-cols-4" aria-label="Filter the audit log">
+        <form
+          method="get"
+          action="/dashboard/audit"
+          className="grid grid-cols-1 gap-2 sm:grid-cols-2 sm:items-end lg:grid-cols-4"
+          aria-label="Filter the audit log"
+        >
           <Field label="Actor (email or id)">
             <Input name="actor" defaultValue={filters.actor ?? ""} placeholder="ops@example.com" />
           </Field>
@@ -90,7 +95,10 @@ export function AuditView({
             <Input type="datetime-local" name="to" defaultValue={filters.to?.slice(0, 16) ?? ""} />
           </Field>
           <div className="flex gap-2">
-            <button type="submit" className="h-9 flex-1 rounded-md bg-slate-900 px-4 text-sm font-medium text-white hover:bg-slate-800 focus-visible:ring-2 focus-visible:ring-blue-600 focus-visible:outline-none">
+            <button
+              type="submit"
+              className="h-9 flex-1 rounded-md bg-slate-900 px-4 text-sm font-medium text-white hover:bg-slate-800 focus-visible:ring-2 focus-visible:ring-blue-600 focus-visible:outline-none"
+            >
               Filter
             </button>
             {filtered ? (
@@ -121,8 +129,12 @@ export function AuditView({
                 <div className="mt-1">
                   <AuditTarget event={e} compact />
                 </div>
-                {e.organizationName ?? e.organizationId ? <p className="text-xs text-slate-600">{e.organizationName ?? e.organizationId}</p> : null}
-                <Link href={detailHref(e.id, filters)} className="mt-2 inline-block text-sm text-blue-700 underline" aria-label={`Details of ${e.action}, ${utcTime(e.createdAt)}`}>
+                {(e.organizationName ?? e.organizationId) ? <p className="text-xs text-slate-600">{e.organizationName ?? e.organizationId}</p> : null}
+                <Link
+                  href={detailHref(e.id, filters)}
+                  className="mt-2 inline-block text-sm text-blue-700 underline"
+                  aria-label={`Details of ${e.action}, ${utcTime(e.createdAt)}`}
+                >
                   Details
                 </Link>
               </li>
@@ -155,7 +167,12 @@ export function AuditView({
                   </TD>
                   <TD className="break-all">{e.organizationName ?? e.organizationId ?? <span className="text-slate-500">instance</span>}</TD>
                   <TD>
-                    <Link href={detailHref(e.id, filters)} className="text-blue-700 underline" aria-label={`Details of ${e.action}, ${utcTime(e.createdAt)}`} data-testid="audit-details">
+                    <Link
+                      href={detailHref(e.id, filters)}
+                      className="text-blue-700 underline"
+                      aria-label={`Details of ${e.action}, ${utcTime(e.createdAt)}`}
+                      data-testid="audit-details"
+                    >
                       Details
                     </Link>
                   </TD>

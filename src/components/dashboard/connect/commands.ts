@@ -25,7 +25,8 @@ export function buildCommands(base: string, organizationId: string, formId: stri
         id: "list-records",
         title: "List the form's records",
         scope: "records:read",
-        explain: "Newest first. Add created_after, created_before (ISO 8601, exclusive) or submitted_by; pass meta.next_cursor back as cursor until it is null.",
+        explain:
+          "Newest first. Add created_after, created_before (ISO 8601, exclusive) or submitted_by; pass meta.next_cursor back as cursor until it is null.",
         command: `curl -sS "${records}?sort=-created_at&limit=25" \\\n  ${auth}`,
       },
       {
@@ -45,14 +46,16 @@ export function buildCommands(base: string, organizationId: string, formId: stri
         id: "walk-rows",
         title: "Walk a data source's rows",
         scope: "data_sources:read",
-        explain: "100 live rows a page in display order; pass meta.next_cursor back as cursor until it is null. Keep the largest updated_at you saw as your mark.",
+        explain:
+          "100 live rows a page in display order; pass meta.next_cursor back as cursor until it is null. Keep the largest updated_at you saw as your mark.",
         command: `curl -sS "${rows}?limit=100" \\\n  ${auth}`,
       },
       {
         id: "delta-rows",
         title: "The delta call (device sync)",
         scope: "data_sources:read",
-        explain: "What changed since your mark, tombstones included (deleted_at set); walk it to the end the same way. Replace the date with your mark (updated_after is exclusive).",
+        explain:
+          "What changed since your mark, tombstones included (deleted_at set); walk it to the end the same way. Replace the date with your mark (updated_after is exclusive).",
         command: `curl -sS "${rows}?updated_after=2026-01-01T00:00:00.000Z&include_deleted=true&limit=100" \\\n  ${auth}`,
       },
     );

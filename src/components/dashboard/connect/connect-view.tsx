@@ -23,7 +23,13 @@ interface SourceItem extends Item {
   healthy: boolean;
 }
 
-const SOURCE_STATE_LABELS: Record<string, string> = { needs_attention: "needs attention", error: "error", never_synced: "never synced", stale: "stale", paused: "paused" };
+const SOURCE_STATE_LABELS: Record<string, string> = {
+  needs_attention: "needs attention",
+  error: "error",
+  never_synced: "never synced",
+  stale: "stale",
+  paused: "paused",
+};
 
 /**
  * The samples start on what makes them runnable (D523): a form that has records (the list call

@@ -25,7 +25,14 @@ function useSubmit() {
   return { error, pending, run };
 }
 
-function NameDialog(props: { title: string; initial?: string; submitLabel: string; errorTitle: string; onClose: () => void; onSubmit: (name: string) => Promise<void> }) {
+function NameDialog(props: {
+  title: string;
+  initial?: string;
+  submitLabel: string;
+  errorTitle: string;
+  onClose: () => void;
+  onSubmit: (name: string) => Promise<void>;
+}) {
   const { error, pending, run } = useSubmit();
   return (
     <Dialog open onOpenChange={(open) => !open && props.onClose()}>
@@ -61,7 +68,17 @@ export function CreateFormDialog({ organizationId, onClose, onCreated }: { organ
   );
 }
 
-export function RenameFormDialog({ organizationId, form, onClose, onDone }: { organizationId: string; form: FormRow; onClose: () => void; onDone: () => void }) {
+export function RenameFormDialog({
+  organizationId,
+  form,
+  onClose,
+  onDone,
+}: {
+  organizationId: string;
+  form: FormRow;
+  onClose: () => void;
+  onDone: () => void;
+}) {
   return (
     <NameDialog
       title={`Rename ${form.name}`}
@@ -78,7 +95,17 @@ export function RenameFormDialog({ organizationId, form, onClose, onDone }: { or
 }
 
 /** Only a form without records can go: records are field data and are never deleted as a side effect. */
-export function DeleteFormDialog({ organizationId, form, onClose, onDone }: { organizationId: string; form: FormRow; onClose: () => void; onDone: () => void }) {
+export function DeleteFormDialog({
+  organizationId,
+  form,
+  onClose,
+  onDone,
+}: {
+  organizationId: string;
+  form: FormRow;
+  onClose: () => void;
+  onDone: () => void;
+}) {
   const { error, pending, run } = useSubmit();
   const blocked = form.records > 0;
   return (
@@ -91,7 +118,9 @@ export function DeleteFormDialog({ organizationId, form, onClose, onDone }: { or
               submitted field data, and deleting a form never removes them. Keep the form, or rename it to show it is no longer in use.
             </Alert>
           ) : (
-            <p className="text-sm text-slate-700">It has no records. Integrations that still post to its id will get 404 from then on. The deletion is audited.</p>
+            <p className="text-sm text-slate-700">
+              It has no records. Integrations that still post to its id will get 404 from then on. The deletion is audited.
+            </p>
           )}
           {error ? (
             <Alert title="Not deleted" requestId={error.requestId}>

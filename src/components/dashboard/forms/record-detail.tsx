@@ -10,7 +10,8 @@ import type { RecordItem } from "./types";
  * returns it, to copy. Values are text: markup or scripts a submitter sent show as characters.
  */
 export function RecordDetail({ record, onClose }: { record: RecordItem; onClose: () => void }) {
-  const values = record.fieldValues && typeof record.fieldValues === "object" && !Array.isArray(record.fieldValues) ? (record.fieldValues as Record<string, unknown>) : {};
+  const values =
+    record.fieldValues && typeof record.fieldValues === "object" && !Array.isArray(record.fieldValues) ? (record.fieldValues as Record<string, unknown>) : {};
   return (
     <JsonDrawer
       title={`Record ${record.id}`}

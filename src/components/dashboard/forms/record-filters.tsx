@@ -44,7 +44,17 @@ const PRESETS: Array<{ label: string; after: () => Date }> = [
  * The records filters in people's words (D457): date-time pickers with presets, "submitted by"
  * with suggestions from the form's submitters. What is applied is exactly what GET …/records takes.
  */
-export function RecordFilters({ organizationId, formId, applied, onApply }: { organizationId: string; formId: string; applied: AppliedFilters; onApply: (filters: AppliedFilters) => void }) {
+export function RecordFilters({
+  organizationId,
+  formId,
+  applied,
+  onApply,
+}: {
+  organizationId: string;
+  formId: string;
+  applied: AppliedFilters;
+  onApply: (filters: AppliedFilters) => void;
+}) {
   const [after, setAfter] = useState(toLocalInput(applied.created_after));
   const [before, setBefore] = useState(toLocalInput(applied.created_before));
   const [submitter, setSubmitter] = useState(applied.submitted_by);
@@ -114,7 +124,14 @@ export function RecordFilters({ organizationId, formId, applied, onApply }: { or
           <Label htmlFor="filter-submitted-by" className="text-xs">
             Submitted by
           </Label>
-          <Input id="filter-submitted-by" value={submitter} placeholder="Device or user name" autoComplete="off" onChange={(e) => setSubmitter(e.target.value)} aria-describedby="submitted-by-hint" />
+          <Input
+            id="filter-submitted-by"
+            value={submitter}
+            placeholder="Device or user name"
+            autoComplete="off"
+            onChange={(e) => setSubmitter(e.target.value)}
+            aria-describedby="submitted-by-hint"
+          />
           {shown.length > 0 ? (
             <ul aria-label="Submitter suggestions" className="flex flex-wrap gap-1" data-testid="submitter-suggestions">
               {shown.map((s) => (
@@ -153,8 +170,8 @@ export function RecordFilters({ organizationId, formId, applied, onApply }: { or
         </div>
       </div>
       <p id="submitted-by-hint" className="text-xs text-slate-600">
-        Times are in your time zone; “after” and “before” leave out the moment itself. “Submitted by” matches a name exactly, as the API does; the suggestions list
-        the recent submitters whose name contains what you type (any case), so pick one to filter by it.
+        Times are in your time zone; “after” and “before” leave out the moment itself. “Submitted by” matches a name exactly, as the API does; the suggestions
+        list the recent submitters whose name contains what you type (any case), so pick one to filter by it.
       </p>
     </form>
   );

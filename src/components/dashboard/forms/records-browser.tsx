@@ -51,7 +51,10 @@ export function RecordsBrowser({ organizationId, formId }: { organizationId: str
       createdBefore: applied.created_before.trim() || undefined,
       submittedBy: applied.submitted_by.trim() || undefined,
     };
-    Promise.all([trpc.forms.records.query({ ...input, cursor, sort: reversed ? reverseSort(sort) : sort }), cursor || reversed ? Promise.resolve(null) : trpc.forms.perDay.query(input)]).then(
+    Promise.all([
+      trpc.forms.records.query({ ...input, cursor, sort: reversed ? reverseSort(sort) : sort }),
+      cursor || reversed ? Promise.resolve(null) : trpc.forms.perDay.query(input),
+    ]).then(
       ([next, perDay]) => {
         if (!current) return;
         setPage(reversed ? { ...next, items: [...next.items].reverse() } : next);
@@ -88,7 +91,11 @@ export function RecordsBrowser({ organizationId, formId }: { organizationId: str
         }}
       />
       <p className="text-xs text-slate-600">
-        The same query on the API: <code className="break-all">GET …/records?sort={sort}{filtered ? `&${filterQuery(applied)}` : ""}</code>
+        The same query on the API:{" "}
+        <code className="break-all">
+          GET …/records?sort={sort}
+          {filtered ? `&${filterQuery(applied)}` : ""}
+        </code>
       </p>
       {error ? (
         <Alert title="Records could not be loaded" requestId={error.requestId}>
@@ -101,89 +108,91 @@ export function RecordsBrowser({ organizationId, formId }: { organizationId: str
           Records {filtered ? <span className="text-sm font-normal text-slate-600">(filtered)</span> : null}
         </h2>
         <div className="flex flex-wrap items-center gap-2">
-        <Label htmlFor="records-sort" className="text-xs">
-          Order
-        </Label>
-        <Select
-          id="records-sort"
-          className="w-auto"
-          value={sort}
-          onChange={(e) => {
-            setSort(e.target.value as "-created_at" | "created_at");
-            pager.first();
-          }}
-        >
-          <option value="-created_at">Newest first</option>
-          <option value="created_at">Oldest first</option>
-        </Select>
-        <a href={exportHref} download className={buttonVariants({ variant: "outline", size: "sm" })} data-testid="export-csv">
-          <Download aria-hidden /> Export CSV{filtered ? " (filtered)" : ""}
-        </a>
+          <Label htmlFor="records-sort" className="text-xs">
+            Order
+          </Label>
+          <Select
+            id="records-sort"
+            className="w-auto"
+            value={sort}
+            onChange={(e) => {
+              setSort(e.target.value as "-created_at" | "created_at");
+              pager.first();
+            }}
+          >
+            <option value="-created_at">Newest first</option>
+            <option value="created_at">Oldest first</option>
+          </Select>
+          <a href={exportHref} download className={buttonVariants({ variant: "outline", size: "sm" })} data-testid="export-csv">
+            <Download aria-hidden /> Export CSV{filtered ? " (filtered)" : ""}
+          </a>
         </div>
       </div>
       {page === null ? (
         <p className="text-sm text-slate-600">Loading records…</p>
       ) : page.items.length === 0 ? (
         <EmptyState title={filtered ? "No records match these filters" : "No records yet"}>
-          {filtered ? "Widen the time range or clear “Submitted by”." : "Records appear here once a device or integration posts them (see Connect an integration)."}
+          {filtered
+            ? "Widen the time range or clear “Submitted by”."
+            : "Records appear here once a device or integration posts them (see Connect an integration)."}
         </EmptyState>
       ) : (
         <>
-        <ul className="space-y-2 md:hidden" aria-label="Records (compact)">
-          {page.items.map((record) => (
-            <li key={record.id} data-testid="record-card" className="rounded-lg border border-slate-200 bg-white p-3">
-              <div className="flex items-start justify-between gap-2">
-                <div className="min-w-0">
-                  <p className="font-mono text-xs text-slate-700">{exactTime(record.createdAt)}</p>
-                  <p className="truncate text-sm font-medium text-slate-900">{record.createdBy}</p>
-                </div>
-                <Button variant="outline" size="sm" onClick={() => setOpen(record)} aria-label={`View record ${record.id}`}>
-                  View
-                </Button>
-              </div>
-              <p className="mt-1 line-clamp-2 font-mono text-xs break-all text-slate-700">{JSON.stringify(record.fieldValues)}</p>
-            </li>
-          ))}
-        </ul>
-        <Table aria-labelledby="records-heading" wrapperClassName="hidden md:block">
-          <THead>
-            <TR>
-              <TH aria-sort={ariaSort}>Submitted at (UTC)</TH>
-              <TH>Submitted by</TH>
-              {fields.map((name) => (
-                <TH key={name} className="normal-case" data-testid="record-field-column">
-                  {name}
-                </TH>
-              ))}
-              <TH className="text-right">
-                <span className="sr-only">Detail</span>
-              </TH>
-            </TR>
-          </THead>
-          <TBody>
+          <ul className="space-y-2 md:hidden" aria-label="Records (compact)">
             {page.items.map((record) => (
-              <TR key={record.id} data-testid="record-row" data-record-id={record.id}>
-                <TD className="font-mono text-xs whitespace-nowrap">{exactTime(record.createdAt)}</TD>
-                <TD className="max-w-40 truncate" data-testid="record-created-by">
-                  {record.createdBy}
-                </TD>
-                {fields.map((name) => {
-                  const text = cellDisplay(record.fieldValues[name]);
-                  return (
-                    <TD key={name} className="max-w-56 truncate" title={text}>
-                      {text}
-                    </TD>
-                  );
-                })}
-                <TD className="text-right">
+              <li key={record.id} data-testid="record-card" className="rounded-lg border border-slate-200 bg-white p-3">
+                <div className="flex items-start justify-between gap-2">
+                  <div className="min-w-0">
+                    <p className="font-mono text-xs text-slate-700">{exactTime(record.createdAt)}</p>
+                    <p className="truncate text-sm font-medium text-slate-900">{record.createdBy}</p>
+                  </div>
                   <Button variant="outline" size="sm" onClick={() => setOpen(record)} aria-label={`View record ${record.id}`}>
                     View
                   </Button>
-                </TD>
-              </TR>
+                </div>
+                <p className="mt-1 line-clamp-2 font-mono text-xs break-all text-slate-700">{JSON.stringify(record.fieldValues)}</p>
+              </li>
             ))}
-          </TBody>
-        </Table>
+          </ul>
+          <Table aria-labelledby="records-heading" wrapperClassName="hidden md:block">
+            <THead>
+              <TR>
+                <TH aria-sort={ariaSort}>Submitted at (UTC)</TH>
+                <TH>Submitted by</TH>
+                {fields.map((name) => (
+                  <TH key={name} className="normal-case" data-testid="record-field-column">
+                    {name}
+                  </TH>
+                ))}
+                <TH className="text-right">
+                  <span className="sr-only">Detail</span>
+                </TH>
+              </TR>
+            </THead>
+            <TBody>
+              {page.items.map((record) => (
+                <TR key={record.id} data-testid="record-row" data-record-id={record.id}>
+                  <TD className="font-mono text-xs whitespace-nowrap">{exactTime(record.createdAt)}</TD>
+                  <TD className="max-w-40 truncate" data-testid="record-created-by">
+                    {record.createdBy}
+                  </TD>
+                  {fields.map((name) => {
+                    const text = cellDisplay(record.fieldValues[name]);
+                    return (
+                      <TD key={name} className="max-w-56 truncate" title={text}>
+                        {text}
+                      </TD>
+                    );
+                  })}
+                  <TD className="text-right">
+                    <Button variant="outline" size="sm" onClick={() => setOpen(record)} aria-label={`View record ${record.id}`}>
+                      View
+                    </Button>
+                  </TD>
+                </TR>
+              ))}
+            </TBody>
+          </Table>
         </>
       )}
       <PagerNav pager={pager} nextCursor={page?.nextCursor ?? null} label="Records pages" />

@@ -65,9 +65,7 @@ export function KeyOverview({
             <Button variant="outline" size="sm" onClick={() => setDialog("rotate")}>
               <RefreshCw aria-hidden /> Rotate
             </Button>
-            {apiKey.revokeAt ? (
-              <CancelRevocationButton apiKey={apiKey} organizationId={organizationId} onCancelled={refresh} onError={setError} />
-            ) : null}
+            {apiKey.revokeAt ? <CancelRevocationButton apiKey={apiKey} organizationId={organizationId} onCancelled={refresh} onError={setError} /> : null}
             <Button variant="outline" size="sm" onClick={() => setDialog("schedule")}>
               <CalendarClock aria-hidden /> {apiKey.revokeAt ? "Reschedule revocation" : "Schedule revocation"}
             </Button>

@@ -18,7 +18,6 @@ import type { KeyRow, MintDefaults } from "./types";
 const FRESH: MintDefaults = { name: "", environment: "live", scopes: [], rateLimit: 600 };
 const stateTone = { active: "green", expired: "amber", revoked: "red" } as const;
 
-
 /** A key's own page: its traffic and recent requests (D199). */
 function keyPage(organizationId: string | null, keyId: string): string {
   return organizationId ? `/dashboard/organizations/${organizationId}/keys/${keyId}` : `/dashboard/instance/keys/${keyId}`;
@@ -61,9 +60,7 @@ export function KeysView({ organizationId, organizationName, keys, canManage, ca
   return (
     <div>
       <div className="mb-4 flex flex-col gap-3 sm:flex-row sm:items-center sm:justify-between">
-        <p className="text-sm text-slate-600">
-          Only a key&apos;s prefix is shown after it is minted. Revoked keys stay listed for audit.
-        </p>
+        <p className="text-sm text-slate-600">Only a key&apos;s prefix is shown after it is minted. Revoked keys stay listed for audit.</p>
         {canManage ? (
           <Button onClick={() => openMint(FRESH)}>
             <Plus aria-hidden /> Mint key
@@ -91,145 +88,153 @@ export function KeysView({ organizationId, organizationName, keys, canManage, ca
         </EmptyState>
       ) : (
         <>
-        <ul className="space-y-3 md:hidden" aria-label="API keys (compact)">
-          {keys.map((key) => (
-            <li key={key.id} data-testid="key-card" className="rounded-lg border border-slate-200 bg-white p-3">
-              <div className="flex items-start justify-between gap-2">
-                <div className="min-w-0">
-                  <p className="font-medium break-words text-slate-900">
-                    <Link href={keyPage(organizationId, key.id)} className="hover:underline focus-visible:ring-2 focus-visible:ring-blue-600 focus-visible:outline-none" data-testid="key-page-link">
-                      {key.name}
-                    </Link>
-                  </p>
-                  <p className="mt-0.5 flex items-center gap-1.5">
-                    <code className="text-xs text-slate-600">{key.prefix}…</code>
-                    <Badge tone={key.environment === "live" ? "neutral" : "amber"}>{key.environment}</Badge>
-                  </p>
-                </div>
-                <Badge tone={stateTone[key.state]}>{key.state}</Badge>
-              </div>
-              <ScheduledNote iso={key.revokeAt} />
-              <div className="mt-2 flex flex-wrap gap-1">
-                {key.scopes.map((scope) => (
-                  <Badge key={scope} tone="blue">
-                    {scope}
-                  </Badge>
-                ))}
-              </div>
-              <dl className="mt-2 grid grid-cols-2 gap-x-3 gap-y-1 text-xs">
-                <dt className="text-slate-500">Binding</dt>
-                <dd>{binding(key)}</dd>
-                <dt className="text-slate-500">Last used</dt>
-                <dd>
-                  <RelativeTime iso={key.lastUsedAt} empty="never" />
-                </dd>
-                <dt className="text-slate-500">Created</dt>
-                <dd>
-                  <RelativeTime iso={key.createdAt} />
-                </dd>
-                <dt className="text-slate-500">Expires</dt>
-                <dd>
-                  <RelativeTime iso={key.expiresAt} empty="never" />
-                </dd>
-              </dl>
-              {canManage && key.state === "active" ? (
-                <div className="mt-3 flex gap-2">
-                  <Button variant="outline" size="sm" onClick={() => openMint(rotationDefaults(key))}>
-                    <RefreshCw aria-hidden /> Rotate
-                  </Button>
-                  <Button variant="outline" size="sm" className="text-red-700" onClick={() => setRevoking(key)}>
-                    <Ban aria-hidden /> Revoke
-                  </Button>
-                </div>
-              ) : null}
-            </li>
-          ))}
-        </ul>
-        <Table aria-label="API keys" wrapperClassName="hidden md:block">
-          <THead>
-            <TR>
-              <TH>Name · prefix · env</TH>
-              <TH>Scopes</TH>
-              <TH>Binding</TH>
-              <TH>Created</TH>
-              <TH>Expires</TH>
-              <TH>Last used</TH>
-              <TH>State</TH>
-              {canManage ? <TH className="text-right">Actions</TH> : null}
-            </TR>
-          </THead>
-          <TBody>
+          <ul className="space-y-3 md:hidden" aria-label="API keys (compact)">
             {keys.map((key) => (
-              <TR key={key.id} data-key-id={key.id} data-testid="key-row" className={key.state === "active" ? undefined : "text-slate-500"}>
-                <TD>
-                  <p className="font-medium break-words text-slate-900">
-                    <Link href={keyPage(organizationId, key.id)} className="hover:underline focus-visible:ring-2 focus-visible:ring-blue-600 focus-visible:outline-none" data-testid="key-page-link">
-                      {key.name}
-                    </Link>
-                  </p>
-                  <p className="mt-0.5 flex items-center gap-1.5">
-                    <code className="text-xs whitespace-nowrap text-slate-600">{key.prefix}…</code>
-                    <Badge tone={key.environment === "live" ? "neutral" : "amber"}>{key.environment}</Badge>
-                  </p>
-                </TD>
-                <TD className="min-w-32">
-                  <div className="flex flex-wrap gap-1">
-                    {key.scopes.map((scope) => (
-                      <Badge key={scope} tone="blue">
-                        {scope}
-                      </Badge>
-                    ))}
+              <li key={key.id} data-testid="key-card" className="rounded-lg border border-slate-200 bg-white p-3">
+                <div className="flex items-start justify-between gap-2">
+                  <div className="min-w-0">
+                    <p className="font-medium break-words text-slate-900">
+                      <Link
+                        href={keyPage(organizationId, key.id)}
+                        className="hover:underline focus-visible:ring-2 focus-visible:ring-blue-600 focus-visible:outline-none"
+                        data-testid="key-page-link"
+                      >
+                        {key.name}
+                      </Link>
+                    </p>
+                    <p className="mt-0.5 flex items-center gap-1.5">
+                      <code className="text-xs text-slate-600">{key.prefix}…</code>
+                      <Badge tone={key.environment === "live" ? "neutral" : "amber"}>{key.environment}</Badge>
+                    </p>
                   </div>
-                </TD>
-                <TD>{binding(key)}</TD>
-                <TD className="whitespace-nowrap">
-                  <RelativeTime iso={key.createdAt} />
-                </TD>
-                <TD className="whitespace-nowrap">
-                  <RelativeTime iso={key.expiresAt} empty="never" />
-                </TD>
-                <TD className="whitespace-nowrap" data-testid="key-last-used">
-                  <RelativeTime iso={key.lastUsedAt} empty="never" />
-                </TD>
-                <TD>
-                  <Badge tone={stateTone[key.state]} data-testid="key-state">
-                    {key.state}
-                  </Badge>
-                  <ScheduledNote iso={key.revokeAt} />
-                </TD>
-                {canManage ? (
-                  <TD className="text-right whitespace-nowrap">
-                    {key.state === "active" ? (
-                      <div className="flex justify-end gap-1">
-                        <Button
-                          variant="ghost"
-                          size="icon"
-                          aria-label={`Rotate ${key.name}`}
-                          title="Rotate: mint a replacement with the same scopes"
-                          onClick={() => openMint(rotationDefaults(key))}
-                        >
-                          <RefreshCw aria-hidden />
-                        </Button>
-                        <Button
-                          variant="ghost"
-                          size="icon"
-                          className="text-red-700 hover:bg-red-50"
-                          aria-label={`Revoke ${key.name}`}
-                          title="Revoke (permanent)"
-                          onClick={() => setRevoking(key)}
-                        >
-                          <Ban aria-hidden />
-                        </Button>
-                      </div>
-                    ) : (
-                      <span className="text-xs text-slate-600">{key.state === "revoked" ? "permanent" : "—"}</span>
-                    )}
-                  </TD>
+                  <Badge tone={stateTone[key.state]}>{key.state}</Badge>
+                </div>
+                <ScheduledNote iso={key.revokeAt} />
+                <div className="mt-2 flex flex-wrap gap-1">
+                  {key.scopes.map((scope) => (
+                    <Badge key={scope} tone="blue">
+                      {scope}
+                    </Badge>
+                  ))}
+                </div>
+                <dl className="mt-2 grid grid-cols-2 gap-x-3 gap-y-1 text-xs">
+                  <dt className="text-slate-500">Binding</dt>
+                  <dd>{binding(key)}</dd>
+                  <dt className="text-slate-500">Last used</dt>
+                  <dd>
+                    <RelativeTime iso={key.lastUsedAt} empty="never" />
+                  </dd>
+                  <dt className="text-slate-500">Created</dt>
+                  <dd>
+                    <RelativeTime iso={key.createdAt} />
+                  </dd>
+                  <dt className="text-slate-500">Expires</dt>
+                  <dd>
+                    <RelativeTime iso={key.expiresAt} empty="never" />
+                  </dd>
+                </dl>
+                {canManage && key.state === "active" ? (
+                  <div className="mt-3 flex gap-2">
+                    <Button variant="outline" size="sm" onClick={() => openMint(rotationDefaults(key))}>
+                      <RefreshCw aria-hidden /> Rotate
+                    </Button>
+                    <Button variant="outline" size="sm" className="text-red-700" onClick={() => setRevoking(key)}>
+                      <Ban aria-hidden /> Revoke
+                    </Button>
+                  </div>
                 ) : null}
-              </TR>
+              </li>
             ))}
-          </TBody>
-        </Table>
+          </ul>
+          <Table aria-label="API keys" wrapperClassName="hidden md:block">
+            <THead>
+              <TR>
+                <TH>Name · prefix · env</TH>
+                <TH>Scopes</TH>
+                <TH>Binding</TH>
+                <TH>Created</TH>
+                <TH>Expires</TH>
+                <TH>Last used</TH>
+                <TH>State</TH>
+                {canManage ? <TH className="text-right">Actions</TH> : null}
+              </TR>
+            </THead>
+            <TBody>
+              {keys.map((key) => (
+                <TR key={key.id} data-key-id={key.id} data-testid="key-row" className={key.state === "active" ? undefined : "text-slate-500"}>
+                  <TD>
+                    <p className="font-medium break-words text-slate-900">
+                      <Link
+                        href={keyPage(organizationId, key.id)}
+                        className="hover:underline focus-visible:ring-2 focus-visible:ring-blue-600 focus-visible:outline-none"
+                        data-testid="key-page-link"
+                      >
+                        {key.name}
+                      </Link>
+                    </p>
+                    <p className="mt-0.5 flex items-center gap-1.5">
+                      <code className="text-xs whitespace-nowrap text-slate-600">{key.prefix}…</code>
+                      <Badge tone={key.environment === "live" ? "neutral" : "amber"}>{key.environment}</Badge>
+                    </p>
+                  </TD>
+                  <TD className="min-w-32">
+                    <div className="flex flex-wrap gap-1">
+                      {key.scopes.map((scope) => (
+                        <Badge key={scope} tone="blue">
+                          {scope}
+                        </Badge>
+                      ))}
+                    </div>
+                  </TD>
+                  <TD>{binding(key)}</TD>
+                  <TD className="whitespace-nowrap">
+                    <RelativeTime iso={key.createdAt} />
+                  </TD>
+                  <TD className="whitespace-nowrap">
+                    <RelativeTime iso={key.expiresAt} empty="never" />
+                  </TD>
+                  <TD className="whitespace-nowrap" data-testid="key-last-used">
+                    <RelativeTime iso={key.lastUsedAt} empty="never" />
+                  </TD>
+                  <TD>
+                    <Badge tone={stateTone[key.state]} data-testid="key-state">
+                      {key.state}
+                    </Badge>
+                    <ScheduledNote iso={key.revokeAt} />
+                  </TD>
+                  {canManage ? (
+                    <TD className="text-right whitespace-nowrap">
+                      {key.state === "active" ? (
+                        <div className="flex justify-end gap-1">
+                          <Button
+                            variant="ghost"
+                            size="icon"
+                            aria-label={`Rotate ${key.name}`}
+                            title="Rotate: mint a replacement with the same scopes"
+                            onClick={() => openMint(rotationDefaults(key))}
+                          >
+                            <RefreshCw aria-hidden />
+                          </Button>
+                          <Button
+                            variant="ghost"
+                            size="icon"
+                            className="text-red-700 hover:bg-red-50"
+                            aria-label={`Revoke ${key.name}`}
+                            title="Revoke (permanent)"
+                            onClick={() => setRevoking(key)}
+                          >
+                            <Ban aria-hidden />
+                          </Button>
+                        </div>
+                      ) : (
+                        <span className="text-xs text-slate-600">{key.state === "revoked" ? "permanent" : "—"}</span>
+                      )}
+                    </TD>
+                  ) : null}
+                </TR>
+              ))}
+            </TBody>
+          </Table>
         </>
       )}
 

@@ -93,7 +93,12 @@ export function MintKeyDialog({ open, onOpenChange, organizationId, organization
               </div>
               <div className="space-y-1.5">
                 <Label htmlFor="key-binding">Binding</Label>
-                <Select id="key-binding" name="binding" defaultValue={organizationId ? "organization" : "instance"} disabled={!organizationId || !canMintInstance}>
+                <Select
+                  id="key-binding"
+                  name="binding"
+                  defaultValue={organizationId ? "organization" : "instance"}
+                  disabled={!organizationId || !canMintInstance}
+                >
                   {organizationId ? <option value="organization">This organization: {organizationName}</option> : null}
                   {canMintInstance || !organizationId ? <option value="instance">Instance (every organization)</option> : null}
                 </Select>

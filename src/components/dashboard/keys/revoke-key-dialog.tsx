@@ -40,8 +40,8 @@ export function RevokeKeyDialog({
         title={`Revoke “${apiKey.name}”?`}
         description={
           <>
-            Requests with <code>{apiKey.prefix}…</code> will be refused (401) from the next one on. This is permanent: a revoked key
-            cannot be restored. It stays listed for audit.
+            Requests with <code>{apiKey.prefix}…</code> will be refused (401) from the next one on. This is permanent: a revoked key cannot be restored. It
+            stays listed for audit.
           </>
         }
       >

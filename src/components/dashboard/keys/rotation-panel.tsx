@@ -72,9 +72,7 @@ export function RotationPanel({
           <h2 id="rotation-heading" className="flex items-center gap-2 font-semibold text-blue-950">
             <RefreshCw className="size-4" aria-hidden /> Rotating “{key.name}” (<code>{key.prefix}…</code>)
           </h2>
-          <p className="mt-1 text-sm text-blue-900">
-            Switch your integration to the new key. When the old key&apos;s last use stops moving, revoke it.
-          </p>
+          <p className="mt-1 text-sm text-blue-900">Switch your integration to the new key. When the old key&apos;s last use stops moving, revoke it.</p>
           <p className="mt-3 text-sm">
             Old key last used:{" "}
             <strong data-testid="rotation-last-used" data-last-used={key.lastUsedAt ?? ""}>

@@ -56,8 +56,8 @@ export function ScheduleRevocationDialog({
         title={`Schedule the revocation of “${apiKey.name}”`}
         description={
           <>
-            Requests with <code>{apiKey.prefix}…</code> keep working until the time you choose, then are refused (401). Until then you can
-            cancel it; after it, the revocation is permanent.
+            Requests with <code>{apiKey.prefix}…</code> keep working until the time you choose, then are refused (401). Until then you can cancel it; after it,
+            the revocation is permanent.
           </>
         }
       >
@@ -66,7 +66,14 @@ export function ScheduleRevocationDialog({
             <legend className="text-sm font-medium text-slate-800">Revoke</legend>
             {PRESETS.map((preset) => (
               <label key={preset.value} className="flex items-center gap-2 text-sm">
-                <input type="radio" name="when" value={preset.value} checked={choice === preset.value} onChange={() => setChoice(preset.value)} className="accent-slate-900" />
+                <input
+                  type="radio"
+                  name="when"
+                  value={preset.value}
+                  checked={choice === preset.value}
+                  onChange={() => setChoice(preset.value)}
+                  className="accent-slate-900"
+                />
                 {preset.label}
               </label>
             ))}
@@ -97,7 +104,17 @@ export function ScheduleRevocationDialog({
 }
 
 /** Cancels a pending scheduled revocation; the key stays active. */
-export function CancelRevocationButton({ apiKey, organizationId, onCancelled, onError }: { apiKey: KeyRow; organizationId: string | null; onCancelled: (key: KeyRow) => void; onError: (error: ShownError) => void }) {
+export function CancelRevocationButton({
+  apiKey,
+  organizationId,
+  onCancelled,
+  onError,
+}: {
+  apiKey: KeyRow;
+  organizationId: string | null;
+  onCancelled: (key: KeyRow) => void;
+  onError: (error: ShownError) => void;
+}) {
   const [pending, setPending] = useState(false);
   return (
     <Button

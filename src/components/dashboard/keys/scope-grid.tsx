@@ -27,7 +27,9 @@ export function ScopeGrid({ value, onChange }: { value: string[]; onChange: (nex
         <table className="w-full text-sm">
           <thead>
             <tr className="text-xs text-slate-500">
-              <th scope="col" className="px-3 py-1 text-left font-medium">Resource</th>
+              <th scope="col" className="px-3 py-1 text-left font-medium">
+                Resource
+              </th>
               {ACTIONS.map((action) => (
                 <th key={action} scope="col" className="px-2 py-1 font-medium">
                   {action === "*" ? "all (*)" : action}

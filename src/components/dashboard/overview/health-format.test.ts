@@ -7,7 +7,12 @@ describe("health figures as they read", () => {
     expect(windowStartText("2026-12-02T00:00:00.000Z", "2026-12-02T23:00:00.000Z")).toBe("00:00 UTC today");
   });
   it("rounds the error rate, and has none without requests", () => {
-    const of = (errors: number, total: number) => ({ total, errors, errorRate: total ? errors / total : null, byClass: { "2xx": total - errors, "4xx": errors, "429": 0, "5xx": 0 } });
+    const of = (errors: number, total: number) => ({
+      total,
+      errors,
+      errorRate: total ? errors / total : null,
+      byClass: { "2xx": total - errors, "4xx": errors, "429": 0, "5xx": 0 },
+    });
     expect(errorRateText(of(1, 3))).toBe("33 %");
     expect(errorRateText(of(1, 200))).toBe("0.5 %");
     expect(errorRateText(of(0, 5))).toBe("0 %");

@@ -34,7 +34,14 @@ export function HealthStrip({
         Health
       </h2>
       <div className="grid grid-cols-2 gap-2 sm:gap-3 lg:grid-cols-5">
-        <Figure icon={<AlertTriangle aria-hidden />} label="Sources in trouble" value={sources.inTrouble} testId="health-in-trouble" tone={sources.inTrouble > 0 ? "text-red-800" : undefined} wide>
+        <Figure
+          icon={<AlertTriangle aria-hidden />}
+          label="Sources in trouble"
+          value={sources.inTrouble}
+          testId="health-in-trouble"
+          tone={sources.inTrouble > 0 ? "text-red-800" : undefined}
+          wide
+        >
           {only ? (
             <TroubleLinks organizationId={only.id} organizationName={only.name} sources={sources} />
           ) : sources.total === 0 ? (

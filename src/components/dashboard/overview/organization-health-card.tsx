@@ -16,7 +16,10 @@ export function OrganizationHealthCard({ organization, health }: { organization:
   return (
     <article className="min-w-0 rounded-lg border border-slate-200 bg-white p-4" data-testid="organization-health" aria-labelledby={`org-${organization.id}`}>
       <h3 id={`org-${organization.id}`} className="min-w-0 font-medium text-slate-900">
-        <Link href={`${base}/keys`} className="group flex min-w-0 items-center justify-between gap-2 hover:underline focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-blue-600">
+        <Link
+          href={`${base}/keys`}
+          className="group flex min-w-0 items-center justify-between gap-2 hover:underline focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-blue-600"
+        >
           <span className="truncate">{organization.name}</span>
           <ArrowRight className="size-4 shrink-0 text-slate-400 group-hover:text-slate-700" aria-hidden />
         </Link>
@@ -43,7 +46,8 @@ export function OrganizationHealthCard({ organization, health }: { organization:
               </span>
             ) : (
               <Link className="hover:underline" href={`${base}/requests`}>
-                {health.requests.total.toLocaleString("en")} · <span className={health.requests.errors > 0 ? "font-medium text-red-800" : ""}>{errorRateText(health.requests)} errors</span>
+                {health.requests.total.toLocaleString("en")} ·{" "}
+                <span className={health.requests.errors > 0 ? "font-medium text-red-800" : ""}>{errorRateText(health.requests)} errors</span>
                 <span className="block text-xs text-slate-600">{errorSplitText(health.requests)}</span>
               </Link>
             )}
@@ -53,7 +57,11 @@ export function OrganizationHealthCard({ organization, health }: { organization:
           <dt className="text-slate-600">Open alerts</dt>
           <dd data-testid="org-open-alerts">
             {health.openAlerts > 0 ? (
-              <Link className="font-medium text-red-800 underline" href={`${base}/sources?sort=since`} aria-label={`${health.openAlerts} — ${plural(health.openAlerts, "open alert")} in ${organization.name}`}>
+              <Link
+                className="font-medium text-red-800 underline"
+                href={`${base}/sources?sort=since`}
+                aria-label={`${health.openAlerts} — ${plural(health.openAlerts, "open alert")} in ${organization.name}`}
+              >
                 {health.openAlerts}
               </Link>
             ) : (

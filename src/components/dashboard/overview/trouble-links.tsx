@@ -26,7 +26,12 @@ export function TroubleLinks({ organizationId, sources, organizationName }: { or
   const shown = TROUBLES.filter((t) => sources[t.field] > 0);
   if (shown.length === 0) {
     return (
-      <Link className="text-green-800 hover:underline" href={sourcesHref(organizationId)} data-testid="sources-all-ok" aria-label={`${sources.total} ${sources.total === 1 ? "source" : "sources"}, none in trouble — ${organizationName}`}>
+      <Link
+        className="text-green-800 hover:underline"
+        href={sourcesHref(organizationId)}
+        data-testid="sources-all-ok"
+        aria-label={`${sources.total} ${sources.total === 1 ? "source" : "sources"}, none in trouble — ${organizationName}`}
+      >
         {sources.total} {sources.total === 1 ? "source" : "sources"}, none in trouble
       </Link>
     );
@@ -43,7 +48,11 @@ export function TroubleLinks({ organizationId, sources, organizationName }: { or
           >
             {sources[t.field]} {t.label}
           </Link>
-          {index < shown.length - 1 ? <span aria-hidden className="ml-2 text-slate-400">·</span> : null}
+          {index < shown.length - 1 ? (
+            <span aria-hidden className="ml-2 text-slate-400">
+              ·
+            </span>
+          ) : null}
         </span>
       ))}
     </span>

@@ -117,7 +117,9 @@ export function RequestLogView({
         </form>
         {page.items.length === 0 ? (
           <div className="mt-3">
-            <EmptyState title="No requests match">{filtered ? "Clear a filter to see more." : "Requests appear here as the API and the dashboard answer them."}</EmptyState>
+            <EmptyState title="No requests match">
+              {filtered ? "Clear a filter to see more." : "Requests appear here as the API and the dashboard answer them."}
+            </EmptyState>
           </div>
         ) : (
           <>
@@ -164,7 +166,13 @@ export function RequestLogView({
                       {r.errorCode ? <span className="block text-xs text-slate-600">{r.errorCode}</span> : null}
                     </TD>
                     <TD className="text-xs">
-                      {r.surface === "dashboard" ? <Badge>dashboard</Badge> : r.apiKeyPrefix ? <code>{r.apiKeyPrefix}…</code> : <span className="text-slate-600">no key</span>}
+                      {r.surface === "dashboard" ? (
+                        <Badge>dashboard</Badge>
+                      ) : r.apiKeyPrefix ? (
+                        <code>{r.apiKeyPrefix}…</code>
+                      ) : (
+                        <span className="text-slate-600">no key</span>
+                      )}
                     </TD>
                     {showOrganization ? <TD className="text-xs">{r.organizationName ?? <span className="text-slate-600">instance</span>}</TD> : null}
                     <TD className="text-right whitespace-nowrap">{r.durationMs} ms</TD>

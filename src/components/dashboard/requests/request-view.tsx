@@ -53,21 +53,21 @@ export function RequestView({ detail }: { detail: RequestDetail }) {
               )}
             </Fact>
           ) : (
-          <Fact term="API key">
-            {key ? (
-              <span className="flex flex-wrap items-center gap-1.5" data-testid="request-key">
-                <Link href={keyHref!} className="text-blue-700 underline">
-                  {key.name}
-                </Link>
-                <code className="text-xs">{key.prefix}…</code>
-                <Badge tone={keyTone[key.state]}>{key.state}</Badge>
-              </span>
-            ) : r.apiKeyPrefix ? (
-              <code className="text-xs">{r.apiKeyPrefix}… (deleted)</code>
-            ) : (
-              <span className="text-slate-500">none: the request was refused before a key was known</span>
-            )}
-          </Fact>
+            <Fact term="API key">
+              {key ? (
+                <span className="flex flex-wrap items-center gap-1.5" data-testid="request-key">
+                  <Link href={keyHref!} className="text-blue-700 underline">
+                    {key.name}
+                  </Link>
+                  <code className="text-xs">{key.prefix}…</code>
+                  <Badge tone={keyTone[key.state]}>{key.state}</Badge>
+                </span>
+              ) : r.apiKeyPrefix ? (
+                <code className="text-xs">{r.apiKeyPrefix}… (deleted)</code>
+              ) : (
+                <span className="text-slate-500">none: the request was refused before a key was known</span>
+              )}
+            </Fact>
           )}
           <Fact term="Organization">
             {organization ? (
@@ -75,7 +75,13 @@ export function RequestView({ detail }: { detail: RequestDetail }) {
                 {organization.name}
               </Link>
             ) : (
-              <span className="text-slate-500">{r.organizationId ? `${r.organizationId} (deleted)` : r.surface === "dashboard" ? "none (an instance-wide page)" : "none (instance key or no key)"}</span>
+              <span className="text-slate-500">
+                {r.organizationId
+                  ? `${r.organizationId} (deleted)`
+                  : r.surface === "dashboard"
+                    ? "none (an instance-wide page)"
+                    : "none (instance key or no key)"}
+              </span>
             )}
           </Fact>
           <Fact term="Duration">{r.durationMs} ms</Fact>
@@ -122,7 +128,9 @@ function Around({ detail }: { detail: RequestDetail }) {
             {detail.auditEvents.map((e) => (
               <li key={e.id} className="py-2">
                 <span className="font-medium">{e.action}</span> <span className="text-slate-600">on {e.targetType}</span>
-                <span className="block text-xs text-slate-500">{utcTime(e.createdAt)} · by {e.actorType}</span>
+                <span className="block text-xs text-slate-500">
+                  {utcTime(e.createdAt)} · by {e.actorType}
+                </span>
               </li>
             ))}
           </ul>
@@ -141,7 +149,10 @@ function Around({ detail }: { detail: RequestDetail }) {
           <ul className="mt-2 divide-y divide-slate-100 text-sm">
             {detail.syncRuns.map((s) => (
               <li key={s.id} className="py-2">
-                <Link href={`/dashboard/organizations/${detail.request.organizationId}/sources/${s.dataSourceId}`} className="font-medium text-blue-700 underline">
+                <Link
+                  href={`/dashboard/organizations/${detail.request.organizationId}/sources/${s.dataSourceId}`}
+                  className="font-medium text-blue-700 underline"
+                >
                   {s.dataSourceName}
                 </Link>{" "}
                 <Badge tone={s.status === "error" ? "red" : s.status === "ok" ? "green" : "neutral"}>{s.status}</Badge>

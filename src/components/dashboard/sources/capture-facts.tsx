@@ -14,7 +14,9 @@ export function CaptureFacts({ source }: { source: SourceDetail }) {
     <dl className="grid grid-cols-2 gap-x-4 gap-y-2 sm:grid-cols-4" data-testid="capture-facts">
       <div className="min-w-0">
         <dt className="text-xs text-slate-500">Capture mode</dt>
-        <dd className="text-sm text-slate-900" data-testid="capture-mode">{captureModeLabel(source.captureMode)}</dd>
+        <dd className="text-sm text-slate-900" data-testid="capture-mode">
+          {captureModeLabel(source.captureMode)}
+        </dd>
       </div>
       <div className="col-span-2 min-w-0">
         <dt className="text-xs text-slate-500">Last pass read</dt>
@@ -35,7 +37,9 @@ export function CaptureFacts({ source }: { source: SourceDetail }) {
       </div>
       <div className="min-w-0">
         <dt className="text-xs text-slate-500">Last full compare</dt>
-        <dd className="text-sm text-slate-900">{source.lastFullCompareAt ? <RelativeTime iso={source.lastFullCompareAt} /> : <span className="text-slate-500">none yet</span>}</dd>
+        <dd className="text-sm text-slate-900">
+          {source.lastFullCompareAt ? <RelativeTime iso={source.lastFullCompareAt} /> : <span className="text-slate-500">none yet</span>}
+        </dd>
       </div>
     </dl>
   );

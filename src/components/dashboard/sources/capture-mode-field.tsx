@@ -35,7 +35,14 @@ export function CaptureModeField({
     <fieldset className="space-y-1.5">
       <legend className="text-sm font-medium">Capture mode</legend>
       {allowAutomatic ? (
-        <Choice name={name} value="" checked={value === ""} onChange={onChange} label={`Automatic${best ? ` (${CAPTURE_MODE_LABELS[best]})` : ""}`} hint="The best mode the table or object supports." />
+        <Choice
+          name={name}
+          value=""
+          checked={value === ""}
+          onChange={onChange}
+          label={`Automatic${best ? ` (${CAPTURE_MODE_LABELS[best]})` : ""}`}
+          hint="The best mode the table or object supports."
+        />
       ) : null}
       {modes === null ? (
         <p className="text-xs text-slate-500">Test the connection to see which modes this source supports.</p>

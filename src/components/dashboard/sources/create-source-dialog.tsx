@@ -26,7 +26,10 @@ const SCHEDULES = [
 ] as const;
 
 const list = (value: FormDataEntryValue | null) => {
-  const items = String(value ?? "").split(",").map((s) => s.trim()).filter(Boolean);
+  const items = String(value ?? "")
+    .split(",")
+    .map((s) => s.trim())
+    .filter(Boolean);
   return items.length > 0 ? items : null;
 };
 const text = (form: FormData, name: string) => String(form.get(name) ?? "").trim();
@@ -53,7 +56,9 @@ export function CreateSourceDialog({ organizationId }: { organizationId: string 
   const [kind, setKind] = useState<Kind>("postgres_table");
   const [schedule, setSchedule] = useState("900");
   const [error, setError] = useState<ShownError | null>(null);
-  const [check, setCheck] = useState<{ ok: true; columns: string[]; rowsSampled: number; captureModes: ModeSupportDto[] } | { ok: false; reason: string } | null>(null);
+  const [check, setCheck] = useState<
+    { ok: true; columns: string[]; rowsSampled: number; captureModes: ModeSupportDto[] } | { ok: false; reason: string } | null
+  >(null);
   /** "" = automatic: the best mode the target supports, chosen by the first pass. */
   const [captureMode, setCaptureMode] = useState("");
   const [pending, setPending] = useState(false);
@@ -119,7 +124,15 @@ export function CreateSourceDialog({ organizationId }: { organizationId: string 
       <DialogContent title="New data source" description="Connection secrets are stored encrypted and never shown again, not even here.">
         <form onSubmit={(e) => void onSubmit(e)} className="space-y-3" aria-label="New data source" autoComplete="off">
           <Field id="src-kind" label="Kind">
-            <Select id="src-kind" value={kind} onChange={(e) => { setKind(e.target.value as Kind); setCheck(null); setCaptureMode(""); }}>
+            <Select
+              id="src-kind"
+              value={kind}
+              onChange={(e) => {
+                setKind(e.target.value as Kind);
+                setCheck(null);
+                setCaptureMode("");
+              }}
+            >
               <option value="postgres_table">Postgres table (mirrored on a schedule)</option>
               <option value="crm_object">CRM object (mirrored on a schedule)</option>
               <option value="csv">CSV (uploaded by hand)</option>
@@ -128,9 +141,7 @@ export function CreateSourceDialog({ organizationId }: { organizationId: string 
           <Field id="src-name" label="Name">
             <Input id="src-name" name="name" required maxLength={200} placeholder="Customers" />
           </Field>
-          {kind === "csv" ? (
-            <CsvKeyField idPrefix="src" />
-          ) : null}
+          {kind === "csv" ? <CsvKeyField idPrefix="src" /> : null}
           {kind === "postgres_table" ? (
             <PostgresSourceFields
               idPrefix="src"
@@ -163,7 +174,15 @@ export function CreateSourceDialog({ organizationId }: { organizationId: string 
             </>
           ) : null}
           {kind !== "csv" ? (
-            <Field id="src-schedule" label="Schedule" hint={schedule === "" ? "It syncs only when someone presses “Sync now”." : `First pass within a minute of saving, then ${scheduleLabel(kind, Number(schedule))}.`}>
+            <Field
+              id="src-schedule"
+              label="Schedule"
+              hint={
+                schedule === ""
+                  ? "It syncs only when someone presses “Sync now”."
+                  : `First pass within a minute of saving, then ${scheduleLabel(kind, Number(schedule))}.`
+              }
+            >
               <Select id="src-schedule" value={schedule} onChange={(e) => setSchedule(e.target.value)}>
                 {SCHEDULES.map(([value, label]) => (
                   <option key={value} value={value}>

@@ -13,7 +13,12 @@ export function CreatedBanner({ source }: { source: SourceDetail }) {
   if (source.kind === "csv") text = "Upload a CSV file to fill it.";
   else if (source.pausedAt) text = "It is paused: no pass runs until someone resumes it.";
   else if (source.running) text = "Its first pass is running now.";
-  else if (source.nextDueAt) text = <>Its first pass is due <RelativeTime iso={source.nextDueAt} />.</>;
+  else if (source.nextDueAt)
+    text = (
+      <>
+        Its first pass is due <RelativeTime iso={source.nextDueAt} />.
+      </>
+    );
   else text = "It syncs only when someone presses “Sync now”.";
   return (
     <Alert tone="success" title="Source created" className="mt-3">

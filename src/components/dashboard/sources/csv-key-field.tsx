@@ -49,7 +49,11 @@ export function CsvKeyField({ idPrefix }: { idPrefix: string }) {
           className="block w-full text-sm text-slate-700"
           onChange={(event) => {
             const file = event.target.files?.[0];
-            if (file) void file.slice(0, 64 * 1024).text().then((text) => setColumns(csvHeader(text)));
+            if (file)
+              void file
+                .slice(0, 64 * 1024)
+                .text()
+                .then((text) => setColumns(csvHeader(text)));
           }}
         />
       </div>

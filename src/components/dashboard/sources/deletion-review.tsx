@@ -67,8 +67,8 @@ export function DeletionReviewPanel({
         Review declined deletions
       </h2>
       <p className="mt-1 text-sm text-slate-700">
-        The last pass (<RelativeTime iso={review.passFinishedAt} />) did not see <strong data-testid="declined-count">{review.declined}</strong> live row{plural} and held
-        their deletion back. They stay live until approved.
+        The last pass (<RelativeTime iso={review.passFinishedAt} />) did not see <strong data-testid="declined-count">{review.declined}</strong> live row
+        {plural} and held their deletion back. They stay live until approved.
       </p>
       <form
         className="mt-3 flex flex-col gap-2 sm:flex-row sm:items-center"
@@ -80,7 +80,13 @@ export function DeletionReviewPanel({
       >
         <div className="relative flex-1">
           <Search className="pointer-events-none absolute top-2.5 left-2.5 size-4 text-slate-400" aria-hidden />
-          <Input aria-label="Search held-back rows" placeholder="Search external id or data" value={search} onChange={(e) => setSearch(e.target.value)} className="pl-8" />
+          <Input
+            aria-label="Search held-back rows"
+            placeholder="Search external id or data"
+            value={search}
+            onChange={(e) => setSearch(e.target.value)}
+            className="pl-8"
+          />
         </div>
         <Button type="submit" variant="outline">
           Search
@@ -131,7 +137,12 @@ export function DeletionReviewPanel({
         <Button variant="outline" size="sm" disabled={cursors.length < 2} onClick={() => setCursors((c) => c.slice(0, -1))}>
           Previous
         </Button>
-        <Button variant="outline" size="sm" disabled={!page?.nextCursor} onClick={() => page?.nextCursor && setCursors((c) => [...c, page.nextCursor ?? undefined])}>
+        <Button
+          variant="outline"
+          size="sm"
+          disabled={!page?.nextCursor}
+          onClick={() => page?.nextCursor && setCursors((c) => [...c, page.nextCursor ?? undefined])}
+        >
           Next
         </Button>
       </nav>

@@ -30,7 +30,10 @@ const SECRET_NEEDED = {
 
 const text = (form: FormData, name: string) => String(form.get(name) ?? "").trim();
 const list = (value: string) => {
-  const items = value.split(",").map((s) => s.trim()).filter(Boolean);
+  const items = value
+    .split(",")
+    .map((s) => s.trim())
+    .filter(Boolean);
   return items.length > 0 ? items : null;
 };
 
@@ -52,7 +55,9 @@ export function EditSourceDialog({ source, connection, label = "Edit" }: { sourc
   const [secretNeeded, setSecretNeeded] = useState(false);
   const config = (source.config ?? {}) as Record<string, unknown>;
   const current = source.syncIntervalSeconds === null ? "" : String(source.syncIntervalSeconds);
-  const schedules = SCHEDULES.some(([value]) => value === current) ? SCHEDULES : [[current, scheduleLabel(source.kind, source.syncIntervalSeconds)] as [string, string], ...SCHEDULES];
+  const schedules = SCHEDULES.some(([value]) => value === current)
+    ? SCHEDULES
+    : [[current, scheduleLabel(source.kind, source.syncIntervalSeconds)] as [string, string], ...SCHEDULES];
 
   async function onSubmit(event: React.FormEvent<HTMLFormElement>) {
     event.preventDefault();
@@ -104,22 +109,43 @@ export function EditSourceDialog({ source, connection, label = "Edit" }: { sourc
   const pg = connection?.kind === "postgres_table" ? connection : null;
   /** The stored connection with the form's changes; the server refuses a new destination without the password (D360). */
   const discover: Discover = (fields) =>
-    trpc.sources.discoverSaved.mutate({ organizationId: source.organizationId, sourceId: source.id, connection: { ...fields, password: fields.password || undefined } });
+    trpc.sources.discoverSaved.mutate({
+      organizationId: source.organizationId,
+      sourceId: source.id,
+      connection: { ...fields, password: fields.password || undefined },
+    });
   const crm = connection?.kind === "crm_object" ? connection : null;
   // D360: a changed destination needs its secret again (the server refuses the edit without it).
   const onFormChange = (event: React.FormEvent<HTMLFormElement>) => {
     const form = new FormData(event.currentTarget);
-    if (pg) setSecretNeeded(pg.hasPassword && (text(form, "host") !== pg.host || Number(text(form, "port")) !== pg.port || text(form, "database") !== pg.database || text(form, "user") !== pg.user));
+    if (pg)
+      setSecretNeeded(
+        pg.hasPassword &&
+          (text(form, "host") !== pg.host ||
+            Number(text(form, "port")) !== pg.port ||
+            text(form, "database") !== pg.database ||
+            text(form, "user") !== pg.user),
+      );
     else if (crm) setSecretNeeded(text(form, "instanceUrl") !== crm.instanceUrl || text(form, "clientId") !== crm.clientId);
   };
   return (
-    <Dialog open={open} onOpenChange={(next) => { setOpen(next); setError(null); setSecretNeeded(false); }}>
+    <Dialog
+      open={open}
+      onOpenChange={(next) => {
+        setOpen(next);
+        setError(null);
+        setSecretNeeded(false);
+      }}
+    >
       <DialogTrigger asChild>
         <Button variant="outline">
           <Pencil aria-hidden /> {label}
         </Button>
       </DialogTrigger>
-      <DialogContent title={`Edit “${source.name}”`} description="A changed connection is tested before it is saved. Secrets are never shown: leave them blank to keep them.">
+      <DialogContent
+        title={`Edit “${source.name}”`}
+        description="A changed connection is tested before it is saved. Secrets are never shown: leave them blank to keep them."
+      >
         <form onSubmit={(e) => void onSubmit(e)} onChange={onFormChange} className="space-y-3" aria-label="Edit data source" autoComplete="off">
           <Field id="edit-name" label="Name">
             <Input id="edit-name" name="name" required maxLength={200} defaultValue={source.name} />
@@ -128,7 +154,9 @@ export function EditSourceDialog({ source, connection, label = "Edit" }: { sourc
             <Field id="edit-schedule" label="Schedule">
               <Select id="edit-schedule" name="schedule" defaultValue={current}>
                 {schedules.map(([value, label]) => (
-                  <option key={value} value={value}>{label}</option>
+                  <option key={value} value={value}>
+                    {label}
+                  </option>
                 ))}
               </Select>
             </Field>
@@ -153,7 +181,9 @@ export function EditSourceDialog({ source, connection, label = "Edit" }: { sourc
             </div>
           ) : null}
           {connection?.kind === "unreadable" ? (
-            <Alert tone="warning" title="Stored connection unreadable">{connection.reason}. Create a new source with the connection.</Alert>
+            <Alert tone="warning" title="Stored connection unreadable">
+              {connection.reason}. Create a new source with the connection.
+            </Alert>
           ) : null}
           {source.kind === "postgres_table" && pg ? (
             <>
@@ -165,7 +195,10 @@ export function EditSourceDialog({ source, connection, label = "Edit" }: { sourc
                 discover={discover}
                 initial={pg}
                 fixed={{ table: String(config.table), keyColumn: String(config.keyColumn) }}
-                initialConfig={{ orderColumn: typeof config.orderColumn === "string" ? config.orderColumn : null, columns: Array.isArray(config.columns) ? config.columns.map(String) : null }}
+                initialConfig={{
+                  orderColumn: typeof config.orderColumn === "string" ? config.orderColumn : null,
+                  columns: Array.isArray(config.columns) ? config.columns.map(String) : null,
+                }}
                 passwordHint={secretNeeded ? SECRET_NEEDED.password : pg.hasPassword ? "Stored. Leave blank to keep it." : "None stored."}
                 passwordRequired={secretNeeded}
                 captureMode={captureMode}
@@ -179,10 +212,21 @@ export function EditSourceDialog({ source, connection, label = "Edit" }: { sourc
             <>
               <Fixed label="Object" value={String(config.object)} />
               <div className="grid gap-3 sm:grid-cols-2">
-                <Field id="edit-instance" label="Instance URL"><Input id="edit-instance" name="instanceUrl" type="url" required defaultValue={crm.instanceUrl} /></Field>
-                <Field id="edit-client-id" label="Client id"><Input id="edit-client-id" name="clientId" required defaultValue={crm.clientId} /></Field>
+                <Field id="edit-instance" label="Instance URL">
+                  <Input id="edit-instance" name="instanceUrl" type="url" required defaultValue={crm.instanceUrl} />
+                </Field>
+                <Field id="edit-client-id" label="Client id">
+                  <Input id="edit-client-id" name="clientId" required defaultValue={crm.clientId} />
+                </Field>
                 <Field id="edit-client-secret" label="Client secret" hint={secretNeeded ? SECRET_NEEDED.clientSecret : "Stored. Leave blank to keep it."}>
-                  <Input id="edit-client-secret" name="clientSecret" type="password" autoComplete="new-password" required={secretNeeded} placeholder={secretNeeded ? "required" : "unchanged"} />
+                  <Input
+                    id="edit-client-secret"
+                    name="clientSecret"
+                    type="password"
+                    autoComplete="new-password"
+                    required={secretNeeded}
+                    placeholder={secretNeeded ? "required" : "unchanged"}
+                  />
                 </Field>
                 <Field id="edit-fields" label="Fields (optional)" hint="Comma-separated; empty mirrors all.">
                   <Input id="edit-fields" name="fields" defaultValue={Array.isArray(config.fields) ? config.fields.join(", ") : ""} />
@@ -190,7 +234,13 @@ export function EditSourceDialog({ source, connection, label = "Edit" }: { sourc
               </div>
             </>
           ) : null}
-          <DialogFormFooter error={error} errorTitle="Not saved" submitLabel={pending ? "Testing and saving…" : "Save changes"} pending={pending} onCancel={() => setOpen(false)} />
+          <DialogFormFooter
+            error={error}
+            errorTitle="Not saved"
+            submitLabel={pending ? "Testing and saving…" : "Save changes"}
+            pending={pending}
+            onCancel={() => setOpen(false)}
+          />
         </form>
       </DialogContent>
     </Dialog>
@@ -201,7 +251,9 @@ function Fixed({ label, value }: { label: string; value: string }) {
   return (
     <div className="rounded-md bg-slate-50 px-3 py-2 text-sm">
       <p className="font-medium text-slate-700">{label}</p>
-      <p className="break-all text-slate-900"><code>{value}</code></p>
+      <p className="break-all text-slate-900">
+        <code>{value}</code>
+      </p>
       <p className="mt-1 text-xs text-slate-500">Fixed: it defines what this source mirrors. To mirror another one, create a new source.</p>
     </div>
   );

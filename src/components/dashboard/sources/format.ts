@@ -33,7 +33,14 @@ export const count = (value: number) => numberFormat.format(value);
  * a pass, an upload or an approval changes one of these, and a panel given the stamp re-reads
  * when it changes (D460). Not a hash: the values themselves, short and readable in a test.
  */
-export function sourceStamp(source: { dataVersion: number; schemaVersion: number; liveRows: number; tombstones: number; lastSyncedAt: string | null; updatedAt: string }): string {
+export function sourceStamp(source: {
+  dataVersion: number;
+  schemaVersion: number;
+  liveRows: number;
+  tombstones: number;
+  lastSyncedAt: string | null;
+  updatedAt: string;
+}): string {
   return [source.dataVersion, source.schemaVersion, source.liveRows, source.tombstones, source.lastSyncedAt ?? "-", source.updatedAt].join(":");
 }
 

@@ -10,7 +10,11 @@ import type { SyncRun } from "./types";
 
 /** Colours at least 4.5:1 on white, each with a pattern too (D526). */
 const SERIES = PASS_PALETTE;
-const COLOR_BY_NAME = new Map<string, string>([...SERIES.map((s) => [s.name, s.color] as const), ["failed pass", FAILED_PASS_COLOR], ["duration (s)", "#0f172a"]]);
+const COLOR_BY_NAME = new Map<string, string>([
+  ...SERIES.map((s) => [s.name, s.color] as const),
+  ["failed pass", FAILED_PASS_COLOR],
+  ["duration (s)", "#0f172a"],
+]);
 
 /** Log-scale ticks (D464): powers of ten from below the fastest pass to above the slowest. */
 function logTicks(values: number[]): number[] {
@@ -48,7 +52,13 @@ export function HistoryChart({ runs }: { runs: SyncRun[] }) {
   const ticks = logTicks(data.map((d) => d.seconds));
   const summary = `Chart of the last ${finished.length} passes: row counts per pass and durations from ${durationLabel(Math.min(...finished.map((r) => r.durationMs ?? 0)))} to ${durationLabel(Math.max(...finished.map((r) => r.durationMs ?? 0)))}. ${failedCount > 0 ? ` ${failedCount} of them failed (red bands).` : ""} Durations on a log scale. The table below has every figure.`;
   return (
-    <figure role="img" aria-label={summary} data-testid="history-chart" data-failed={failedCount} className="h-64 w-full relative rounded-lg border border-slate-200 bg-white p-2 sm:h-72">
+    <figure
+      role="img"
+      aria-label={summary}
+      data-testid="history-chart"
+      data-failed={failedCount}
+      className="h-64 w-full relative rounded-lg border border-slate-200 bg-white p-2 sm:h-72"
+    >
       <ChartArea>
         <ComposedChart data={data} margin={{ top: 8, right: 4, bottom: 0, left: -8 }}>
           <ChartPatterns chart="history" series={SERIES} />
@@ -68,12 +78,33 @@ export function HistoryChart({ runs }: { runs: SyncRun[] }) {
           <YAxis yAxisId="outcome" hide domain={[0, 1]} />
           <Tooltip
             labelFormatter={(_, payload) => (payload?.[0] ? exactTime(String(payload[0].payload.startedAt)) : "")}
-            formatter={(value, name, item) => (name === "failed pass" ? [String((item.payload as { error?: string | null }).error ?? "failed"), "failed"] : [String(value), String(name)])}
+            formatter={(value, name, item) =>
+              name === "failed pass" ? [String((item.payload as { error?: string | null }).error ?? "failed"), "failed"] : [String(value), String(name)]
+            }
           />
           <Legend wrapperStyle={{ fontSize: 12 }} formatter={(value: string) => <span style={{ color: COLOR_BY_NAME.get(value) }}>{value}</span>} />
-          <Bar yAxisId="outcome" dataKey="failed" name="failed pass" fill="#fecaca" maxBarSize={28} isAnimationActive={false} legendType={failedCount > 0 ? "square" : "none"} />
+          <Bar
+            yAxisId="outcome"
+            dataKey="failed"
+            name="failed pass"
+            fill="#fecaca"
+            maxBarSize={28}
+            isAnimationActive={false}
+            legendType={failedCount > 0 ? "square" : "none"}
+          />
           {SERIES.map((series) => (
-            <Bar key={series.key} yAxisId="rows" dataKey={series.key} name={series.name} stackId="rows" fill={patternFill("history", series)} stroke={series.color} strokeWidth={0.5} maxBarSize={28} isAnimationActive={false} />
+            <Bar
+              key={series.key}
+              yAxisId="rows"
+              dataKey={series.key}
+              name={series.name}
+              stackId="rows"
+              fill={patternFill("history", series)}
+              stroke={series.color}
+              strokeWidth={0.5}
+              maxBarSize={28}
+              isAnimationActive={false}
+            />
           ))}
           <Line yAxisId="seconds" dataKey="seconds" name="duration (s)" stroke="#0f172a" strokeWidth={2} dot={{ r: 2 }} isAnimationActive={false} />
         </ComposedChart>

@@ -38,14 +38,20 @@ export function HistoryTable({ runs }: { runs: SyncRun[] }) {
               <Badge tone={TONES[run.status as keyof typeof TONES] ?? "neutral"}>{run.status === "needs_attention" ? "Needs attention" : run.status}</Badge>
             </TD>
             <TD className="text-xs" title={run.fallbackDescription ?? undefined}>
-              {run.captureMode === null ? "–" : run.fullCompare ? `full compare${run.fallbackReason ? ` (${run.fallbackReason.replace(/_/g, " ")})` : ""}` : `incremental (${run.captureMode})`}
+              {run.captureMode === null
+                ? "–"
+                : run.fullCompare
+                  ? `full compare${run.fallbackReason ? ` (${run.fallbackReason.replace(/_/g, " ")})` : ""}`
+                  : `incremental (${run.captureMode})`}
             </TD>
             <TD className="text-right tabular-nums">{count(run.inserted)}</TD>
             <TD className="text-right tabular-nums">{count(run.updated)}</TD>
             <TD className="text-right tabular-nums">{count(run.tombstoned)}</TD>
             <TD className="text-right tabular-nums">{count(run.revived)}</TD>
             <TD className="text-right tabular-nums">{count(run.declined)}</TD>
-            <TD className="text-right whitespace-nowrap tabular-nums">{run.status === "running" ? `${count(run.rowsRead)} read…` : durationLabel(run.durationMs)}</TD>
+            <TD className="text-right whitespace-nowrap tabular-nums">
+              {run.status === "running" ? `${count(run.rowsRead)} read…` : durationLabel(run.durationMs)}
+            </TD>
             <TD className="max-w-xs text-xs text-red-800">{run.error}</TD>
           </TR>
         ))}

@@ -118,7 +118,16 @@ export function PostgresSourceFields(props: {
         <legend className="text-sm font-medium text-slate-800">Connection</legend>
         <div className="grid gap-3 sm:grid-cols-[1fr_7rem]">
           <Field id={`${p}-host`} label="Host">
-            <Input id={`${p}-host`} name="host" required maxLength={253} defaultValue={props.initial?.host} placeholder="db.example.com" spellCheck={false} autoCapitalize="off" />
+            <Input
+              id={`${p}-host`}
+              name="host"
+              required
+              maxLength={253}
+              defaultValue={props.initial?.host}
+              placeholder="db.example.com"
+              spellCheck={false}
+              autoCapitalize="off"
+            />
           </Field>
           <Field id={`${p}-port`} label="Port">
             <Input id={`${p}-port`} name="port" required inputMode="numeric" pattern="[0-9]+" defaultValue={String(props.initial?.port ?? 5432)} />
@@ -126,10 +135,27 @@ export function PostgresSourceFields(props: {
         </div>
         <div className="grid gap-3 sm:grid-cols-2">
           <Field id={`${p}-database`} label="Database">
-            <Input id={`${p}-database`} name="database" required maxLength={63} defaultValue={props.initial?.database} spellCheck={false} autoCapitalize="off" />
+            <Input
+              id={`${p}-database`}
+              name="database"
+              required
+              maxLength={63}
+              defaultValue={props.initial?.database}
+              spellCheck={false}
+              autoCapitalize="off"
+            />
           </Field>
           <Field id={`${p}-user`} label="User">
-            <Input id={`${p}-user`} name="user" required maxLength={63} defaultValue={props.initial?.user} spellCheck={false} autoCapitalize="off" autoComplete="off" />
+            <Input
+              id={`${p}-user`}
+              name="user"
+              required
+              maxLength={63}
+              defaultValue={props.initial?.user}
+              spellCheck={false}
+              autoCapitalize="off"
+              autoComplete="off"
+            />
           </Field>
           <Field id={`${p}-password`} label="Password" hint={props.passwordHint ?? "Write-only: stored encrypted, never shown again."}>
             <Input
@@ -153,7 +179,12 @@ export function PostgresSourceFields(props: {
         </div>
       </fieldset>
       <div className="space-y-2">
-        <Button type="button" variant="outline" disabled={pending} onClick={() => void run(props.fixed?.table ?? (table || null), props.fixed ? props.fixed.keyColumn : key || null)}>
+        <Button
+          type="button"
+          variant="outline"
+          disabled={pending}
+          onClick={() => void run(props.fixed?.table ?? (table || null), props.fixed ? props.fixed.keyColumn : key || null)}
+        >
           {tested ? <CheckCircle2 aria-hidden /> : <Plug aria-hidden />} {pending ? "Testing…" : "Test connection"}
         </Button>
         <div role="status" aria-live="polite">
@@ -165,7 +196,11 @@ export function PostgresSourceFields(props: {
             <Alert tone="success" title="Connection works">
               {found.tables.length} table{found.tables.length === 1 ? "" : "s"} this user may read{found.truncated ? " (the first ones)" : ""}
               {check?.ok ? `; read ${check.rowsSampled} sample row${check.rowsSampled === 1 ? "" : "s"} of ${table}` : ""}.
-              {check && !check.ok ? <span className="block">Reading {table} failed: {check.reason}</span> : null}
+              {check && !check.ok ? (
+                <span className="block">
+                  Reading {table} failed: {check.reason}
+                </span>
+              ) : null}
             </Alert>
           ) : (
             <p className="text-xs text-slate-600">Test the connection to pick the table and its columns from what this user may read.</p>
@@ -218,7 +253,8 @@ export function PostgresSourceFields(props: {
             <option value="">Choose the key column…</option>
             {columns.map((c) => (
               <option key={c.name} value={c.name}>
-                {c.name} ({c.type}{c.primaryKey ? ", primary key" : c.unique ? ", unique" : ""})
+                {c.name} ({c.type}
+                {c.primaryKey ? ", primary key" : c.unique ? ", unique" : ""})
               </option>
             ))}
           </Select>
@@ -229,11 +265,13 @@ export function PostgresSourceFields(props: {
           {columns ? (
             <Select id={`${p}-order`} name="orderColumn" value={order} onChange={(event) => setOrder(event.target.value)}>
               <option value="">(none)</option>
-              {columns.filter((c) => ORDERABLE.test(c.type) || c.name === order).map((c) => (
-                <option key={c.name} value={c.name}>
-                  {c.name} ({c.type})
-                </option>
-              ))}
+              {columns
+                .filter((c) => ORDERABLE.test(c.type) || c.name === order)
+                .map((c) => (
+                  <option key={c.name} value={c.name}>
+                    {c.name} ({c.type})
+                  </option>
+                ))}
             </Select>
           ) : (
             <Input id={`${p}-order`} name="orderColumn" value={order} onChange={(event) => setOrder(event.target.value)} />

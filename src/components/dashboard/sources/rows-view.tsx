@@ -65,7 +65,11 @@ export function RowsView({ organizationId, sourceId, stamp = "" }: { organizatio
     };
   }, [organizationId, sourceId, applied, includeDeleted, sort, cursor, reversed, stamp]);
 
-  const columns = page ? (page.columns.length > 0 ? page.columns : [...new Set(page.items.flatMap((row) => (row.data && typeof row.data === "object" ? Object.keys(row.data) : [])))]) : [];
+  const columns = page
+    ? page.columns.length > 0
+      ? page.columns
+      : [...new Set(page.items.flatMap((row) => (row.data && typeof row.data === "object" ? Object.keys(row.data) : [])))]
+    : [];
   const filtered = applied.search !== "" || applied.externalId !== "";
   const exportHref = `/dashboard/organizations/${organizationId}/sources/${sourceId}/export${includeDeleted ? "?tombstones=1" : ""}`;
   const nextCursor = page?.nextCursor ?? null;
@@ -89,7 +93,13 @@ export function RowsView({ organizationId, sourceId, stamp = "" }: { organizatio
           </Label>
           <div className="relative">
             <Search className="pointer-events-none absolute top-2.5 left-2.5 size-4 text-slate-400" aria-hidden />
-            <Input id="rows-search" placeholder="Any part of the external id or the data" value={draft.search} onChange={(e) => setDraft({ ...draft, search: e.target.value })} className="pl-8" />
+            <Input
+              id="rows-search"
+              placeholder="Any part of the external id or the data"
+              value={draft.search}
+              onChange={(e) => setDraft({ ...draft, search: e.target.value })}
+              className="pl-8"
+            />
           </div>
         </div>
         <div className="space-y-1">
@@ -136,7 +146,8 @@ export function RowsView({ organizationId, sourceId, stamp = "" }: { organizatio
       </form>
       <div className="flex flex-wrap items-center justify-between gap-2">
         <p className="text-xs text-slate-600">
-          The search matches any part of a row&apos;s external id or data, ignoring case (a dashboard search, not part of GET …/rows); the external id filter matches exactly, as <code>?external_id=</code> does.
+          The search matches any part of a row&apos;s external id or data, ignoring case (a dashboard search, not part of GET …/rows); the external id filter
+          matches exactly, as <code>?external_id=</code> does.
         </p>
         <a href={exportHref} download className={buttonVariants({ variant: "outline", size: "sm" })} data-testid="rows-export">
           <Download aria-hidden /> Export CSV{includeDeleted ? " (with tombstones)" : ""}
@@ -149,7 +160,9 @@ export function RowsView({ organizationId, sourceId, stamp = "" }: { organizatio
       ) : null}
       {page ? (
         page.items.length === 0 ? (
-          <p className="rounded-lg border border-dashed border-slate-300 bg-white p-6 text-center text-sm text-slate-600">{filtered ? "No rows match these filters." : "No rows."}</p>
+          <p className="rounded-lg border border-dashed border-slate-300 bg-white p-6 text-center text-sm text-slate-600">
+            {filtered ? "No rows match these filters." : "No rows."}
+          </p>
         ) : (
           <Table aria-label="Rows">
             <THead>

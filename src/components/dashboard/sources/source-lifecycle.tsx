@@ -39,31 +39,52 @@ export function PauseResync({ source }: { source: SourceDetail }) {
     <div className="space-y-2">
       <div className="flex flex-wrap gap-2">
         {paused ? (
-          <Button variant="outline" disabled={pending} onClick={() => void run("Not resumed", async () => {
-            const resumed = await trpc.sources.resume.mutate(key);
-            if (!resumed.scheduled) return "Resumed: it syncs when someone presses “Sync now”.";
-            return resumed.passQueued ? "Resumed: its next pass is queued now." : "Resumed: the worker's next tick runs its pass.";
-          })}>
+          <Button
+            variant="outline"
+            disabled={pending}
+            onClick={() =>
+              void run("Not resumed", async () => {
+                const resumed = await trpc.sources.resume.mutate(key);
+                if (!resumed.scheduled) return "Resumed: it syncs when someone presses “Sync now”.";
+                return resumed.passQueued ? "Resumed: its next pass is queued now." : "Resumed: the worker's next tick runs its pass.";
+              })
+            }
+          >
             <Play aria-hidden /> Resume
           </Button>
         ) : (
-          <Button variant="outline" disabled={pending} onClick={() => void run("Not paused", async () => {
-            await trpc.sources.pause.mutate(key);
-            return "Paused: no pass runs until you resume it. Its rows are still served.";
-          })}>
+          <Button
+            variant="outline"
+            disabled={pending}
+            onClick={() =>
+              void run("Not paused", async () => {
+                await trpc.sources.pause.mutate(key);
+                return "Paused: no pass runs until you resume it. Its rows are still served.";
+              })
+            }
+          >
             <Pause aria-hidden /> Pause
           </Button>
         )}
         {!paused ? (
-          <Button variant="outline" disabled={pending} title="Read and compare every row, even unchanged ones: for suspected drift" onClick={() => void run("Re-read not started", async () => {
-            await trpc.sources.resync.mutate(key);
-            return "Queued a full re-read: every row is read and compared. It shows in the sync history as “resync”.";
-          })}>
+          <Button
+            variant="outline"
+            disabled={pending}
+            title="Read and compare every row, even unchanged ones: for suspected drift"
+            onClick={() =>
+              void run("Re-read not started", async () => {
+                await trpc.sources.resync.mutate(key);
+                return "Queued a full re-read: every row is read and compared. It shows in the sync history as “resync”.";
+              })
+            }
+          >
             <RotateCcw aria-hidden /> Re-read everything
           </Button>
         ) : null}
       </div>
-      <div aria-live="polite" className="text-sm text-slate-700">{notice ? <p data-testid="lifecycle-notice">{notice}</p> : null}</div>
+      <div aria-live="polite" className="text-sm text-slate-700">
+        {notice ? <p data-testid="lifecycle-notice">{notice}</p> : null}
+      </div>
       {error ? (
         <Alert title={error.title} requestId={error.shown.requestId}>
           {error.shown.message}
@@ -98,7 +119,14 @@ export function DeleteSourceDialog({ source }: { source: SourceDetail }) {
   }
 
   return (
-    <Dialog open={open} onOpenChange={(next) => { setOpen(next); setTyped(""); setError(null); }}>
+    <Dialog
+      open={open}
+      onOpenChange={(next) => {
+        setOpen(next);
+        setTyped("");
+        setError(null);
+      }}
+    >
       <DialogTrigger asChild>
         <Button variant="destructive">
           <Trash2 aria-hidden /> Delete
@@ -108,8 +136,8 @@ export function DeleteSourceDialog({ source }: { source: SourceDetail }) {
         title={`Delete “${source.name}”?`}
         description={
           <>
-            Its {count(rows)} row{rows === 1 ? "" : "s"} and its sync history are removed. Devices asking for its rows get 404 and drop their copy.
-            This cannot be undone; the audit log keeps its id, name, kind and row count.
+            Its {count(rows)} row{rows === 1 ? "" : "s"} and its sync history are removed. Devices asking for its rows get 404 and drop their copy. This cannot
+            be undone; the audit log keeps its id, name, kind and row count.
           </>
         }
       >

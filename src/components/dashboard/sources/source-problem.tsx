@@ -43,11 +43,18 @@ export function SourceProblem({ source, canApprove, actions }: { source: SourceS
           <Alert tone={source.state === "error" ? "error" : "warning"} title={CLASS_TITLES[step.class]} className="mt-3">
             {source.state === "needs_attention" ? (
               <p>
-                The last pass held back {source.declinedDeletions} deletion{source.declinedDeletions === 1 ? "" : "s"} (more than half the source disappeared at once).
+                The last pass held back {source.declinedDeletions} deletion{source.declinedDeletions === 1 ? "" : "s"} (more than half the source disappeared at
+                once).
               </p>
             ) : null}
-            {source.state !== "ok" && source.syncError ? <p data-testid="sync-error" className="break-words">{source.syncError}</p> : null}
-            {source.state !== "ok" && source.stale ? <p className="mt-1">It has not completed a pass for more than 3 of its intervals: its data is only as fresh as its last completed pass.</p> : null}
+            {source.state !== "ok" && source.syncError ? (
+              <p data-testid="sync-error" className="break-words">
+                {source.syncError}
+              </p>
+            ) : null}
+            {source.state !== "ok" && source.stale ? (
+              <p className="mt-1">It has not completed a pass for more than 3 of its intervals: its data is only as fresh as its last completed pass.</p>
+            ) : null}
             {source.state === "ok" ? <p>It may still be running on schedule, but its data is only as fresh as its last completed pass.</p> : null}
             <p className="mt-1" data-testid="next-step">
               <strong>What to do:</strong> {step.text}

@@ -34,7 +34,17 @@ const SORTS = [
  * The sources table (issue 44, D486): search by name, filter by state and kind, sort, a page at a
  * time by cursor. A plain GET form, so every view is a link and works without script.
  */
-export function SourcesList({ organizationId, sources, canManage, query }: { organizationId: string; sources: SourceSummary[]; canManage: boolean; query: SourceTableQuery }) {
+export function SourcesList({
+  organizationId,
+  sources,
+  canManage,
+  query,
+}: {
+  organizationId: string;
+  sources: SourceSummary[];
+  canManage: boolean;
+  query: SourceTableQuery;
+}) {
   const base = `/dashboard/organizations/${organizationId}/sources`;
   const filtered = Boolean(query.search || query.status || query.kind);
   return (
@@ -77,7 +87,10 @@ export function SourcesList({ organizationId, sources, canManage, query }: { org
           </Select>
         </div>
         <div className="flex gap-2 sm:col-span-2 lg:col-span-5">
-          <button type="submit" className="h-9 rounded-md bg-slate-900 px-4 text-sm font-medium text-white hover:bg-slate-800 focus-visible:ring-2 focus-visible:ring-blue-600 focus-visible:outline-none">
+          <button
+            type="submit"
+            className="h-9 rounded-md bg-slate-900 px-4 text-sm font-medium text-white hover:bg-slate-800 focus-visible:ring-2 focus-visible:ring-blue-600 focus-visible:outline-none"
+          >
             Apply
           </button>
           {filtered || query.sort !== "name" ? (

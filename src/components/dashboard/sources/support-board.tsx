@@ -66,7 +66,14 @@ export function SupportBoard({
       ) : null}
       <form method="get" className="flex flex-col gap-3 rounded-lg border border-slate-200 bg-white p-4 sm:flex-row sm:items-end" aria-label="Filter the board">
         <div className="min-w-0 flex-1">
-          <OrganizationPicker key={organization?.id ?? ""} id="board-org" name="org" label="Organization" noneLabel="All organizations" initial={organization} />
+          <OrganizationPicker
+            key={organization?.id ?? ""}
+            id="board-org"
+            name="org"
+            label="Organization"
+            noneLabel="All organizations"
+            initial={organization}
+          />
         </div>
         <div className="space-y-1.5 sm:w-48">
           <Label htmlFor="board-kind">Kind</Label>

@@ -72,7 +72,17 @@ export function SyncNow({ organizationId, sourceId, label = "Sync now" }: { orga
 
 function Outcome({ run }: { run: SyncRun }) {
   const figures = `${count(run.rowsRead)} rows read in ${durationLabel(run.durationMs)}: ${run.inserted} inserted, ${run.updated} updated, ${run.tombstoned} tombstoned, ${run.revived} revived, ${run.declined} declined`;
-  if (run.status === "ok") return <Alert tone="success" title="Pass finished: ok">{figures}</Alert>;
-  if (run.status === "needs_attention") return <Alert tone="warning" title="Pass finished: needs attention">{figures}</Alert>;
+  if (run.status === "ok")
+    return (
+      <Alert tone="success" title="Pass finished: ok">
+        {figures}
+      </Alert>
+    );
+  if (run.status === "needs_attention")
+    return (
+      <Alert tone="warning" title="Pass finished: needs attention">
+        {figures}
+      </Alert>
+    );
   return <Alert title={`Pass finished: ${run.status}`}>{run.error ?? figures}</Alert>;
 }

@@ -43,7 +43,11 @@ function postWithProgress(url: string, file: File, onProgress: (fraction: number
         // a non-JSON answer is reported below like any other failure
       }
       if (xhr.status === 200 && typeof body.dataVersion === "number") resolve(body as Uploaded);
-      else reject({ message: body.error?.message ?? `Upload failed (${xhr.status})`, requestId: body.request_id ?? xhr.getResponseHeader("x-request-id") } satisfies ShownError);
+      else
+        reject({
+          message: body.error?.message ?? `Upload failed (${xhr.status})`,
+          requestId: body.request_id ?? xhr.getResponseHeader("x-request-id"),
+        } satisfies ShownError);
     };
     xhr.send(file);
   });
@@ -99,7 +103,10 @@ export function UploadCsv({ organizationId, sourceId }: { organizationId: string
 
   return (
     <div className="space-y-2">
-      <Label htmlFor="csv-file" className="inline-flex cursor-pointer items-center gap-2 rounded-md border border-slate-300 bg-white px-4 py-2 hover:bg-slate-50 focus-within:ring-2 focus-within:ring-blue-600">
+      <Label
+        htmlFor="csv-file"
+        className="inline-flex cursor-pointer items-center gap-2 rounded-md border border-slate-300 bg-white px-4 py-2 hover:bg-slate-50 focus-within:ring-2 focus-within:ring-blue-600"
+      >
         <Upload className="size-4" aria-hidden /> Upload CSV
         <input
           id="csv-file"
@@ -117,12 +124,17 @@ export function UploadCsv({ organizationId, sourceId }: { organizationId: string
       {fraction !== null ? (
         <div className="space-y-1" data-testid="upload-progress">
           <progress value={fraction} max={1} className="h-2 w-48" aria-label="Upload progress" />
-          <p className="text-xs text-slate-600">{fraction < 1 ? `Uploading… ${Math.round(fraction * 100)}%` : checking ? "Comparing with the current rows…" : "Replacing rows…"}</p>
+          <p className="text-xs text-slate-600">
+            {fraction < 1 ? `Uploading… ${Math.round(fraction * 100)}%` : checking ? "Comparing with the current rows…" : "Replacing rows…"}
+          </p>
         </div>
       ) : null}
       <Dialog open={pending !== null} onOpenChange={(open) => !open && setPending(null)}>
         {pending ? (
-          <DialogContent title="Replace the rows with this file?" description={`${pending.file.name}: ${pending.dry.rows} row${pending.dry.rows === 1 ? "" : "s"}. Compared with the current rows, the upload would:`}>
+          <DialogContent
+            title="Replace the rows with this file?"
+            description={`${pending.file.name}: ${pending.dry.rows} row${pending.dry.rows === 1 ? "" : "s"}. Compared with the current rows, the upload would:`}
+          >
             <dl className="grid grid-cols-3 gap-2 text-center" data-testid="upload-dry-run">
               <Count label="removed" value={pending.dry.tombstoned} />
               <Count label="changed" value={pending.dry.updated} />
@@ -144,9 +156,8 @@ export function UploadCsv({ organizationId, sourceId }: { organizationId: string
       </Dialog>
       {done ? (
         <Alert tone="success" title="File uploaded">
-          {done.rows} rows: {done.inserted + done.revived} added, {done.updated} changed, {done.tombstoned} removed,{" "}
-          {done.unchanged} unchanged; now data v{done.dataVersion}, schema v{done.schemaVersion}. Devices receive the changes
-          in their next delta.
+          {done.rows} rows: {done.inserted + done.revived} added, {done.updated} changed, {done.tombstoned} removed, {done.unchanged} unchanged; now data v
+          {done.dataVersion}, schema v{done.schemaVersion}. Devices receive the changes in their next delta.
         </Alert>
       ) : null}
       {error ? (

@@ -48,7 +48,13 @@ export function JsonDrawer({
                 <div key={field.name} className="contents" data-testid="drawer-field" data-field={field.name}>
                   <dt className="font-mono text-xs break-all text-slate-600">{field.name}</dt>
                   <dd className="break-all whitespace-pre-wrap text-slate-900">
-                    {field.value === undefined ? <span className="text-slate-500">(absent)</span> : field.value === null ? <span className="text-slate-500">null</span> : cellDisplay(field.value)}
+                    {field.value === undefined ? (
+                      <span className="text-slate-500">(absent)</span>
+                    ) : field.value === null ? (
+                      <span className="text-slate-500">null</span>
+                    ) : (
+                      cellDisplay(field.value)
+                    )}
                   </dd>
                 </div>
               ))}

@@ -4,7 +4,17 @@ import { Button } from "@/components/ui/button";
 import type { EndsPager } from "./ends-pager";
 
 /** First · Previous · Next · Last for an EndsPager. */
-export function PagerNav({ pager, nextCursor, label, names = ["First", "Previous", "Next", "Last"] }: { pager: EndsPager; nextCursor: string | null; label: string; names?: [string, string, string, string] }) {
+export function PagerNav({
+  pager,
+  nextCursor,
+  label,
+  names = ["First", "Previous", "Next", "Last"],
+}: {
+  pager: EndsPager;
+  nextCursor: string | null;
+  label: string;
+  names?: [string, string, string, string];
+}) {
   return (
     <nav aria-label={label} className="flex flex-wrap justify-end gap-2">
       <Button variant="outline" size="sm" disabled={pager.atFirst} onClick={pager.first}>

@@ -92,7 +92,12 @@ export function RotationTraffic({
                 The old key&apos;s latest use is not in these counts yet (they trail a use by a second or more); reading again…
               </p>
             ) : null}
-            <UsageChart points={read[which].points} label={`${which === "old" ? "Old" : "New"} key, last 24 hours`} testId={`rotation-chart-${which}`} compact />
+            <UsageChart
+              points={read[which].points}
+              label={`${which === "old" ? "Old" : "New"} key, last 24 hours`}
+              testId={`rotation-chart-${which}`}
+              compact
+            />
           </div>
         ))}
       </div>

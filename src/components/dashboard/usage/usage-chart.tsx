@@ -37,10 +37,26 @@ export function UsageChart({ points, label, testId, compact = false }: { points:
           <XAxis dataKey="at" tick={{ fontSize: 11 }} minTickGap={28} label={{ value: "UTC", position: "insideBottomRight", offset: -2, fontSize: 10 }} />
           <YAxis tick={{ fontSize: 11 }} allowDecimals={false} />
           {/* The tooltip's text in the page's ink (the bars keep the series colours). */}
-          <Tooltip itemStyle={{ color: "#0f172a" }} labelFormatter={(_, payload) => (payload?.[0] ? `${exactTime(String(payload[0].payload.hour))}${payload[0].payload.partial ? " (this hour so far)" : ""}` : "")} />
-          {compact ? null : <Legend wrapperStyle={{ fontSize: 12 }} formatter={(value: string) => <span style={{ color: COLOR_BY_NAME.get(value) }}>{value}</span>} />}
+          <Tooltip
+            itemStyle={{ color: "#0f172a" }}
+            labelFormatter={(_, payload) =>
+              payload?.[0] ? `${exactTime(String(payload[0].payload.hour))}${payload[0].payload.partial ? " (this hour so far)" : ""}` : ""
+            }
+          />
+          {compact ? null : (
+            <Legend wrapperStyle={{ fontSize: 12 }} formatter={(value: string) => <span style={{ color: COLOR_BY_NAME.get(value) }}>{value}</span>} />
+          )}
           {STATUS_SERIES.map((s) => (
-            <Bar key={s.key} dataKey={s.key} name={s.name} stackId="status" fill={patternFill(chart, s)} stroke={s.color} strokeWidth={0.5} isAnimationActive={false} />
+            <Bar
+              key={s.key}
+              dataKey={s.key}
+              name={s.name}
+              stackId="status"
+              fill={patternFill(chart, s)}
+              stroke={s.color}
+              strokeWidth={0.5}
+              isAnimationActive={false}
+            />
           ))}
         </BarChart>
       </ChartArea>

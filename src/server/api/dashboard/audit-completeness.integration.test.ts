@@ -38,7 +38,12 @@ afterAll(async () => {
 async function world(): Promise<World> {
   const owner = await database.prisma.user.create({ data: { email: `owner-${Math.random()}@x.test`, passwordHash: "x", isInstanceOwner: true } });
   const org = await database.prisma.organization.create({ data: { name: `A ${Math.random()}` } });
-  return { db: database.prisma, owner: createDashboardCaller({ db: database.prisma, requestId: "req_test", sessionUserId: owner.id }), orgId: org.id, userId: owner.id };
+  return {
+    db: database.prisma,
+    owner: createDashboardCaller({ db: database.prisma, requestId: "req_test", sessionUserId: owner.id }),
+    orgId: org.id,
+    userId: owner.id,
+  };
 }
 
 function procedureAt(caller: Caller, procedurePath: string): (input: unknown) => Promise<unknown> {

@@ -10,13 +10,23 @@ const contextOf = (sessionUserId: string | null, requestId = "req_export_test"):
 
 async function errorOf(response: Response) {
   const body = (await response.json()) as { error: { code: string; message: string }; request_id: string };
-  return { status: response.status, code: body.error.code, message: body.error.message, requestId: body.request_id, header: response.headers.get("x-request-id") };
+  return {
+    status: response.status,
+    code: body.error.code,
+    message: body.error.message,
+    requestId: body.request_id,
+    header: response.headers.get("x-request-id"),
+  };
 }
 
 describe("dashboard audit export route", () => {
   it("answers a refusal in the one error body with its status and request id, not a 401 for every failure", async () => {
     const owner = await database.prisma.user.create({ data: { email: `owner-${Math.random()}@x.test`, passwordHash: "x", isInstanceOwner: true } });
-    expect(await errorOf(await handleAuditExport(contextOf(null, "req_signed_out"), {}))).toMatchObject({ status: 401, code: "unauthorized", requestId: "req_signed_out" });
+    expect(await errorOf(await handleAuditExport(contextOf(null, "req_signed_out"), {}))).toMatchObject({
+      status: 401,
+      code: "unauthorized",
+      requestId: "req_signed_out",
+    });
     expect(await errorOf(await handleAuditExport(contextOf(owner.id, "req_bad_filter"), { actor: "a\u0000" }))).toMatchObject({
       status: 400,
       code: "bad_request",

@@ -53,7 +53,14 @@ export function handleAuditExport(context: DashboardContext, filters: AuditExpor
   });
 }
 
-function auditCsvResponse(context: DashboardContext, filters: AuditExportFilters, pageSize: number, caller: ReturnType<typeof createDashboardCaller>, page: Awaited<ReturnType<AuditList>>, slot: ExportSlot | null): Response {
+function auditCsvResponse(
+  context: DashboardContext,
+  filters: AuditExportFilters,
+  pageSize: number,
+  caller: ReturnType<typeof createDashboardCaller>,
+  page: Awaited<ReturnType<AuditList>>,
+  slot: ExportSlot | null,
+): Response {
   const first = page;
   // NOTE: pulled page by page as the client reads; a later page that fails ends the download
   // with an error, which the browser shows as a failed download instead of a short file.
@@ -62,7 +69,8 @@ function auditCsvResponse(context: DashboardContext, filters: AuditExportFilters
     let current = first;
     let written = 0;
     for (;;) {
-      if (current.items.length > 0) yield current.items.map((row) => `${auditCsvLine({ ...row, createdAt: new Date(row.createdAt), metadata: row.metadata as never })}\r\n`).join("");
+      if (current.items.length > 0)
+        yield current.items.map((row) => `${auditCsvLine({ ...row, createdAt: new Date(row.createdAt), metadata: row.metadata as never })}\r\n`).join("");
       written += current.items.length;
       if (!current.nextCursor || written >= AUDIT_EXPORT_MAX) return;
       current = await caller.audit.list({ ...filters, limit: pageSize, cursor: current.nextCursor });

@@ -35,16 +35,20 @@ export function handleCsvUpload(
   db: PrismaClient = getPrisma(),
   requestLog: RequestLogWriter | null = requestLogWriter(),
 ): Promise<Response> {
-  return dashboardRoute(req, { route: CSV_UPLOAD_ROUTE, what: "csv upload", organizationId: target.organizationId, db, requestLog }, async ({ requestId, viewer }) => {
-    assertStorableParams({ organizationId: target.organizationId, sourceId: target.sourceId });
-    const principal = sourcePrincipal(viewer, target.organizationId, "manage");
-    const mediaType = (req.headers.get("content-type") ?? "").split(";")[0]?.trim().toLowerCase();
-    if (mediaType !== "text/csv") {
-      throw new AppError("unsupported_media_type", "Send the file itself as the body, with Content-Type: text/csv.");
-    }
-    // `?dry_run=1` (D496): the upload's counts against the live rows, rolled back; the dialog's confirmation.
-    const dryRun = new URL(req.url).searchParams.get("dry_run") === "1";
-    const result = await replaceCsvRows(db, principal, target.sourceId, boundedBodyChunks(req, UPLOAD_CSV_MAX_BYTES), { dryRun });
-    return jsonResponse(result, 200, requestId);
-  });
+  return dashboardRoute(
+    req,
+    { route: CSV_UPLOAD_ROUTE, what: "csv upload", organizationId: target.organizationId, db, requestLog },
+    async ({ requestId, viewer }) => {
+      assertStorableParams({ organizationId: target.organizationId, sourceId: target.sourceId });
+      const principal = sourcePrincipal(viewer, target.organizationId, "manage");
+      const mediaType = (req.headers.get("content-type") ?? "").split(";")[0]?.trim().toLowerCase();
+      if (mediaType !== "text/csv") {
+        throw new AppError("unsupported_media_type", "Send the file itself as the body, with Content-Type: text/csv.");
+      }
+      // `?dry_run=1` (D496): the upload's counts against the live rows, rolled back; the dialog's confirmation.
+      const dryRun = new URL(req.url).searchParams.get("dry_run") === "1";
+      const result = await replaceCsvRows(db, principal, target.sourceId, boundedBodyChunks(req, UPLOAD_CSV_MAX_BYTES), { dryRun });
+      return jsonResponse(result, 200, requestId);
+    },
+  );
 }

@@ -23,7 +23,14 @@ async function setup() {
   return { a, b, owner: as(ownerRow.id), admin: as(admin.id), member: as(member.id), support: as(support.id), anonymous: as(null), keyB, memberId: member.id };
 }
 
-const mint = (organizationId: string | null) => ({ organizationId, name: "k", environment: "live" as const, scopes: ["records:read"], expiresAt: null, rateLimit: 10 });
+const mint = (organizationId: string | null) => ({
+  organizationId,
+  name: "k",
+  environment: "live" as const,
+  scopes: ["records:read"],
+  expiresAt: null,
+  rateLimit: 10,
+});
 
 describe("dashboard procedures", () => {
   it("are not REST routes: nothing under /api/v1 or in the OpenAPI document comes from them", () => {

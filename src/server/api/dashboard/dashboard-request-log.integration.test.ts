@@ -102,7 +102,15 @@ describe("dashboard answers in the request log (D420, D421)", () => {
     const ok = await call(s.adminA.id, "organizations.get", { organizationId: s.a.id });
     expect(ok.status).toBe(200);
     expect(await s.rows(ok.requestId)).toMatchObject([
-      { surface: "dashboard", user_id: s.adminA.id, organization_id: s.a.id, route: "/api/trpc/organizations.get", method: "GET", status: 200, error_code: null },
+      {
+        surface: "dashboard",
+        user_id: s.adminA.id,
+        organization_id: s.a.id,
+        route: "/api/trpc/organizations.get",
+        method: "GET",
+        status: 200,
+        error_code: null,
+      },
     ]);
 
     // Admin of B naming A: refused, filed under B (the caller's only organization), not A.
@@ -112,7 +120,9 @@ describe("dashboard answers in the request log (D420, D421)", () => {
 
     const signedOut = await call(null, "organizations.get", { organizationId: s.a.id });
     expect(signedOut.status).toBe(401);
-    expect(await s.rows(signedOut.requestId)).toMatchObject([{ surface: "dashboard", user_id: null, organization_id: null, status: 401, error_code: "unauthorized" }]);
+    expect(await s.rows(signedOut.requestId)).toMatchObject([
+      { surface: "dashboard", user_id: null, organization_id: null, status: 401, error_code: "unauthorized" },
+    ]);
 
     const unknown = await call(s.owner.id, "no.such.procedure", {});
     expect(unknown.status).toBe(404);

@@ -38,7 +38,8 @@ async function owner() {
   return { user, cookie: await sessionCookie(database.prisma, user.id) };
 }
 
-const request = (method: string, headers: Record<string, string>) => new Request("http://dash.test/dashboard/thing", { method, headers: { host: "dash.test", ...headers } });
+const request = (method: string, headers: Record<string, string>) =>
+  new Request("http://dash.test/dashboard/thing", { method, headers: { host: "dash.test", ...headers } });
 
 async function bodyOf(response: Response) {
   const body = (await response.json()) as { error: { code: string; message: string }; request_id: string };
@@ -57,7 +58,12 @@ describe("dashboardRoute: the CSRF, session and error handling of every plain da
     const crossSite = await dashboardRoute(request("POST", { cookie, origin: "http://evil.test" }), options, handler);
     expect(await bodyOf(crossSite)).toMatchObject({ status: 403, code: "forbidden", message: "Cross-site request refused." });
     const signedOut = await dashboardRoute(request("GET", {}), { ...options, requestId: "req_signed_out" }, handler);
-    expect(await bodyOf(signedOut)).toEqual({ status: 401, code: "unauthorized", message: "Your session has ended. Sign in again.", requestId: "req_signed_out" });
+    expect(await bodyOf(signedOut)).toEqual({
+      status: 401,
+      code: "unauthorized",
+      message: "Your session has ended. Sign in again.",
+      requestId: "req_signed_out",
+    });
     expect(ran).toBe(0);
     // A same-origin POST and a GET with a live session reach the handler.
     expect((await dashboardRoute(request("POST", { cookie, origin: "http://dash.test" }), options, handler)).status).toBe(200);

@@ -29,7 +29,10 @@ afterAll(async () => {
   await proxy?.close();
 });
 
-async function me(): Promise<{ status: number; body: { error: { message: string; data: { httpStatus: number }; error: { code: string }; request_id: string } } }> {
+async function me(): Promise<{
+  status: number;
+  body: { error: { message: string; data: { httpStatus: number }; error: { code: string }; request_id: string } };
+}> {
   const res = await fetchRequestHandler({
     endpoint: "/api/trpc",
     req: new Request("http://localhost/api/trpc/viewer.me"),

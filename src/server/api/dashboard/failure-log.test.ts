@@ -21,7 +21,12 @@ describe("dashboard failures on our side", () => {
     await expect(caller.requests.get({ requestId: "req_x" })).rejects.toMatchObject({ code: "INTERNAL_SERVER_ERROR" });
     expect(error).toHaveBeenCalledTimes(1);
     expect(error).toHaveBeenCalledWith(
-      expect.objectContaining({ request_id: "req_dashboard_failure", path: "requests.get", type: "query", err: expect.objectContaining({ message: "the statement failed" }) }),
+      expect.objectContaining({
+        request_id: "req_dashboard_failure",
+        path: "requests.get",
+        type: "query",
+        err: expect.objectContaining({ message: "the statement failed" }),
+      }),
       "dashboard procedure failed",
     );
   });

@@ -48,7 +48,11 @@ function singlePath(url: URL): string | null {
  * The refusals are small bodies from the one builder with a request id. The edge has already
  * capped the body's size.
  */
-export async function handleDashboardRequest(req: Request, requestLog: RequestLogWriter | null = requestLogWriter(), db: PrismaClient = getPrisma()): Promise<Response> {
+export async function handleDashboardRequest(
+  req: Request,
+  requestLog: RequestLogWriter | null = requestLogWriter(),
+  db: PrismaClient = getPrisma(),
+): Promise<Response> {
   const requestId = newRequestId();
   const trace: DashboardTrace = {};
   let path: string | null = null;

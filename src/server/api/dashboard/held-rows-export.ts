@@ -17,7 +17,12 @@ const HELD_ROWS_EXPORT_ROUTE = "/dashboard/organizations/{organization_id}/sourc
 const BATCH = 1000;
 
 /** The CSV, page by page through the same keyset as the panel: external_id, then the row's JSON. */
-async function* heldRowsCsv(db: PrismaClient, principal: ActingPrincipal, sourceId: string, search: string | undefined): AsyncGenerator<string, void, undefined> {
+async function* heldRowsCsv(
+  db: PrismaClient,
+  principal: ActingPrincipal,
+  sourceId: string,
+  search: string | undefined,
+): AsyncGenerator<string, void, undefined> {
   yield csvRow(["external_id", "data", "updated_at"]);
   let cursor: string | undefined;
   do {
@@ -40,7 +45,12 @@ export function handleHeldRowsExport(req: Request, organizationId: string, sourc
     await listHeldRows(db, principal, sourceId, { search, limit: 1 });
     const slot = acquireExportSlot(viewer.userId);
     onFailure(() => slot.release());
-    const body = exportStream(heldRowsCsv(db, principal, sourceId, search), { slot, stallTimeoutMs: env().GROUNDWORK_EXPORT_STALL_TIMEOUT_MS, requestId, what: "held rows export" });
+    const body = exportStream(heldRowsCsv(db, principal, sourceId, search), {
+      slot,
+      stallTimeoutMs: env().GROUNDWORK_EXPORT_STALL_TIMEOUT_MS,
+      requestId,
+      what: "held rows export",
+    });
     return new Response(body, {
       status: 200,
       headers: {

@@ -56,11 +56,18 @@ async function setup(members: number) {
   const organization = await db.organization.create({ data: { name: `Org ${Math.random()}` } });
   const form = await db.form.create({ data: { organizationId: organization.id, name: "Visits" } });
   await db.record.createMany({
-    data: Array.from({ length: 3000 }, (_, i) => ({ organizationId: organization.id, formId: form.id, createdBy: "device", fieldValues: { n: i, note: "x".repeat(40) } })),
+    data: Array.from({ length: 3000 }, (_, i) => ({
+      organizationId: organization.id,
+      formId: form.id,
+      createdBy: "device",
+      fieldValues: { n: i, note: "x".repeat(40) },
+    })),
   });
   const users = [];
   for (let i = 0; i < members; i++) {
-    const user = await db.user.create({ data: { email: `m${i}-${Math.random()}@x.test`, passwordHash: "x", memberships: { create: { organizationId: organization.id, role: "member" } } } });
+    const user = await db.user.create({
+      data: { email: `m${i}-${Math.random()}@x.test`, passwordHash: "x", memberships: { create: { organizationId: organization.id, role: "member" } } },
+    });
     users.push({ id: user.id, cookie: await sessionCookie(db, user.id) });
   }
   const open = (cookie: string) =>
@@ -90,7 +97,9 @@ describe("exports under hostile clients", () => {
     // The API (its own pool) and the dashboard still answer.
     const owner = await database.prisma.user.create({ data: { email: `owner-${Math.random()}@x.test`, passwordHash: "x", isInstanceOwner: true } });
     const started = performance.now();
-    const keys = await createDashboardCaller({ db: database.prisma, requestId: "req_test", sessionUserId: owner.id }).keys.list({ organizationId: organization.id });
+    const keys = await createDashboardCaller({ db: database.prisma, requestId: "req_test", sessionUserId: owner.id }).keys.list({
+      organizationId: organization.id,
+    });
     expect(keys.items).toEqual([]);
     expect(performance.now() - started).toBeLessThan(2000);
 

@@ -26,7 +26,10 @@ afterAll(async () => app?.stop());
 const agent = new Agent({ keepAlive: true, maxSockets: 16 });
 
 /** One request, its status, body size and round-trip time. */
-function send(path: string, init: { method?: string; headers?: Record<string, string>; body?: string } = {}): Promise<{ status: number; body: string; ms: number }> {
+function send(
+  path: string,
+  init: { method?: string; headers?: Record<string, string>; body?: string } = {},
+): Promise<{ status: number; body: string; ms: number }> {
   return new Promise((resolve, reject) => {
     const started = performance.now();
     const req = httpRequest(`${origin}${path}`, { method: init.method ?? "GET", headers: init.headers, agent }, (res) => {
@@ -90,7 +93,10 @@ describe("the dashboard endpoint under hostile requests", () => {
     const idle = await probe(10);
     // The flood runs in a process of its own, so the probes' timings are not the flood client's
     // own event loop.
-    const flood = spawn(process.execPath, ["-e", FLOOD], { env: { ...process.env, TARGET: `${origin}${batchOf("viewer.me", 1500)}` }, stdio: ["ignore", "pipe", "pipe"] });
+    const flood = spawn(process.execPath, ["-e", FLOOD], {
+      env: { ...process.env, TARGET: `${origin}${batchOf("viewer.me", 1500)}` },
+      stdio: ["ignore", "pipe", "pipe"],
+    });
     relayToConsole(flood.stderr);
     let floodOut = "";
     flood.stdout.on("data", (chunk: Buffer) => (floodOut += chunk.toString()));
@@ -100,7 +106,8 @@ describe("the dashboard endpoint under hostile requests", () => {
       flood.kill("SIGTERM");
       await new Promise((resolve) => flood.once("exit", resolve));
       const sent = Number(/sent (\d+)/.exec(floodOut)?.[1] ?? 0);
-      const show = (times: number[]) => `median ${median(times).toFixed(1)} ms, p-max ${times.at(-1)!.toFixed(1)} ms (${times.map((t) => t.toFixed(1)).join(" ")})`;
+      const show = (times: number[]) =>
+        `median ${median(times).toFixed(1)} ms, p-max ${times.at(-1)!.toFixed(1)} ms (${times.map((t) => t.toFixed(1)).join(" ")})`;
       console.info(`health idle: ${show(idle)}; under the flood of ${sent} batches: ${show(loaded)}`);
       expect(sent).toBeGreaterThan(80);
       // NOTE: the acceptance line is 100 ms. This machine is shared (other processes, the test
@@ -119,7 +126,9 @@ describe("the dashboard endpoint under hostile requests", () => {
   it("refuses a signed-in batch whole, GET or POST, and serves one call per request", async () => {
     const db = database.prisma;
     const org = await createTestOrganization(db);
-    const admin = await db.user.create({ data: { email: `admin-${Math.random()}@x.test`, passwordHash: "x", memberships: { create: { organizationId: org, role: "admin" } } } });
+    const admin = await db.user.create({
+      data: { email: `admin-${Math.random()}@x.test`, passwordHash: "x", memberships: { create: { organizationId: org, role: "admin" } } },
+    });
     const channel = await db.alertChannel.create({ data: { organizationId: org, name: "Ops", kind: "email", emailTo: ["ops@example.com"] } });
     const cookie = await sessionCookie(db, admin.id);
     const host = new URL(origin).host;
@@ -131,7 +140,11 @@ describe("the dashboard endpoint under hostile requests", () => {
 
     const calls = 50;
     const input = JSON.stringify(Object.fromEntries(Array.from({ length: calls }, (_, i) => [String(i), { channelId: channel.id }])));
-    const post = await send(batchOf("alerts.testChannel", calls), { method: "POST", headers: { cookie, origin, host, "content-type": "application/json" }, body: input });
+    const post = await send(batchOf("alerts.testChannel", calls), {
+      method: "POST",
+      headers: { cookie, origin, host, "content-type": "application/json" },
+      body: input,
+    });
     expect(post.status, post.body.slice(0, 200)).toBe(400);
     expect(await db.alertDelivery.count({ where: { channelId: channel.id } })).toBe(0);
 

@@ -39,30 +39,34 @@ export function handleRecordsExport(
   connect: () => pg.Client = () => new pg.Client({ connectionString: databaseUrlFromEnv() }),
   requestLog: RequestLogWriter | null = requestLogWriter(),
 ): Promise<Response> {
-  return dashboardRoute(req, { route: RECORDS_EXPORT_ROUTE, what: "records export", organizationId, db, requestLog }, async ({ requestId, viewer, onFailure }) => {
-    requireOrganizationRead(viewer, organizationId);
-    const url = new URL(req.url);
-    assertStorableParams({ organizationId, formId });
-    assertNoNulInQuery(url);
-    const params = Object.fromEntries(url.searchParams);
-    const parsed = filtersSchema.safeParse(Object.fromEntries(Object.entries(params).filter(([, value]) => value !== "")));
-    if (!parsed.success) throw fromZod(parsed.error);
-    const form = await db.form.findFirst({ where: { id: formId, organizationId }, select: { name: true } });
-    const filters = { formId, createdAfter: parsed.data.created_after, createdBefore: parsed.data.created_before, submittedBy: parsed.data.submitted_by };
-    // One of the bounded slots (D372) before a connection of its own is opened.
-    const slot = acquireExportSlot(viewer.userId);
-    onFailure(() => slot.release());
-    const opened = await openRecordsExport(db, organizationId, filters, { connect });
-    const body = exportStream(opened.chunks, { slot, stallTimeoutMs: env().GROUNDWORK_EXPORT_STALL_TIMEOUT_MS, requestId, what: "records export" });
-    const filename = `${(form?.name ?? "form").replace(/[^A-Za-z0-9._-]+/g, "-").replace(/^-+|-+$/g, "") || "form"}-records.csv`;
-    return new Response(body, {
-      status: 200,
-      headers: {
-        "Content-Type": "text/csv; charset=utf-8",
-        "Content-Disposition": `attachment; filename="${filename}"`,
-        "Cache-Control": "no-store",
-        [REQUEST_ID_HEADER]: requestId,
-      },
-    });
-  });
+  return dashboardRoute(
+    req,
+    { route: RECORDS_EXPORT_ROUTE, what: "records export", organizationId, db, requestLog },
+    async ({ requestId, viewer, onFailure }) => {
+      requireOrganizationRead(viewer, organizationId);
+      const url = new URL(req.url);
+      assertStorableParams({ organizationId, formId });
+      assertNoNulInQuery(url);
+      const params = Object.fromEntries(url.searchParams);
+      const parsed = filtersSchema.safeParse(Object.fromEntries(Object.entries(params).filter(([, value]) => value !== "")));
+      if (!parsed.success) throw fromZod(parsed.error);
+      const form = await db.form.findFirst({ where: { id: formId, organizationId }, select: { name: true } });
+      const filters = { formId, createdAfter: parsed.data.created_after, createdBefore: parsed.data.created_before, submittedBy: parsed.data.submitted_by };
+      // One of the bounded slots (D372) before a connection of its own is opened.
+      const slot = acquireExportSlot(viewer.userId);
+      onFailure(() => slot.release());
+      const opened = await openRecordsExport(db, organizationId, filters, { connect });
+      const body = exportStream(opened.chunks, { slot, stallTimeoutMs: env().GROUNDWORK_EXPORT_STALL_TIMEOUT_MS, requestId, what: "records export" });
+      const filename = `${(form?.name ?? "form").replace(/[^A-Za-z0-9._-]+/g, "-").replace(/^-+|-+$/g, "") || "form"}-records.csv`;
+      return new Response(body, {
+        status: 200,
+        headers: {
+          "Content-Type": "text/csv; charset=utf-8",
+          "Content-Disposition": `attachment; filename="${filename}"`,
+          "Cache-Control": "no-store",
+          [REQUEST_ID_HEADER]: requestId,
+        },
+      });
+    },
+  );
 }

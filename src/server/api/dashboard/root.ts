@@ -87,7 +87,11 @@ export const dashboardRouter = createDashboardRouter({
     health: organizationHealthProcedure,
     pick: pickOrganizationsProcedure,
   }),
-  keys: createDashboardRouter({ list: listKeysProcedure, get: getKeyProcedure, mint: mintKeyProcedure, revoke: revokeKeyProcedure,
+  keys: createDashboardRouter({
+    list: listKeysProcedure,
+    get: getKeyProcedure,
+    mint: mintKeyProcedure,
+    revoke: revokeKeyProcedure,
     scheduleRevocation: scheduleRevocationProcedure,
     cancelRevocation: cancelRevocationProcedure,
   }),

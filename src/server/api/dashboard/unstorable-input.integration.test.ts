@@ -71,7 +71,13 @@ describe("dashboard inputs Postgres cannot store", () => {
       ["sources.activity", "since", { organizationId: "org", sourceId: "source", since: yearZero }],
     ];
     for (const [path, field, input] of cases) {
-      const error = await procedureOf(caller, path)(input).then(() => "accepted", (thrown: unknown) => thrown);
+      const error = await procedureOf(
+        caller,
+        path,
+      )(input).then(
+        () => "accepted",
+        (thrown: unknown) => thrown,
+      );
       expect(error, path).toBeInstanceOf(TRPCError);
       // What the wire carries: the error formatter's AppError (trpc.ts).
       expect(toAppError(error), path).toMatchObject({ code: "bad_request", message: `Invalid request. ${field}: must be a time from year 1 on` });

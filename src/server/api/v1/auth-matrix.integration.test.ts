@@ -33,9 +33,7 @@ beforeAll(async () => {
 });
 
 function pathFor(route: ApiRoute, organizationId: string): string {
-  return route.path.replace(/\{([^}]+)\}/g, (_, name: string) =>
-    name === route.meta.orgParam ? organizationId : "00000000-0000-4000-8000-000000000000",
-  );
+  return route.path.replace(/\{([^}]+)\}/g, (_, name: string) => (name === route.meta.orgParam ? organizationId : "00000000-0000-4000-8000-000000000000"));
 }
 
 interface Case {

@@ -34,7 +34,12 @@ export function continueIdempotently<R extends NextResult>(
   return continueWrite(ctx, principal, successStatus, next);
 }
 
-async function continueWrite<R extends NextResult>(ctx: ApiContext, principal: ApiKeyPrincipal, successStatus: number, next: (db: Db) => Promise<R>): Promise<R> {
+async function continueWrite<R extends NextResult>(
+  ctx: ApiContext,
+  principal: ApiKeyPrincipal,
+  successStatus: number,
+  next: (db: Db) => Promise<R>,
+): Promise<R> {
   const method = ctx.req.method;
   const key = parseIdempotencyKey(ctx.req.headers.get("idempotency-key"));
   const db = ctx.db;

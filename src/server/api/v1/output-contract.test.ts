@@ -51,7 +51,10 @@ describe("answerBody", () => {
 
   it("uses the operation's writer, checked against JSON.stringify outside production", () => {
     const output = { data: [{ id: "a", name: "A" }], request_id: "req_x" };
-    const faithful: ApiMeta = { openapi, writeBody: (o: { data: unknown[]; request_id: string }) => `{"data":${JSON.stringify(o.data)},"request_id":"${o.request_id}"}` };
+    const faithful: ApiMeta = {
+      openapi,
+      writeBody: (o: { data: unknown[]; request_id: string }) => `{"data":${JSON.stringify(o.data)},"request_id":"${o.request_id}"}`,
+    };
     expect(answerBody(faithful, output)).toBe(JSON.stringify(output));
     const drifted: ApiMeta = { openapi, writeBody: () => '{"data":[{"id":"a"}],"request_id":"req_x"}' };
     expect(() => answerBody(drifted, output)).toThrow(/GET \/things: the operation's body writer does not write its answer/);

@@ -33,7 +33,8 @@ export function outputContract<T extends z.ZodType>(schema: T): T {
   // The same schema object to the document generator (every property but the parse functions
   // reads through); tRPC's output middleware finds `parse`.
   return new Proxy(schema, {
-    get: (target, prop, receiver) => (prop === "parse" ? parse : prop === "parseAsync" ? async (value: unknown) => parse(value) : Reflect.get(target, prop, receiver)),
+    get: (target, prop, receiver) =>
+      prop === "parse" ? parse : prop === "parseAsync" ? async (value: unknown) => parse(value) : Reflect.get(target, prop, receiver),
   });
 }
 

@@ -2,7 +2,10 @@ import { z } from "zod";
 import type { ApiContext } from "./context";
 
 /** Every body carries the request id it was answered under. */
-const requestIdSchema = z.string().regex(/^req_[0-9a-z]+$/).meta({ example: "req_4k2j9x0c1m8q7w3e5r6t2y1u" });
+const requestIdSchema = z
+  .string()
+  .regex(/^req_[0-9a-z]+$/)
+  .meta({ example: "req_4k2j9x0c1m8q7w3e5r6t2y1u" });
 
 export function envelope<T extends z.ZodType>(data: T) {
   return z.object({ data, request_id: requestIdSchema });

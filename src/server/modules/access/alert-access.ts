@@ -21,7 +21,8 @@ export function alertPrincipal(viewer: Viewer, organizationId: string | null, ac
  */
 export async function channelScope(db: Db, viewer: Viewer, channelId: string): Promise<string | null> {
   const channel = await db.alertChannel.findFirst({ where: { id: channelId, deletedAt: null }, select: { organizationId: true } });
-  const readable = channel && (channel.organizationId === null ? viewer.isInstanceOwner || viewer.isSupport : canReadOrganization(viewer, channel.organizationId));
+  const readable =
+    channel && (channel.organizationId === null ? viewer.isInstanceOwner || viewer.isSupport : canReadOrganization(viewer, channel.organizationId));
   if (!channel || !readable) throw new AppError("not_found", `No alert channel ${channelId}.`);
   return channel.organizationId;
 }

@@ -1,11 +1,5 @@
 import { actingInOrganization, type ActingPrincipal } from "./acting-principal";
-import {
-  requireInstanceOwner,
-  requireInstanceRead,
-  requireOrganizationAdmin,
-  requireOrganizationRead,
-  type Viewer,
-} from "@/server/modules/access/viewer";
+import { requireInstanceOwner, requireInstanceRead, requireOrganizationAdmin, requireOrganizationRead, type Viewer } from "@/server/modules/access/viewer";
 
 /**
  * The principal a viewer acts through on something scoped to one organization or to the

@@ -49,7 +49,13 @@ describe("domain functions refuse anything outside the acting principal's organi
   it("sources cannot be created in another organization", async () => {
     const { a, asB } = await twoTenants();
     await expect(createCsvSource(db.prisma, asB, { organizationId: a.id, name: "Intruder" })).rejects.toMatchObject(notFound);
-    const managed = { kind: "crm_object" as const, organizationId: a.id, name: "Intruder", config: { instanceUrl: "https://203.0.113.9", object: "Account" }, credentials: { clientId: "x", clientSecret: "y" } };
+    const managed = {
+      kind: "crm_object" as const,
+      organizationId: a.id,
+      name: "Intruder",
+      config: { instanceUrl: "https://203.0.113.9", object: "Account" },
+      credentials: { clientId: "x", clientSecret: "y" },
+    };
     await expect(createManagedSource(db.prisma, testSecrets, asB, managed)).rejects.toMatchObject(notFound);
     expect(await db.prisma.dataSource.count({ where: { organizationId: a.id, name: "Intruder" } })).toBe(0);
   });
@@ -93,7 +99,12 @@ describe("audit events", () => {
     const principal: ActingPrincipal = CLI_OPERATOR;
     const owner = await createInstanceOwner(db.prisma, principal, { email: "Owner@Example.com", password: "a-long-password-1" });
     const [userEvent] = await eventsFor(owner.id);
-    expect(userEvent).toMatchObject({ action: "user.created", actorType: "cli", targetType: "user", metadata: { email: "owner@example.com", instance_owner: true } });
+    expect(userEvent).toMatchObject({
+      action: "user.created",
+      actorType: "cli",
+      targetType: "user",
+      metadata: { email: "owner@example.com", instance_owner: true },
+    });
     expect(JSON.stringify(userEvent)).not.toContain("a-long-password-1");
   });
 });

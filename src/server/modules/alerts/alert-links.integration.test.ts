@@ -20,7 +20,14 @@ beforeAll(async () => {
 afterAll(() => rm(dataDir, { recursive: true, force: true }));
 
 // The CLI's environment has no PUBLIC_URL (and PORT 3000): what it queues must not link there.
-const { cliJson } = cliRunner(() => ({ DATABASE_URL: database.url, GROUNDWORK_DATA_DIR: dataDir, GROUNDWORK_ENCRYPTION_KEY: "", PUBLIC_URL: "", NEXTAUTH_URL: "", PORT: "3000" }));
+const { cliJson } = cliRunner(() => ({
+  DATABASE_URL: database.url,
+  GROUNDWORK_DATA_DIR: dataDir,
+  GROUNDWORK_ENCRYPTION_KEY: "",
+  PUBLIC_URL: "",
+  NEXTAUTH_URL: "",
+  PORT: "3000",
+}));
 
 describe("alert links go through the sender's PUBLIC_URL (D462)", () => {
   let smtp: Awaited<ReturnType<typeof startSmtpReceiver>>;

@@ -9,7 +9,7 @@ const facts: SourceFacts = {
   organizationId: "org-1",
   organizationName: "Acme",
   state: "error",
-  syncError: "password authentication failed for user \"app\"",
+  syncError: 'password authentication failed for user "app"',
   declinedDeletions: 0,
   lastOkAt: new Date("2026-11-01T10:00:00.000Z"),
   syncIntervalSeconds: 900,
@@ -41,7 +41,9 @@ describe("alert messages say what to do", () => {
     expect(message.subject).toBe("[Groundwork] Recovered: Sites (Acme)");
     expect(message.body).toContain("has recovered from Needs attention: it is ok again.");
     expect(message.body).toContain("Last ok: never");
-    expect(buildAlertMessage("reminder", { ...facts, state: "needs_attention", declinedDeletions: 1 }, "https://gw").subject).toBe("[Groundwork] Still needs attention: Sites (Acme)");
+    expect(buildAlertMessage("reminder", { ...facts, state: "needs_attention", declinedDeletions: 1 }, "https://gw").subject).toBe(
+      "[Groundwork] Still needs attention: Sites (Acme)",
+    );
   });
 });
 
@@ -59,8 +61,13 @@ describe("next steps by sync_error class, times in words, links filled in by the
       expect(classifySyncError(error)).toBe(cls);
       expect(nextStepFor({ state: "error", syncError: error, kind: "postgres_table" })).toMatchObject({ class: cls, action });
     }
-    expect(nextStepFor({ state: "needs_attention", syncError: null, kind: "postgres_table" })).toMatchObject({ class: "guardrail", action: "review_deletions" });
-    expect(nextStepFor({ state: "error", syncError: "permission denied for table t", kind: "postgres_table" }).text).toMatch(/^Grant the connection's user SELECT/);
+    expect(nextStepFor({ state: "needs_attention", syncError: null, kind: "postgres_table" })).toMatchObject({
+      class: "guardrail",
+      action: "review_deletions",
+    });
+    expect(nextStepFor({ state: "error", syncError: "permission denied for table t", kind: "postgres_table" }).text).toMatch(
+      /^Grant the connection's user SELECT/,
+    );
   });
 
   it("says 2 Dec 2026, 14:05 UTC and fills in the link base at sending", () => {

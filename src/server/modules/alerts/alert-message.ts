@@ -69,7 +69,8 @@ function describeState(facts: SourceFacts): string {
 }
 
 export function buildAlertMessage(kind: MessageKind, facts: SourceFacts, baseUrl: string): AlertMessage {
-  const label = kind === "recovery" ? "Recovered" : kind === "reminder" ? `Still ${ALERT_STATE_LABELS[facts.state].toLowerCase()}` : ALERT_STATE_LABELS[facts.state];
+  const label =
+    kind === "recovery" ? "Recovered" : kind === "reminder" ? `Still ${ALERT_STATE_LABELS[facts.state].toLowerCase()}` : ALERT_STATE_LABELS[facts.state];
   const subject = `[Groundwork] ${label}: ${facts.sourceName} (${facts.organizationName})`;
   const body = [
     `${facts.sourceName} (${facts.organizationName}) ${describeState(facts)}`,
@@ -84,11 +85,9 @@ export function buildAlertMessage(kind: MessageKind, facts: SourceFacts, baseUrl
 export function buildDigestMessage(items: { subject: string; sourceLine: string }[], windowMinutes: number): AlertMessage {
   return {
     subject: `[Groundwork] ${items.length} source alert${items.length === 1 ? "" : "s"} in the last ${windowMinutes} minutes`,
-    body: [
-      `${items.length} alerts were collected into this digest instead of one message each:`,
-      "",
-      ...items.map((item) => `- ${item.sourceLine}`),
-    ].join("\n"),
+    body: [`${items.length} alerts were collected into this digest instead of one message each:`, "", ...items.map((item) => `- ${item.sourceLine}`)].join(
+      "\n",
+    ),
   };
 }
 
@@ -96,6 +95,9 @@ export function buildDigestMessage(items: { subject: string; sourceLine: string 
 export function buildTestMessage(channelName: string, baseUrl: string): AlertMessage {
   return {
     subject: "[Groundwork] Test message",
-    body: [`This is a test of the alert channel "${channelName}". If you read this, alerts will reach you here.`, `Dashboard: ${baseUrl.replace(/\/+$/, "")}/dashboard`].join("\n"),
+    body: [
+      `This is a test of the alert channel "${channelName}". If you read this, alerts will reach you here.`,
+      `Dashboard: ${baseUrl.replace(/\/+$/, "")}/dashboard`,
+    ].join("\n"),
   };
 }

@@ -13,7 +13,11 @@ const db = useTestDatabase();
 const deps = { secrets: testSecrets, policy: { allowPrivate: true } };
 const BASE = "https://gw.example.com";
 
-async function csvLikeSource(organizationId: string, name: string, data: { syncStatus?: "ok" | "error" | "needs_attention"; interval?: number; lastSyncedAt?: Date } = {}) {
+async function csvLikeSource(
+  organizationId: string,
+  name: string,
+  data: { syncStatus?: "ok" | "error" | "needs_attention"; interval?: number; lastSyncedAt?: Date } = {},
+) {
   const source = await db.prisma.dataSource.create({
     data: {
       organizationId,
@@ -70,19 +74,30 @@ describe("rules, digests and staleness (the alert tick)", () => {
     expect(stale!.body).toContain("sync worker is running");
     await db.prisma.dataSource.update({ where: { id: sourceId }, data: { lastSyncedAt: new Date() } });
     await runAlertTick(db.prisma, { baseUrl: BASE });
-    expect((await db.prisma.alertDelivery.findMany({ where: { dataSourceId: sourceId }, orderBy: { createdAt: "asc" } })).map((d) => d.kind)).toEqual(["alert", "recovery"]);
+    expect((await db.prisma.alertDelivery.findMany({ where: { dataSourceId: sourceId }, orderBy: { createdAt: "asc" } })).map((d) => d.kind)).toEqual([
+      "alert",
+      "recovery",
+    ]);
   });
 
   it("organization admins work in their organization only; instance channels are the owners'; one audit event per change", async () => {
     const mine = await createTestOrganization(db.prisma);
     const theirs = await createTestOrganization(db.prisma);
     const admin = actingInOrganization(mine, { type: "user", id: "u1" });
-    await expect(createChannel(db.prisma, deps, admin, { kind: "email", organizationId: null, name: "x", to: ["a@example.com"] })).rejects.toMatchObject({ code: "forbidden" });
-    await expect(createChannel(db.prisma, deps, admin, { kind: "email", organizationId: theirs, name: "x", to: ["a@example.com"] })).rejects.toMatchObject({ code: "not_found" });
-    await expect(createChannel(db.prisma, deps, admin, { kind: "email", organizationId: mine, name: "x", to: ["not-an-email"] })).rejects.toMatchObject({ code: "bad_request" });
+    await expect(createChannel(db.prisma, deps, admin, { kind: "email", organizationId: null, name: "x", to: ["a@example.com"] })).rejects.toMatchObject({
+      code: "forbidden",
+    });
+    await expect(createChannel(db.prisma, deps, admin, { kind: "email", organizationId: theirs, name: "x", to: ["a@example.com"] })).rejects.toMatchObject({
+      code: "not_found",
+    });
+    await expect(createChannel(db.prisma, deps, admin, { kind: "email", organizationId: mine, name: "x", to: ["not-an-email"] })).rejects.toMatchObject({
+      code: "bad_request",
+    });
 
     // An admin's recipients are the organization's members (D374).
-    const a = await db.prisma.user.create({ data: { email: `a-${Math.random()}@example.com`, passwordHash: "x", memberships: { create: { organizationId: mine, role: "member" } } } });
+    const a = await db.prisma.user.create({
+      data: { email: `a-${Math.random()}@example.com`, passwordHash: "x", memberships: { create: { organizationId: mine, role: "member" } } },
+    });
     const channel = await createChannel(db.prisma, deps, admin, { kind: "email", organizationId: mine, name: "Mine", to: [a.email] });
     const instance = await createChannel(db.prisma, deps, CLI_OPERATOR, { kind: "email", organizationId: null, name: "Instance", to: ["o@example.com"] });
     const other = await createChannel(db.prisma, deps, CLI_OPERATOR, { kind: "email", organizationId: theirs, name: "Theirs", to: ["t@example.com"] });
@@ -90,9 +105,15 @@ describe("rules, digests and staleness (the alert tick)", () => {
     expect((await listChannels(db.prisma, admin, mine)).map((c) => c.name)).toEqual(["Mine"]);
     await expect(listChannels(db.prisma, admin, null)).rejects.toMatchObject({ code: "forbidden" });
 
-    await expect(createRule(db.prisma, admin, { organizationId: mine, sourceId: null, channelId: instance.id, remindAfterMinutes: null })).rejects.toMatchObject({ code: "not_found" });
-    await expect(createRule(db.prisma, CLI_OPERATOR, { organizationId: mine, sourceId: null, channelId: other.id, remindAfterMinutes: null })).rejects.toMatchObject({ code: "bad_request" });
-    await expect(createRule(db.prisma, admin, { organizationId: mine, sourceId: null, channelId: channel.id, remindAfterMinutes: 1 })).rejects.toMatchObject({ code: "bad_request" });
+    await expect(
+      createRule(db.prisma, admin, { organizationId: mine, sourceId: null, channelId: instance.id, remindAfterMinutes: null }),
+    ).rejects.toMatchObject({ code: "not_found" });
+    await expect(
+      createRule(db.prisma, CLI_OPERATOR, { organizationId: mine, sourceId: null, channelId: other.id, remindAfterMinutes: null }),
+    ).rejects.toMatchObject({ code: "bad_request" });
+    await expect(createRule(db.prisma, admin, { organizationId: mine, sourceId: null, channelId: channel.id, remindAfterMinutes: 1 })).rejects.toMatchObject({
+      code: "bad_request",
+    });
     const rule = await createRule(db.prisma, admin, { organizationId: mine, sourceId: null, channelId: channel.id, remindAfterMinutes: 30 });
     const ownerRule = await createRule(db.prisma, CLI_OPERATOR, { organizationId: mine, sourceId: null, channelId: instance.id, remindAfterMinutes: null });
     expect(await auditCount(rule.id)).toBe(1);

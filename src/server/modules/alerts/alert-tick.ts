@@ -58,7 +58,15 @@ async function flushDigests(db: PrismaClient, now: Date): Promise<string[]> {
       const held = await tx.alertDelivery.findMany({ where: { channelId, status: "held" }, orderBy: { createdAt: "asc" } });
       if (held.length === 0) return null;
       const message = buildDigestMessage(
-        held.map((d) => ({ subject: d.subject, sourceLine: `${d.subject.replace(/^\[Groundwork\] /, "")} ${d.body.split("\n").at(-1)?.replace(/^Source page: /, "— ") ?? ""}` })),
+        held.map((d) => ({
+          subject: d.subject,
+          sourceLine: `${d.subject.replace(/^\[Groundwork\] /, "")} ${
+            d.body
+              .split("\n")
+              .at(-1)
+              ?.replace(/^Source page: /, "— ") ?? ""
+          }`,
+        })),
         DIGEST_WINDOW_MINUTES,
       );
       const digest = await tx.alertDelivery.create({

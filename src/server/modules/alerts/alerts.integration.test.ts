@@ -72,8 +72,18 @@ describe("alerts end to end: a real SMTP server and a local chat receiver", () =
 
   it("guardrail: one message per channel; nothing more until the reminder; one recovery after approve and sync", async () => {
     const { sourceId, organizationId, table } = await sourceOf(10);
-    const email = await createChannel(db.prisma, { secrets, policy: allowPrivate }, CLI_OPERATOR, { kind: "email", organizationId, name: "Ops mail", to: ["ops@example.com"] });
-    const hook = await createChannel(db.prisma, { secrets, policy: allowPrivate }, CLI_OPERATOR, { kind: "chat_url", organizationId, name: "Ops chat", url: chat.url });
+    const email = await createChannel(db.prisma, { secrets, policy: allowPrivate }, CLI_OPERATOR, {
+      kind: "email",
+      organizationId,
+      name: "Ops mail",
+      to: ["ops@example.com"],
+    });
+    const hook = await createChannel(db.prisma, { secrets, policy: allowPrivate }, CLI_OPERATOR, {
+      kind: "chat_url",
+      organizationId,
+      name: "Ops chat",
+      url: chat.url,
+    });
     expect(hook.urlHint).toBe(`http://${new URL(chat.url).host}/…`);
     // Two rules reach the mail channel (org-wide and this source): still one message per transition.
     await createRule(db.prisma, CLI_OPERATOR, { organizationId, sourceId: null, channelId: email.id, remindAfterMinutes: 60 });
@@ -99,7 +109,10 @@ describe("alerts end to end: a real SMTP server and a local chat receiver", () =
     expect(mail.text).not.toContain(alertBaseUrl());
     expect(mail.text).toMatch(/Last ok: \d{1,2} (Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) \d{4}, \d\d:\d\d UTC\r?\n/);
     expect(chat.messages[0]!.text).toContain("held back 7 deletions");
-    expect((await deliveriesOf(sourceId)).map((d) => [d.kind, d.status])).toEqual([["alert", "sent"], ["alert", "sent"]]);
+    expect((await deliveriesOf(sourceId)).map((d) => [d.kind, d.status])).toEqual([
+      ["alert", "sent"],
+      ["alert", "sent"],
+    ]);
 
     // Still held back: later passes and ticks say nothing until the reminder is due.
     expect((await pass(sourceId)).status).toBe("needs_attention");
@@ -127,7 +140,12 @@ describe("alerts end to end: a real SMTP server and a local chat receiver", () =
 
   it("an unreachable customer database: error with the redacted reason and 'check the database'", async () => {
     const { sourceId, organizationId } = await sourceOf(3);
-    const email = await createChannel(db.prisma, { secrets, policy: allowPrivate }, CLI_OPERATOR, { kind: "email", organizationId, name: "Mail", to: ["db@example.com"] });
+    const email = await createChannel(db.prisma, { secrets, policy: allowPrivate }, CLI_OPERATOR, {
+      kind: "email",
+      organizationId,
+      name: "Mail",
+      to: ["db@example.com"],
+    });
     await createRule(db.prisma, CLI_OPERATOR, { organizationId, sourceId, channelId: email.id, remindAfterMinutes: null });
     await db.prisma.dataSource.update({
       where: { id: sourceId },
@@ -151,7 +169,12 @@ describe("alerts end to end: a real SMTP server and a local chat receiver", () =
     expect((await pass(sourceId)).status).toBe("needs_attention");
     // Paused while in trouble (a paused source runs no pass at all, issue 20 D131): no alert, ever.
     await db.prisma.dataSource.update({ where: { id: sourceId }, data: { pausedAt: new Date() } });
-    const email = await createChannel(db.prisma, { secrets, policy: allowPrivate }, CLI_OPERATOR, { kind: "email", organizationId, name: "Mail", to: ["p@example.com"] });
+    const email = await createChannel(db.prisma, { secrets, policy: allowPrivate }, CLI_OPERATOR, {
+      kind: "email",
+      organizationId,
+      name: "Mail",
+      to: ["p@example.com"],
+    });
     await createRule(db.prisma, CLI_OPERATOR, { organizationId, sourceId: null, channelId: email.id, remindAfterMinutes: 5 });
     expect((await pass(sourceId)).status).toBe("skipped");
     await runAlertTick(db.prisma, { baseUrl: BASE, now: new Date(Date.now() + 3600_000) });
@@ -165,12 +188,22 @@ describe("alerts end to end: a real SMTP server and a local chat receiver", () =
 
   it("Send test goes through the queue and is recorded as sent", async () => {
     const { organizationId } = await sourceOf(1);
-    const hook = await createChannel(db.prisma, { secrets, policy: allowPrivate }, CLI_OPERATOR, { kind: "chat_url", organizationId, name: "Test me", url: chat.url });
+    const hook = await createChannel(db.prisma, { secrets, policy: allowPrivate }, CLI_OPERATOR, {
+      kind: "chat_url",
+      organizationId,
+      name: "Test me",
+      url: chat.url,
+    });
     const before = chat.messages.length;
     const { deliveryId, queued } = await sendTestMessage(db.prisma, CLI_OPERATOR, hook.id, BASE);
     expect(queued).toBe(true);
     await settled({ channelId: hook.id });
-    expect(await db.prisma.alertDelivery.findUniqueOrThrow({ where: { id: deliveryId } })).toMatchObject({ kind: "test", status: "sent", attempts: 1, lastError: null });
+    expect(await db.prisma.alertDelivery.findUniqueOrThrow({ where: { id: deliveryId } })).toMatchObject({
+      kind: "test",
+      status: "sent",
+      attempts: 1,
+      lastError: null,
+    });
     expect(chat.messages.slice(before).map((m) => m.text)).toEqual([expect.stringContaining('a test of the alert channel "Test me"')]);
   });
 });
@@ -179,16 +212,40 @@ describe("delivery failures", () => {
   it("with the SMTP relay down, a delivery is retried with backoff and then shows as failed with its reason", { timeout: 60_000 }, async () => {
     const deadRelay = `smtp://127.0.0.1:${await closedPort()}`;
     const senders = createAlertSenders({ smtpUrl: deadRelay, from: "alerts@example.com", policy: allowPrivate, timeoutMs: 2_000 });
-    const worker = await startWorker({ databaseUrl: db.url, log: () => undefined, dataDir, pollInterval: 100, alerts: { senders, maxAttempts: 2, baseUrl: BASE } });
+    const worker = await startWorker({
+      databaseUrl: db.url,
+      log: () => undefined,
+      dataDir,
+      pollInterval: 100,
+      alerts: { senders, maxAttempts: 2, baseUrl: BASE },
+    });
     try {
       const { organizationId } = await sourceOf(1);
-      const email = await createChannel(db.prisma, { secrets, policy: allowPrivate }, CLI_OPERATOR, { kind: "email", organizationId, name: "Down", to: ["x@example.com"] });
+      const email = await createChannel(db.prisma, { secrets, policy: allowPrivate }, CLI_OPERATOR, {
+        kind: "email",
+        organizationId,
+        name: "Down",
+        to: ["x@example.com"],
+      });
       const { deliveryId } = await sendTestMessage(db.prisma, CLI_OPERATOR, email.id, BASE);
       // The first try fails and is recorded while the job waits out its backoff.
-      await expect.poll(() => db.prisma.alertDelivery.findUniqueOrThrow({ where: { id: deliveryId } }), { timeout: 15_000, interval: 100 })
-        .toMatchObject({ status: "pending", attempts: 1, lastError: "the mail relay refused the connection", lastErrorDetail: expect.stringMatching(/ECONNREFUSED/) });
-      await expect.poll(() => db.prisma.alertDelivery.findUniqueOrThrow({ where: { id: deliveryId } }), { timeout: 30_000, interval: 200 })
-        .toMatchObject({ status: "failed", attempts: 2, sentAt: null, lastError: "the mail relay refused the connection", lastErrorDetail: expect.stringMatching(/SMTP relay refused or could not be reached: .*ECONNREFUSED/) });
+      await expect
+        .poll(() => db.prisma.alertDelivery.findUniqueOrThrow({ where: { id: deliveryId } }), { timeout: 15_000, interval: 100 })
+        .toMatchObject({
+          status: "pending",
+          attempts: 1,
+          lastError: "the mail relay refused the connection",
+          lastErrorDetail: expect.stringMatching(/ECONNREFUSED/),
+        });
+      await expect
+        .poll(() => db.prisma.alertDelivery.findUniqueOrThrow({ where: { id: deliveryId } }), { timeout: 30_000, interval: 200 })
+        .toMatchObject({
+          status: "failed",
+          attempts: 2,
+          sentAt: null,
+          lastError: "the mail relay refused the connection",
+          lastErrorDetail: expect.stringMatching(/SMTP relay refused or could not be reached: .*ECONNREFUSED/),
+        });
     } finally {
       await worker.stop();
     }
@@ -200,7 +257,10 @@ describe("delivery failures", () => {
     try {
       const senders = createAlertSenders({ smtpUrl: undefined, from: "a@example.com", policy: allowPrivate });
       await expect(senders.chat(chat.url, "hi")).rejects.toThrow("the chat URL answered HTTP 404");
-      await expect(senders.email(["a@example.com"], "s", "t")).rejects.toMatchObject({ message: "no mail relay is configured", detail: "no SMTP relay is configured (set GROUNDWORK_SMTP_URL)" });
+      await expect(senders.email(["a@example.com"], "s", "t")).rejects.toMatchObject({
+        message: "no mail relay is configured",
+        detail: "no SMTP relay is configured (set GROUNDWORK_SMTP_URL)",
+      });
     } finally {
       await chat.close();
     }
@@ -213,7 +273,10 @@ describe("the target policy on chat URLs", () => {
     const off = { secrets, policy: { allowPrivate: false } };
     const on = { secrets, policy: allowPrivate };
     const make = (url: string, deps = off) => createChannel(db.prisma, deps, CLI_OPERATOR, { kind: "chat_url", organizationId, name: "c", url });
-    await expect(make("https://10.1.2.3/hooks/x")).rejects.toMatchObject({ code: "bad_request", message: expect.stringMatching(/private.*GROUNDWORK_ALLOW_PRIVATE_TARGETS/) });
+    await expect(make("https://10.1.2.3/hooks/x")).rejects.toMatchObject({
+      code: "bad_request",
+      message: expect.stringMatching(/private.*GROUNDWORK_ALLOW_PRIVATE_TARGETS/),
+    });
     await expect(make("https://127.0.0.1:8443/hooks/x")).rejects.toMatchObject({ code: "bad_request", message: expect.stringMatching(/loopback/) });
     await expect(make("https://[::1]/hooks/x")).rejects.toMatchObject({ code: "bad_request" });
     await expect(make("https://169.254.169.254/latest")).rejects.toMatchObject({ code: "bad_request" });

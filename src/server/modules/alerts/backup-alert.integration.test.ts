@@ -24,7 +24,9 @@ describe("the backup alert (failed, or older than 36 h)", () => {
     };
     // No backup yet: fine for 36 h from the rule's creation, then stale (once, not every tick).
     expect(await tick(new Date(t0.getTime() + 35 * HOUR))).toHaveLength(0);
-    expect((await tick(new Date(t0.getTime() + 37 * HOUR))).map((d) => [d.kind, d.state, d.subject])).toEqual([["alert", "stale", "[Groundwork] No backup for more than 36 h"]]);
+    expect((await tick(new Date(t0.getTime() + 37 * HOUR))).map((d) => [d.kind, d.state, d.subject])).toEqual([
+      ["alert", "stale", "[Groundwork] No backup for more than 36 h"],
+    ]);
     expect(await tick(new Date(t0.getTime() + 38 * HOUR))).toHaveLength(1);
     await backupEvent("backup.created", new Date(t0.getTime() + 39 * HOUR));
     expect((await tick(new Date(t0.getTime() + 40 * HOUR))).at(-1)).toMatchObject({ kind: "recovery", state: "ok" });

@@ -42,7 +42,12 @@ export async function createBackupRule(db: PrismaClient, principal: ActingPrinci
     const channel = await requireChannel(tx, principal, channelId);
     if (channel.organizationId !== null) throw new AppError("bad_request", "A backup alert goes to an instance channel (alert channel create --instance).");
     const rule = await tx.backupAlertRule.create({ data: { channelId }, include: { channel: { select: { name: true } } } });
-    await recordAuditEvent(tx, { action: "backup_alert_rule.created", actor: principal.actor, target: { type: "backup_alert_rule", id: rule.id }, metadata: { channel_id: channelId } });
+    await recordAuditEvent(tx, {
+      action: "backup_alert_rule.created",
+      actor: principal.actor,
+      target: { type: "backup_alert_rule", id: rule.id },
+      metadata: { channel_id: channelId },
+    });
     return toView(rule);
   });
 }
@@ -59,14 +64,25 @@ export async function deleteBackupRule(db: PrismaClient, principal: ActingPrinci
     const rule = await tx.backupAlertRule.findUnique({ where: { id: ruleId }, include: { channel: { select: { name: true } } } });
     if (!rule) throw new AppError("not_found", `No backup alert rule ${ruleId}.`);
     await tx.backupAlertRule.delete({ where: { id: ruleId } });
-    await recordAuditEvent(tx, { action: "backup_alert_rule.deleted", actor: principal.actor, target: { type: "backup_alert_rule", id: ruleId }, metadata: { channel_id: rule.channelId } });
+    await recordAuditEvent(tx, {
+      action: "backup_alert_rule.deleted",
+      actor: principal.actor,
+      target: { type: "backup_alert_rule", id: ruleId },
+      metadata: { channel_id: rule.channelId },
+    });
     return toView(rule);
   });
 }
 
 const MESSAGES: Record<BackupAlertState, { subject: string; body: string }> = {
-  failed: { subject: "[Groundwork] Backup failed", body: "The last scheduled backup failed; the audit log (action backup.failed) has the reason. Check GROUNDWORK_BACKUP_DIR's disk and the worker's log." },
-  stale: { subject: `[Groundwork] No backup for more than ${BACKUP_MAX_AGE_HOURS} h`, body: `No backup has succeeded for more than ${BACKUP_MAX_AGE_HOURS} hours. Is the worker running with GROUNDWORK_BACKUP_DIR set?` },
+  failed: {
+    subject: "[Groundwork] Backup failed",
+    body: "The last scheduled backup failed; the audit log (action backup.failed) has the reason. Check GROUNDWORK_BACKUP_DIR's disk and the worker's log.",
+  },
+  stale: {
+    subject: `[Groundwork] No backup for more than ${BACKUP_MAX_AGE_HOURS} h`,
+    body: `No backup has succeeded for more than ${BACKUP_MAX_AGE_HOURS} hours. Is the worker running with GROUNDWORK_BACKUP_DIR set?`,
+  },
   ok: { subject: "[Groundwork] Backups recovered", body: "A backup succeeded again." },
 };
 
@@ -90,7 +106,15 @@ export async function evaluateBackupAlerts(db: PrismaClient, now: Date): Promise
       await tx.backupAlertRule.update({ where: { id }, data: { state: current, since: now } });
       const message = MESSAGES[current];
       const row = await tx.alertDelivery.create({
-        data: { channelId: rule.channel_id, kind: current === "ok" ? "recovery" : "alert", state: current, subject: message.subject, body: message.body, status: "pending", createdAt: now },
+        data: {
+          channelId: rule.channel_id,
+          kind: current === "ok" ? "recovery" : "alert",
+          state: current,
+          subject: message.subject,
+          body: message.body,
+          status: "pending",
+          createdAt: now,
+        },
         select: { id: true },
       });
       return row.id;

@@ -121,7 +121,11 @@ export async function listChannels(db: Db, principal: ActingPrincipal, organizat
 export async function requireChannel(db: Db, principal: ActingPrincipal, channelId: string): Promise<AlertChannel> {
   const channel = await db.alertChannel.findFirst({ where: { id: channelId, deletedAt: null } });
   if (!channel) throw new AppError("not_found", `No alert channel ${channelId}.`);
-  if (channel.organizationId === null ? principal.reach !== "instance" : principal.reach !== "instance" && principal.reach.organizationId !== channel.organizationId) {
+  if (
+    channel.organizationId === null
+      ? principal.reach !== "instance"
+      : principal.reach !== "instance" && principal.reach.organizationId !== channel.organizationId
+  ) {
     throw new AppError("not_found", `No alert channel ${channelId}.`);
   }
   return channel;

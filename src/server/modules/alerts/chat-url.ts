@@ -20,7 +20,8 @@ export async function checkChatUrl(text: string, policy: TargetPolicy): Promise<
   const host = url.hostname.replace(/^\[(.*)\]$/, "$1");
   if (url.protocol === "http:") {
     const loopback = host === "localhost" || (isIP(host) !== 0 && isLoopback(host));
-    if (!loopback || !policy.allowPrivate) return failure("the chat URL must use https (plain http only to a loopback host, with GROUNDWORK_ALLOW_PRIVATE_TARGETS=on)");
+    if (!loopback || !policy.allowPrivate)
+      return failure("the chat URL must use https (plain http only to a loopback host, with GROUNDWORK_ALLOW_PRIVATE_TARGETS=on)");
   } else if (url.protocol !== "https:") {
     return failure("the chat URL must use https");
   }

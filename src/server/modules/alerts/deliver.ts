@@ -44,7 +44,10 @@ export async function deliverAlert(deps: DeliverDeps, deliveryId: string, attemp
     detail = error instanceof DeliveryError ? error.detail : error instanceof Error ? error.message : String(error);
   }
   if (reason === null) {
-    await db.alertDelivery.update({ where: { id: deliveryId }, data: { status: "sent", sentAt: new Date(), attempts: attempt.number, lastError: null, lastErrorDetail: null } });
+    await db.alertDelivery.update({
+      where: { id: deliveryId },
+      data: { status: "sent", sentAt: new Date(), attempts: attempt.number, lastError: null, lastErrorDetail: null },
+    });
     return "sent";
   }
   const recorded = redactSecrets(reason, deps.redact ?? []).slice(0, 1000);

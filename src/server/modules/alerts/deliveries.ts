@@ -94,7 +94,11 @@ async function requireTestBudget(tx: Db, channel: { id: string; organizationId: 
   const { perChannel, perOrganization } = TEST_SEND_LIMITS;
   const since = (minutes: number) => new Date(now - minutes * 60_000);
   const [byChannel, byScope] = await Promise.all([
-    tx.alertDelivery.findMany({ where: { kind: "test", channelId: channel.id, createdAt: { gte: since(perChannel.windowMinutes) } }, select: { createdAt: true }, orderBy: { createdAt: "asc" } }),
+    tx.alertDelivery.findMany({
+      where: { kind: "test", channelId: channel.id, createdAt: { gte: since(perChannel.windowMinutes) } },
+      select: { createdAt: true },
+      orderBy: { createdAt: "asc" },
+    }),
     tx.alertDelivery.findMany({
       where: { kind: "test", channel: { organizationId: channel.organizationId }, createdAt: { gte: since(perOrganization.windowMinutes) } },
       select: { createdAt: true },
@@ -106,10 +110,18 @@ async function requireTestBudget(tx: Db, channel: { id: string; organizationId: 
     throw new AppError("rate_limited", message, { headers: { "Retry-After": String(retryAfter) } });
   };
   if (byChannel.length >= perChannel.count) {
-    refuse(byChannel[0]!.createdAt, perChannel.windowMinutes, `This channel was tested ${perChannel.count} times in the last ${perChannel.windowMinutes} minutes; try again later.`);
+    refuse(
+      byChannel[0]!.createdAt,
+      perChannel.windowMinutes,
+      `This channel was tested ${perChannel.count} times in the last ${perChannel.windowMinutes} minutes; try again later.`,
+    );
   }
   if (byScope.length >= perOrganization.count) {
-    refuse(byScope[0]!.createdAt, perOrganization.windowMinutes, `${perOrganization.count} test messages were sent from this organization's channels in the last hour; try again later.`);
+    refuse(
+      byScope[0]!.createdAt,
+      perOrganization.windowMinutes,
+      `${perOrganization.count} test messages were sent from this organization's channels in the last hour; try again later.`,
+    );
   }
 }
 

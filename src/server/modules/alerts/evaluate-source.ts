@@ -81,7 +81,12 @@ async function channelsFor(tx: Tx, source: DataSource, now: Date): Promise<{ cha
   return [...byChannel].map(([channelId, remindAfterMinutes]) => ({ channelId, remindAfterMinutes }));
 }
 
-async function sourceFacts(tx: Tx, source: DataSource & { organization: { name: string } }, state: AlertState, previousState?: AlertState): Promise<SourceFacts> {
+async function sourceFacts(
+  tx: Tx,
+  source: DataSource & { organization: { name: string } },
+  state: AlertState,
+  previousState?: AlertState,
+): Promise<SourceFacts> {
   const [lastOk] = await tx.$queryRaw<{ at: Date | null }[]>`
     SELECT max(finished_at) AS at FROM sync_runs WHERE data_source_id = ${source.id} AND status = 'ok'`;
   return {

@@ -13,7 +13,9 @@ const BASE = "https://gw.example.com";
 const HOUR = 3_600_000;
 
 async function failingSource(organizationId: string, name: string) {
-  const source = await db.prisma.dataSource.create({ data: { organizationId, name, kind: "postgres_table", syncStatus: "error", syncError: "connect ECONNREFUSED", lastSyncedAt: new Date() } });
+  const source = await db.prisma.dataSource.create({
+    data: { organizationId, name, kind: "postgres_table", syncStatus: "error", syncError: "connect ECONNREFUSED", lastSyncedAt: new Date() },
+  });
   return source.id;
 }
 
@@ -43,11 +45,19 @@ describe("editing and muting alert rules (D500)", () => {
     const { organizationId, rule, channel } = await world();
     const { organizationId: theirs, channel: theirChannel } = await world();
     const theirSource = await failingSource(theirs, "Theirs");
-    await expect(updateRule(db.prisma, CLI_OPERATOR, rule.id, { sourceId: theirSource, channelId: channel.id, remindAfterMinutes: null })).rejects.toMatchObject({ code: "not_found" });
-    await expect(updateRule(db.prisma, CLI_OPERATOR, rule.id, { sourceId: null, channelId: theirChannel.id, remindAfterMinutes: null })).rejects.toMatchObject({ code: "bad_request" });
-    await expect(updateRule(db.prisma, CLI_OPERATOR, rule.id, { sourceId: null, channelId: channel.id, remindAfterMinutes: 1 })).rejects.toMatchObject({ code: "bad_request" });
+    await expect(
+      updateRule(db.prisma, CLI_OPERATOR, rule.id, { sourceId: theirSource, channelId: channel.id, remindAfterMinutes: null }),
+    ).rejects.toMatchObject({ code: "not_found" });
+    await expect(updateRule(db.prisma, CLI_OPERATOR, rule.id, { sourceId: null, channelId: theirChannel.id, remindAfterMinutes: null })).rejects.toMatchObject({
+      code: "bad_request",
+    });
+    await expect(updateRule(db.prisma, CLI_OPERATOR, rule.id, { sourceId: null, channelId: channel.id, remindAfterMinutes: 1 })).rejects.toMatchObject({
+      code: "bad_request",
+    });
     const outsider = actingInOrganization(theirs, { type: "user", id: "u-theirs" });
-    await expect(updateRule(db.prisma, outsider, rule.id, { sourceId: null, channelId: channel.id, remindAfterMinutes: null })).rejects.toMatchObject({ code: "not_found" });
+    await expect(updateRule(db.prisma, outsider, rule.id, { sourceId: null, channelId: channel.id, remindAfterMinutes: null })).rejects.toMatchObject({
+      code: "not_found",
+    });
     await expect(muteRule(db.prisma, outsider, rule.id, new Date(Date.now() + HOUR))).rejects.toMatchObject({ code: "not_found" });
     expect(await listRules(db.prisma, CLI_OPERATOR, organizationId)).toEqual([rule]);
     expect(await db.prisma.auditEvent.count({ where: { targetId: rule.id, action: { not: "alert_rule.created" } } })).toBe(0);

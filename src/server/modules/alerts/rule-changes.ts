@@ -15,7 +15,8 @@ const MAX_MUTE_MS = 31 * 24 * 3_600_000;
 async function ruleInReach(tx: Db, principal: ActingPrincipal, ruleId: string) {
   const rule = await tx.alertRule.findUnique({ where: { id: ruleId }, include: ruleInclude });
   // Another tenant's rule reads as absent, as everywhere.
-  if (!rule || (principal.reach !== "instance" && principal.reach.organizationId !== rule.organizationId)) throw new AppError("not_found", `No alert rule ${ruleId}.`);
+  if (!rule || (principal.reach !== "instance" && principal.reach.organizationId !== rule.organizationId))
+    throw new AppError("not_found", `No alert rule ${ruleId}.`);
   return rule;
 }
 

@@ -12,7 +12,12 @@ export const createRuleInput = z.object({
   sourceId: z.string().min(1).nullable(),
   channelId: z.string().min(1),
   /** Remind every this many minutes while the trouble lasts; null: no reminders. */
-  remindAfterMinutes: z.number().int().min(5, "Remind after at least 5 minutes").max(7 * 24 * 60).nullable(),
+  remindAfterMinutes: z
+    .number()
+    .int()
+    .min(5, "Remind after at least 5 minutes")
+    .max(7 * 24 * 60)
+    .nullable(),
 });
 export type CreateRuleInput = z.input<typeof createRuleInput>;
 
@@ -88,7 +93,12 @@ export async function createRule(db: PrismaClient, principal: ActingPrincipal, r
 }
 
 /** The channel (this organization's, or the instance's) and the source (this organization's) a rule may name. */
-export async function requireRuleTargets(tx: Db, principal: ActingPrincipal, organizationId: string, targets: { channelId: string; sourceId: string | null }): Promise<void> {
+export async function requireRuleTargets(
+  tx: Db,
+  principal: ActingPrincipal,
+  organizationId: string,
+  targets: { channelId: string; sourceId: string | null },
+): Promise<void> {
   const channel = await requireChannel(tx, principal, targets.channelId);
   if (channel.organizationId !== null && channel.organizationId !== organizationId) {
     throw new AppError("bad_request", "That channel belongs to another organization.");
@@ -114,7 +124,8 @@ export async function listRules(db: Db, principal: ActingPrincipal, organization
 export async function deleteRule(db: PrismaClient, principal: ActingPrincipal, ruleId: string): Promise<RuleView> {
   return db.$transaction(async (tx) => {
     const rule = await tx.alertRule.findUnique({ where: { id: ruleId }, include: ruleInclude });
-    if (!rule || (principal.reach !== "instance" && principal.reach.organizationId !== rule.organizationId)) throw new AppError("not_found", `No alert rule ${ruleId}.`);
+    if (!rule || (principal.reach !== "instance" && principal.reach.organizationId !== rule.organizationId))
+      throw new AppError("not_found", `No alert rule ${ruleId}.`);
     await tx.alertRule.delete({ where: { id: ruleId } });
     await recordAuditEvent(tx, {
       action: "alert_rule.deleted",

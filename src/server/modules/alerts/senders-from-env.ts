@@ -9,7 +9,11 @@ import { createAlertSenders, type AlertSenders } from "./senders";
 export function sendersFromEnv(): AlertSenders {
   const e = env();
   const host = e.PUBLIC_URL ? new URL(e.PUBLIC_URL).hostname : "localhost";
-  return createAlertSenders({ smtpUrl: e.GROUNDWORK_SMTP_URL, from: e.GROUNDWORK_SMTP_FROM ?? `Groundwork <groundwork@${host}>`, policy: operatorTargetPolicy() });
+  return createAlertSenders({
+    smtpUrl: e.GROUNDWORK_SMTP_URL,
+    from: e.GROUNDWORK_SMTP_FROM ?? `Groundwork <groundwork@${host}>`,
+    policy: operatorTargetPolicy(),
+  });
 }
 
 /** True when GROUNDWORK_SMTP_URL is set. */

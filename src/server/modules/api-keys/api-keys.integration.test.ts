@@ -139,12 +139,16 @@ describe("API keys", () => {
       cursor = page.meta.next_cursor ?? undefined;
     } while (cursor);
     expect(pages.map((page) => page.length)).toEqual([2, 2, 1]);
-    const newestFirst = (await database.prisma.apiKey.findMany({ where: { organizationId: org }, orderBy: [{ createdAt: "desc" }, { id: "desc" }] })).map((key) => key.id);
+    const newestFirst = (await database.prisma.apiKey.findMany({ where: { organizationId: org }, orderBy: [{ createdAt: "desc" }, { id: "desc" }] })).map(
+      (key) => key.id,
+    );
     expect(pages.flat()).toEqual(newestFirst);
     expect(new Set(pages.flat())).toEqual(new Set(minted));
 
     const first = await listApiKeys(database.prisma, CLI_OPERATOR, { organizationId: org }, { limit: 2 });
-    await expect(listApiKeys(database.prisma, CLI_OPERATOR, { organizationId: orgId }, { limit: 2, cursor: first.meta.next_cursor! })).rejects.toMatchObject({ code: "bad_request" });
+    await expect(listApiKeys(database.prisma, CLI_OPERATOR, { organizationId: orgId }, { limit: 2, cursor: first.meta.next_cursor! })).rejects.toMatchObject({
+      code: "bad_request",
+    });
   });
 
   it("keeps a deleted organization's keys, revoked, with its id and name, for audit", async () => {

@@ -78,11 +78,14 @@ export async function authenticateApiKey(
   const token = bearerToken(authorization);
   if (!hasValidChecksum(token) && !(await preChecksumKeysUsable(db))) throw unauthorized("Unknown API key.");
   const hash = hashToken(token);
-  const rows = await rawRead<KeyRow>(db, Prisma.sql`
+  const rows = await rawRead<KeyRow>(
+    db,
+    Prisma.sql`
     SELECT id, hash, prefix, scopes, organization_id, rate_limit, rate_limit_window_seconds, revoked_at, revoke_at, expires_at,
            former_organization_id,
            (last_used_at IS NULL OR last_used_at < now() - make_interval(secs => ${LAST_USED_WRITE_INTERVAL_SECONDS})) AS touch
-      FROM api_keys WHERE hash = ${hash}`);
+      FROM api_keys WHERE hash = ${hash}`,
+  );
   const key = rows[0];
   if (!key || !hashesEqual(key.hash, hash)) throw unauthorized("Unknown API key.");
   // A key that exists is named to the request log when refused (D423): its page shows who still

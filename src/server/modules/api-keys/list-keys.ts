@@ -75,7 +75,11 @@ export async function listApiKeys(
 
 /** One key within the principal's reach; a key outside it is reported as absent (no existence leak). */
 export async function getApiKey(db: Db, principal: ActingPrincipal, keyId: string, now = new Date()): Promise<KeySummary> {
-  const key = await db.apiKey.findUnique({ where: { id: keyId }, omit: { hash: true }, include: { createdBy: { select: { id: true, email: true, name: true } } } });
+  const key = await db.apiKey.findUnique({
+    where: { id: keyId },
+    omit: { hash: true },
+    include: { createdBy: { select: { id: true, email: true, name: true } } },
+  });
   if (!key || !keyWithinReach(key, principal)) throw new AppError("not_found", `No API key ${keyId}.`);
   return toSummary(key, now);
 }

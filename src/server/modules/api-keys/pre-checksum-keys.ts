@@ -17,11 +17,14 @@ const answers = new WeakMap<Db, { usable: boolean; at: number }>();
 export async function preChecksumKeysUsable(db: Db, now = Date.now()): Promise<boolean> {
   const known = answers.get(db);
   if (known && (!known.usable || now - known.at < RECHECK_MS)) return known.usable;
-  const rows = await rawRead<{ usable: boolean }>(db, Prisma.sql`
+  const rows = await rawRead<{ usable: boolean }>(
+    db,
+    Prisma.sql`
     SELECT EXISTS (
       SELECT 1 FROM api_keys
        WHERE NOT checksummed AND revoked_at IS NULL AND (expires_at IS NULL OR expires_at > now())
-    ) AS usable`);
+    ) AS usable`,
+  );
   const usable = rows[0]?.usable ?? true;
   answers.set(db, { usable, at: now });
   return usable;

@@ -9,11 +9,7 @@ import { keyWithinReach } from "./key-scope";
  * Permanent (spec 3.1). Revoking a revoked key changes nothing and records nothing. A key
  * outside the principal's reach is "not found" before anything is written.
  */
-export async function revokeApiKey(
-  db: Db,
-  principal: ActingPrincipal,
-  keyId: string,
-): Promise<{ id: string; prefix: string; revokedAt: Date }> {
+export async function revokeApiKey(db: Db, principal: ActingPrincipal, keyId: string): Promise<{ id: string; prefix: string; revokedAt: Date }> {
   return inTransaction(db, async (tx) => {
     const key = await tx.apiKey.findUnique({ where: { id: keyId } });
     if (!key || !keyWithinReach(key, principal)) throw new AppError("not_found", `No API key ${keyId}.`);

@@ -137,7 +137,9 @@ describe("scheduled revocation", () => {
     expect((await getApiKey(db(), CLI_OPERATOR, old.id)).revokeAt).toEqual(rotated.oldKeyRevokeAt);
     await revokeApiKey(db(), CLI_OPERATOR, old.id);
     const count = await db().apiKey.count();
-    await expect(rotateApiKey(db(), CLI_OPERATOR, old.id, { name: "again", scopes: "organizations:read", organizationId: null }, null)).rejects.toMatchObject({ code: "conflict" });
+    await expect(rotateApiKey(db(), CLI_OPERATOR, old.id, { name: "again", scopes: "organizations:read", organizationId: null }, null)).rejects.toMatchObject({
+      code: "conflict",
+    });
     expect(await db().apiKey.count()).toBe(count);
   });
 
@@ -169,7 +171,13 @@ describe("the dashboard's and the CLI's doors", () => {
     expect(await outcomeOf(as(support.id).keys.cancelRevocation({ organizationId: orgId, keyId: k.id }))).toBe("FORBIDDEN");
     expect((await as(owner.id).keys.cancelRevocation({ organizationId: orgId, keyId: k.id })).revokeAt).toBeNull();
     const rotated = await as(admin.id).keys.mint({
-      organizationId: orgId, name: "next", environment: "live", scopes: ["records:read"], expiresAt: null, rateLimit: 10, rotates: { keyId: k.id, revokeOldIn: "1h" },
+      organizationId: orgId,
+      name: "next",
+      environment: "live",
+      scopes: ["records:read"],
+      expiresAt: null,
+      rateLimit: 10,
+      rotates: { keyId: k.id, revokeOldIn: "1h" },
     });
     expect(rotated.key.id).not.toBe(k.id);
     expect((await as(admin.id).keys.get({ organizationId: orgId, keyId: k.id })).revokeAt).not.toBeNull();

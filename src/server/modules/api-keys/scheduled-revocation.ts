@@ -45,7 +45,8 @@ export async function scheduleKeyRevocation(
 ): Promise<{ id: string; prefix: string; revokeAt: Date }> {
   if (Number.isNaN(at.getTime())) throw new AppError("bad_request", "The revocation time is not a valid time.");
   if (at.getTime() <= now.getTime()) throw new AppError("bad_request", "A scheduled revocation must be in the future; to revoke now, revoke the key.");
-  if (at.getTime() - now.getTime() > MAX_SCHEDULE_AHEAD_MS) throw new AppError("bad_request", "A revocation can be scheduled at most a year ahead; give the key an expiry instead.");
+  if (at.getTime() - now.getTime() > MAX_SCHEDULE_AHEAD_MS)
+    throw new AppError("bad_request", "A revocation can be scheduled at most a year ahead; give the key an expiry instead.");
   return inTransaction(db, async (tx) => {
     const key = await lockKeyInReach(tx, principal, keyId);
     if (key.revokedAt || (key.revokeAt && key.revokeAt <= now)) throw new AppError("conflict", "This API key is already revoked.");
@@ -75,7 +76,8 @@ export async function cancelKeyRevocation(
 ): Promise<{ id: string; prefix: string; cancelled: Date | null }> {
   return inTransaction(db, async (tx) => {
     const key = await lockKeyInReach(tx, principal, keyId);
-    if (key.revokedAt || (key.revokeAt && key.revokeAt <= now)) throw new AppError("conflict", "This API key is already revoked; a revocation cannot be undone.");
+    if (key.revokedAt || (key.revokeAt && key.revokeAt <= now))
+      throw new AppError("conflict", "This API key is already revoked; a revocation cannot be undone.");
     if (!key.revokeAt) return { id: key.id, prefix: key.prefix, cancelled: null };
     await tx.apiKey.update({ where: { id: key.id }, data: { revokeAt: null } });
     await recordAuditEvent(tx, {

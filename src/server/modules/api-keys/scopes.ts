@@ -9,9 +9,7 @@ function isValidScope(scope: string): boolean {
 
 /** Parses `a:read,b:write` (or an array) into a sorted, de-duplicated list; rejects unknown scopes. */
 export function parseScopes(input: string | string[]): string[] {
-  const list = (Array.isArray(input) ? input : input.split(","))
-    .map((scope) => scope.trim())
-    .filter((scope) => scope !== "");
+  const list = (Array.isArray(input) ? input : input.split(",")).map((scope) => scope.trim()).filter((scope) => scope !== "");
   if (list.length === 0) throw new AppError("bad_request", "At least one scope is required.");
   const invalid = list.filter((scope) => !isValidScope(scope));
   if (invalid.length > 0) {

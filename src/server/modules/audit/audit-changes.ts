@@ -19,7 +19,8 @@ export function auditChanges(action: string, metadata: Prisma.JsonValue): AuditC
   if (isObject(metadata.changes)) {
     const changes: AuditChange[] = [];
     for (const [field, change] of Object.entries(metadata.changes as Record<string, unknown>)) {
-      if (isObject(change) && ("from" in change || "to" in change)) changes.push({ field, before: (change.from ?? null) as Prisma.JsonValue, after: (change.to ?? null) as Prisma.JsonValue });
+      if (isObject(change) && ("from" in change || "to" in change))
+        changes.push({ field, before: (change.from ?? null) as Prisma.JsonValue, after: (change.to ?? null) as Prisma.JsonValue });
     }
     return changes;
   }

@@ -4,14 +4,14 @@ import { auditCsvLine } from "./audit-csv";
 
 describe("audit CSV cells", () => {
   it.each([
-    ["=HYPERLINK(\"http://x\")", "\"'=HYPERLINK(\"\"http://x\"\")\""],
+    ['=HYPERLINK("http://x")', '"\'=HYPERLINK(""http://x"")"'],
     ["+1", "'+1"],
     ["-2+3", "'-2+3"],
     ["@SUM(A1)", "'@SUM(A1)"],
     ["\tcmd", "'\tcmd"],
-    ["\rcmd", "\"'\rcmd\""],
+    ["\rcmd", '"\'\rcmd"'],
     ["plain", "plain"],
-    ["a,b", "\"a,b\""],
+    ["a,b", '"a,b"'],
     ["", ""],
   ])("neutralises and quotes %j", (input, expected) => {
     expect(csvCell(input)).toBe(expected);
@@ -32,6 +32,8 @@ describe("audit CSV cells", () => {
       targetLabel: "ci (gw_live_AB…)",
       metadata: { prefix: "gw_live_AB" },
     });
-    expect(line).toBe(`2026-11-25T10:00:00.000Z,api_key.revoked,user,u1,'=evil@example.com,o1,"Acme, Inc",api_key,k1,ci (gw_live_AB…),"{""prefix"":""gw_live_AB""}"`);
+    expect(line).toBe(
+      `2026-11-25T10:00:00.000Z,api_key.revoked,user,u1,'=evil@example.com,o1,"Acme, Inc",api_key,k1,ci (gw_live_AB…),"{""prefix"":""gw_live_AB""}"`,
+    );
   });
 });

@@ -1,7 +1,19 @@
 import { csvCell } from "@/server/modules/exports/csv-cells";
 import type { AuditEventRow } from "./list-audit-events";
 
-export const AUDIT_CSV_HEADER = ["time", "action", "actor_type", "actor_id", "actor", "organization_id", "organization", "target_type", "target_id", "target", "metadata"];
+export const AUDIT_CSV_HEADER = [
+  "time",
+  "action",
+  "actor_type",
+  "actor_id",
+  "actor",
+  "organization_id",
+  "organization",
+  "target_type",
+  "target_id",
+  "target",
+  "metadata",
+];
 
 /** One line of the audit export; cells are neutralised against CSV injection (D201, csv-cells.ts). */
 export function auditCsvLine(row: Omit<AuditEventRow, "targetLabelAsOf" | "targetExists" | "targetOrganizationId">): string {

@@ -51,7 +51,11 @@ describe("audit targets by name (D440)", () => {
     expect(byAction("membership.removed").map((e) => e.targetLabel)).toEqual([member.email]);
     expect(events.every((e) => e.targetLabelAsOf === "event")).toBe(true);
     // Stored in the row, not worked out at read time.
-    const stored = await db.auditEvent.findMany({ where: { organizationId: org.id, action: "form.created" }, orderBy: { createdAt: "asc" }, select: { targetLabel: true } });
+    const stored = await db.auditEvent.findMany({
+      where: { organizationId: org.id, action: "form.created" },
+      orderBy: { createdAt: "asc" },
+      select: { targetLabel: true },
+    });
     expect(stored.map((r) => r.targetLabel)).toEqual(["Intake v1", "Scratch"]);
   });
 
@@ -85,7 +89,12 @@ describe("audit targets by name (D440)", () => {
   it("an event outside the reader's reach is not there", async () => {
     const db = database.prisma;
     const org = await db.organization.create({ data: { name: `Reach ${Math.random()}` } });
-    const { id } = await recordAuditEvent(db, { action: "test.reach", actor: { type: "system" }, organizationId: org.id, target: { type: "t", id: "1", label: "Thing" } });
+    const { id } = await recordAuditEvent(db, {
+      action: "test.reach",
+      actor: { type: "system" },
+      organizationId: org.id,
+      target: { type: "t", id: "1", label: "Thing" },
+    });
     expect(await getAuditEvent(db, { kind: "organizations", organizationIds: [] }, id)).toBeNull();
     expect(await getAuditEvent(db, { kind: "organizations", organizationIds: [org.id] }, id)).toMatchObject({ targetLabel: "Thing" });
   });

@@ -50,7 +50,8 @@ export function labelFromMetadata(action: string, targetType: string, metadata: 
 export async function targetsNow(db: Db, refs: TargetRef[]): Promise<Map<string, TargetNow>> {
   const ids = (type: string) => [...new Set(refs.filter((r) => r.type === type).map((r) => r.id))];
   const found = new Map<string, TargetNow>();
-  const put = (type: string, id: string, organizationId: string | null, label: string | null) => found.set(`${type}:${id}`, { exists: true, organizationId, label });
+  const put = (type: string, id: string, organizationId: string | null, label: string | null) =>
+    found.set(`${type}:${id}`, { exists: true, organizationId, label });
   const keys = ids("api_key");
   const sources = ids("data_source");
   const users = ids("user");
@@ -65,7 +66,9 @@ export async function targetsNow(db: Db, refs: TargetRef[]): Promise<Map<string,
     forms.length ? db.form.findMany({ where: { id: { in: forms } }, select: { id: true, name: true, organizationId: true } }) : [],
     organizations.length ? db.organization.findMany({ where: { id: { in: organizations } }, select: { id: true, name: true } }) : [],
     invitations.length ? db.membershipInvitation.findMany({ where: { id: { in: invitations } }, select: { id: true, email: true, organizationId: true } }) : [],
-    channels.length ? db.alertChannel.findMany({ where: { id: { in: channels }, deletedAt: null }, select: { id: true, name: true, organizationId: true } }) : [],
+    channels.length
+      ? db.alertChannel.findMany({ where: { id: { in: channels }, deletedAt: null }, select: { id: true, name: true, organizationId: true } })
+      : [],
   ]);
   for (const r of k) put("api_key", r.id, r.organizationId, keyLabel(r.name, r.prefix));
   for (const r of s) put("data_source", r.id, r.organizationId, r.name);
@@ -83,7 +86,12 @@ export const TRACKED_TARGET_TYPES: ReadonlySet<string> = new Set(["api_key", "da
 export const GONE: TargetNow = { exists: false, organizationId: null, label: null };
 
 /** The label to store when an event is written: the caller's, else its metadata's, else the target's name now. */
-export async function labelAtWrite(db: Db, action: string, target: TargetRef & { label?: string | null }, metadata: Prisma.InputJsonObject | undefined): Promise<string | null> {
+export async function labelAtWrite(
+  db: Db,
+  action: string,
+  target: TargetRef & { label?: string | null },
+  metadata: Prisma.InputJsonObject | undefined,
+): Promise<string | null> {
   if (target.label !== undefined) return target.label;
   const fromMetadata = labelFromMetadata(action, target.type, (metadata ?? {}) as Prisma.JsonValue);
   if (fromMetadata) return fromMetadata;

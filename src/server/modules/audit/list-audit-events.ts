@@ -89,7 +89,13 @@ export async function getAuditEvent(db: Db, reach: LogReach, eventId: string): P
 
 /** Stored events with their actors', organizations' and targets' names, and whether each target still exists. */
 async function toRows(db: Db, items: StoredEvent[]): Promise<AuditEventRow[]> {
-  const [labels, now] = await Promise.all([describe(db, items), targetsNow(db, items.map((row) => ({ type: row.targetType, id: row.targetId })))]);
+  const [labels, now] = await Promise.all([
+    describe(db, items),
+    targetsNow(
+      db,
+      items.map((row) => ({ type: row.targetType, id: row.targetId })),
+    ),
+  ]);
   return items.map((row) => {
     const target = now.get(`${row.targetType}:${row.targetId}`) ?? GONE;
     // NOTE: events written before target_label (D440) are not backfilled: their metadata names

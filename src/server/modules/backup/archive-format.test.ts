@@ -3,13 +3,24 @@ import { ArchiveError, countNewlines, frame, readFrames, type Frame } from "./ar
 
 async function collect(chunks: Buffer[]): Promise<Frame[]> {
   const frames: Frame[] = [];
-  for await (const next of readFrames((async function* () { yield* chunks; })())) frames.push(next);
+  for await (const next of readFrames(
+    (async function* () {
+      yield* chunks;
+    })(),
+  ))
+    frames.push(next);
   return frames;
 }
 
 describe("archive frames", () => {
   it("reads back what was written, whatever the chunking", async () => {
-    const bytes = Buffer.concat([frame("H", { a: 1 }), frame("T", { name: "t" }), frame("D", Buffer.from("1\tx\n2\ty\n")), frame("E", { name: "t" }), frame("Z", {})]);
+    const bytes = Buffer.concat([
+      frame("H", { a: 1 }),
+      frame("T", { name: "t" }),
+      frame("D", Buffer.from("1\tx\n2\ty\n")),
+      frame("E", { name: "t" }),
+      frame("Z", {}),
+    ]);
     for (const size of [1, 3, 7, bytes.length]) {
       const chunks: Buffer[] = [];
       for (let at = 0; at < bytes.length; at += size) chunks.push(bytes.subarray(at, at + size));

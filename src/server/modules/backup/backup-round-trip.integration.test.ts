@@ -67,7 +67,11 @@ async function fill(secrets: SecretBox) {
   await customer.query("UPDATE public.people SET name = 'renamed' WHERE id <= 10");
   await customer.query("DELETE FROM public.people WHERE id > 295");
   expect(await sync(table.id)).toMatchObject({ status: "ok", counts: { updated: 10, tombstoned: 5 } });
-  crm.setRecords("Account", ["Name"], Array.from({ length: 120 }, (_, i) => ({ Id: `001${String(i).padStart(12, "0")}`, Name: `Account ${i}` })));
+  crm.setRecords(
+    "Account",
+    ["Name"],
+    Array.from({ length: 120 }, (_, i) => ({ Id: `001${String(i).padStart(12, "0")}`, Name: `Account ${i}` })),
+  );
   const crmSource = await createManagedSource(db.prisma, secrets, CLI_OPERATOR, {
     kind: "crm_object",
     organizationId,

@@ -6,7 +6,11 @@ import type { Db } from "@/server/db/types";
 export async function backupStatus(db: Db): Promise<{ lastSuccessAt: Date | null; lastRun: { action: string; at: Date } | null }> {
   const [success, last] = await Promise.all([
     db.auditEvent.findFirst({ where: { action: "backup.created" }, orderBy: { createdAt: "desc" }, select: { createdAt: true } }),
-    db.auditEvent.findFirst({ where: { action: { in: ["backup.created", "backup.failed"] } }, orderBy: { createdAt: "desc" }, select: { createdAt: true, action: true } }),
+    db.auditEvent.findFirst({
+      where: { action: { in: ["backup.created", "backup.failed"] } },
+      orderBy: { createdAt: "desc" },
+      select: { createdAt: true, action: true },
+    }),
   ]);
   return { lastSuccessAt: success?.createdAt ?? null, lastRun: last ? { action: last.action, at: last.createdAt } : null };
 }

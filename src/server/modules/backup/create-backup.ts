@@ -7,7 +7,16 @@ import { createGzip } from "node:zlib";
 import pg from "pg";
 import { to as copyTo } from "pg-copy-streams";
 import { quoteIdent } from "@/server/db/admin";
-import { ARCHIVE_FORMAT, ARCHIVE_FORMAT_VERSION, countNewlines, DATA_FRAME_BYTES, frame, type ArchiveHeader, type ArchiveTable, type TableEnd } from "./archive-format";
+import {
+  ARCHIVE_FORMAT,
+  ARCHIVE_FORMAT_VERSION,
+  countNewlines,
+  DATA_FRAME_BYTES,
+  frame,
+  type ArchiveHeader,
+  type ArchiveTable,
+  type TableEnd,
+} from "./archive-format";
 import { columnList, foreignKeyOrder, listSequences, listTables, MIGRATIONS_TABLE, REQUEST_LOG_PARENT, setPortableOutput } from "./catalog";
 import { sealSecrets, type InstanceSecrets } from "./secrets-envelope";
 
@@ -91,7 +100,9 @@ export async function createBackup(options: {
 async function readHeader(client: pg.Client, options: { passphrase: string; secrets: InstanceSecrets; withoutRequestLog?: boolean }): Promise<ArchiveHeader> {
   const known = await client.query<{ present: boolean }>("SELECT to_regclass($1) IS NOT NULL AS present", [MIGRATIONS_TABLE]);
   if (!known.rows[0]?.present) throw new BackupError("this database has no _prisma_migrations table: it is not a Groundwork database");
-  const migrations = await client.query<{ row: Record<string, string | null> }>(`SELECT to_jsonb(m) AS row FROM ${MIGRATIONS_TABLE} m ORDER BY started_at, migration_name`);
+  const migrations = await client.query<{ row: Record<string, string | null> }>(
+    `SELECT to_jsonb(m) AS row FROM ${MIGRATIONS_TABLE} m ORDER BY started_at, migration_name`,
+  );
   const rows = migrations.rows.map((entry) => entry.row);
   const applied = rows.filter((row) => row.finished_at !== null && row.rolled_back_at === null).map((row) => String(row.migration_name));
   if (rows.some((row) => row.finished_at === null && row.rolled_back_at === null)) {
@@ -101,7 +112,10 @@ async function readHeader(client: pg.Client, options: { passphrase: string; secr
   const withoutRequestLog = options.withoutRequestLog ?? false;
   const listed = (await listTables(client)).filter((table) => !(withoutRequestLog && table.partitionOf?.parent === REQUEST_LOG_PARENT));
   // Referenced tables first: a restore by a role that cannot switch foreign keys off loads in this order.
-  const order = await foreignKeyOrder(client, listed.map((table) => table.name));
+  const order = await foreignKeyOrder(
+    client,
+    listed.map((table) => table.name),
+  );
   const tables = order.flatMap((name) => listed.filter((table) => table.name === name));
   return {
     format: ARCHIVE_FORMAT,

@@ -42,7 +42,10 @@ export async function walkArchive(file: string, visitor: ArchiveVisitor): Promis
       if (!header) {
         header = parseJsonFrame<ArchiveHeader>(next, "H");
         if (header.format !== ARCHIVE_FORMAT) throw new ArchiveError("not a Groundwork backup archive");
-        if (header.formatVersion > ARCHIVE_FORMAT_VERSION) throw new ArchiveError(`archive format ${header.formatVersion} is newer than this code reads (${ARCHIVE_FORMAT_VERSION}): restore with a newer Groundwork`);
+        if (header.formatVersion > ARCHIVE_FORMAT_VERSION)
+          throw new ArchiveError(
+            `archive format ${header.formatVersion} is newer than this code reads (${ARCHIVE_FORMAT_VERSION}): restore with a newer Groundwork`,
+          );
         await visitor.header?.(header);
         continue;
       }
@@ -65,7 +68,9 @@ export async function walkArchive(file: string, visitor: ArchiveVisitor): Promis
         if (!current || current.table.name !== end.name) throw new ArchiveError(`damaged archive: an end for table ${end.name} it did not begin`);
         const sha256 = current.hash.digest("hex");
         if (sha256 !== end.sha256 || current.rows !== end.rows || current.bytes !== end.bytes) {
-          throw new ArchiveError(`table ${end.name} does not match its checksum (archive says ${end.rows} rows, sha256 ${end.sha256.slice(0, 12)}…; read ${current.rows} rows, ${sha256.slice(0, 12)}…)`);
+          throw new ArchiveError(
+            `table ${end.name} does not match its checksum (archive says ${end.rows} rows, sha256 ${end.sha256.slice(0, 12)}…; read ${current.rows} rows, ${sha256.slice(0, 12)}…)`,
+          );
         }
         tables.push(end);
         current = undefined;
@@ -141,6 +146,7 @@ export async function readArchiveHeader(file: string): Promise<ArchiveHeader> {
 /** zlib's errors, in the operator's terms: a truncated file, or not an archive at all. */
 function gzipError(error: unknown): unknown {
   if (!(error instanceof Error && "code" in error && typeof error.code === "string" && error.code.startsWith("Z_"))) return error;
-  if (error.code === "Z_BUF_ERROR") return new ArchiveError("the archive is cut short (its gzip stream ends early): the backup did not finish or the file was truncated");
+  if (error.code === "Z_BUF_ERROR")
+    return new ArchiveError("the archive is cut short (its gzip stream ends early): the backup did not finish or the file was truncated");
   return new ArchiveError(`the archive is not a readable gzip stream (${error.message})`);
 }

@@ -125,12 +125,16 @@ async function prepareSchema(
   const known = await readMigrations(options.migrationsDir);
   const unknown = header.appliedMigrations.filter((name) => !known.some((migration) => migration.name === name));
   if (unknown.length > 0) {
-    throw new RestoreRefusedError(`the archive was made by newer code (migration ${unknown[0]} is not in ${options.migrationsDir}): restore it with that version of Groundwork`);
+    throw new RestoreRefusedError(
+      `the archive was made by newer code (migration ${unknown[0]} is not in ${options.migrationsDir}): restore it with that version of Groundwork`,
+    );
   }
   const service = new Set([MIGRATIONS_TABLE, ...header.tables.map((table) => table.partitionOf?.parent ?? table.name)]);
   const present = (await existingTables(client)).filter((name) => service.has(name));
   if (present.length > 0 && !options.force) {
-    throw new RestoreRefusedError(`the database already holds ${present.length} of the service's tables (${present.slice(0, 3).join(", ")}${present.length > 3 ? ", …" : ""}): restore into an empty database, or pass --force to drop them first`);
+    throw new RestoreRefusedError(
+      `the database already holds ${present.length} of the service's tables (${present.slice(0, 3).join(", ")}${present.length > 3 ? ", …" : ""}): restore into an empty database, or pass --force to drop them first`,
+    );
   }
   if (present.length > 0) await dropServiceSchema(client, options.log);
   const wanted = new Set(header.appliedMigrations);
@@ -138,11 +142,15 @@ async function prepareSchema(
   const created = new Set(await existingTables(client));
   const missing = header.tables.filter((table) => !table.partitionOf && !created.has(table.name)).map((table) => table.name);
   if (missing.length > 0) {
-    throw new RestoreRefusedError(`the archive holds tables the migrations do not create (${missing.slice(0, 3).join(", ")}): tables added to the service's schema by hand are not restored; drop them from the source before the backup`);
+    throw new RestoreRefusedError(
+      `the archive holds tables the migrations do not create (${missing.slice(0, 3).join(", ")}): tables added to the service's schema by hand are not restored; drop them from the source before the backup`,
+    );
   }
   // The migration history as it was (ids, times), not the one this run just wrote.
   await client.query(`DELETE FROM ${MIGRATIONS_TABLE}`);
-  await client.query(`INSERT INTO ${MIGRATIONS_TABLE} SELECT * FROM jsonb_populate_recordset(NULL::${MIGRATIONS_TABLE}, $1::jsonb)`, [JSON.stringify(header.migrations)]);
+  await client.query(`INSERT INTO ${MIGRATIONS_TABLE} SELECT * FROM jsonb_populate_recordset(NULL::${MIGRATIONS_TABLE}, $1::jsonb)`, [
+    JSON.stringify(header.migrations),
+  ]);
 }
 
 /**

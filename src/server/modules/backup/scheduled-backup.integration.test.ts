@@ -49,7 +49,12 @@ describe("scheduled backups", () => {
     expect(Buffer.from(verified.openedSecrets.encryption_key?.base64 ?? "", "base64").toString("hex")).toBe("ab".repeat(32));
     const events = await db.prisma.auditEvent.findMany({ where: { action: "backup.created" }, orderBy: { createdAt: "asc" } });
     expect(events).toHaveLength(3);
-    expect(events[2]).toMatchObject({ actorType: "system", targetType: "backup", targetId: kept[1], metadata: expect.objectContaining({ scheduled: true, removed: 1 }) });
+    expect(events[2]).toMatchObject({
+      actorType: "system",
+      targetType: "backup",
+      targetId: kept[1],
+      metadata: expect.objectContaining({ scheduled: true, removed: 1 }),
+    });
     const status = await backupStatus(db.prisma);
     expect(status.lastSuccessAt).toEqual(events[2]?.createdAt);
     expect(await lastSuccessGauge()).toBe((events[2]?.createdAt.getTime() ?? 0) / 1000);
@@ -59,7 +64,9 @@ describe("scheduled backups", () => {
     const before = await backupStatus(db.prisma);
     const notADirectory = path.join(dir, "a-file");
     writeFileSync(notADirectory, "x");
-    await expect(runScheduledBackup(db.prisma, { databaseUrl: db.url, dataDir: dir, settings: { ...settings, GROUNDWORK_BACKUP_DIR: notADirectory } })).rejects.toThrow();
+    await expect(
+      runScheduledBackup(db.prisma, { databaseUrl: db.url, dataDir: dir, settings: { ...settings, GROUNDWORK_BACKUP_DIR: notADirectory } }),
+    ).rejects.toThrow();
     const after = await backupStatus(db.prisma);
     expect(after.lastRun?.action).toBe("backup.failed");
     expect(after.lastSuccessAt).toEqual(before.lastSuccessAt);

@@ -11,7 +11,10 @@ const ARCHIVE_PATTERN = /^groundwork-backup-\d{8}T\d{6}Z\.gwbackup$/;
 
 /** `groundwork-backup-20261201T223000Z.gwbackup`: sorts by time, so rotation is a sort. */
 export function defaultArchiveName(at: Date): string {
-  return `groundwork-backup-${at.toISOString().replace(/[-:]/g, "").replace(/\.\d{3}/, "")}.gwbackup`;
+  return `groundwork-backup-${at
+    .toISOString()
+    .replace(/[-:]/g, "")
+    .replace(/\.\d{3}/, "")}.gwbackup`;
 }
 
 export function backupAuditMetadata(summary: BackupSummary): Record<string, string | number | boolean | null> {
@@ -26,13 +29,23 @@ export function backupAuditMetadata(summary: BackupSummary): Record<string, stri
   };
 }
 
-export type BackupSettings = Pick<Env, "GROUNDWORK_BACKUP_DIR" | "GROUNDWORK_BACKUP_KEEP" | "GROUNDWORK_BACKUP_PASSPHRASE" | "GROUNDWORK_ENCRYPTION_KEY" | "GROUNDWORK_CURSOR_SECRET" | "NEXTAUTH_SECRET">;
+export type BackupSettings = Pick<
+  Env,
+  | "GROUNDWORK_BACKUP_DIR"
+  | "GROUNDWORK_BACKUP_KEEP"
+  | "GROUNDWORK_BACKUP_PASSPHRASE"
+  | "GROUNDWORK_ENCRYPTION_KEY"
+  | "GROUNDWORK_CURSOR_SECRET"
+  | "NEXTAUTH_SECRET"
+>;
 
 /** Off unless GROUNDWORK_BACKUP_DIR is set; then a passphrase is required (the archive carries the secrets). */
 export function scheduledBackupsEnabled(settings: BackupSettings): boolean {
   if (settings.GROUNDWORK_BACKUP_DIR === undefined) return false;
   if (settings.GROUNDWORK_BACKUP_PASSPHRASE === undefined) {
-    throw new Error("GROUNDWORK_BACKUP_DIR is set but GROUNDWORK_BACKUP_PASSPHRASE is not: scheduled backups need the passphrase that seals the instance's secrets");
+    throw new Error(
+      "GROUNDWORK_BACKUP_DIR is set but GROUNDWORK_BACKUP_PASSPHRASE is not: scheduled backups need the passphrase that seals the instance's secrets",
+    );
   }
   return true;
 }

@@ -78,7 +78,10 @@ export function openSecrets(sealed: SealedSecrets, passphrase: string): Instance
  * auth/secret.ts): the variable when set, else the file under the data directory; a secret never
  * made yet (no file) is left out. Nothing is generated here.
  */
-export function collectSecrets(dataDir: string, environment: Pick<Env, "GROUNDWORK_ENCRYPTION_KEY" | "GROUNDWORK_CURSOR_SECRET" | "NEXTAUTH_SECRET">): InstanceSecrets {
+export function collectSecrets(
+  dataDir: string,
+  environment: Pick<Env, "GROUNDWORK_ENCRYPTION_KEY" | "GROUNDWORK_CURSOR_SECRET" | "NEXTAUTH_SECRET">,
+): InstanceSecrets {
   const secrets: InstanceSecrets = {};
   for (const name of SECRET_NAMES) {
     const { file, variable } = FILES[name];

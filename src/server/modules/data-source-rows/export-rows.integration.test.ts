@@ -157,7 +157,13 @@ describe("rows export", () => {
     const file = path.join(dataDir, "rows.csv");
     const result = await cli(["source", "rows-export", sourceId, "--out", file, "--json"]);
     expect(result.code, result.stderr).toBe(0);
-    expect(JSON.parse(result.stdout)).toMatchObject({ source_id: sourceId, rows: 3, include_deleted: false, file, columns: ["zeta", "alpha", "Mid", "id", "_external_id", "_updated_at"] });
+    expect(JSON.parse(result.stdout)).toMatchObject({
+      source_id: sourceId,
+      rows: 3,
+      include_deleted: false,
+      file,
+      columns: ["zeta", "alpha", "Mid", "id", "_external_id", "_updated_at"],
+    });
     const text = await readFile(file, "utf8");
     expect(text.split("\r\n").slice(0, 2)).toEqual(["zeta,alpha,Mid,id,_external_id,_updated_at", expect.stringMatching(/^z1,a1,m1,R1,R1,/)]);
     const toStdout = await cli(["source", "rows-export", sourceId]);

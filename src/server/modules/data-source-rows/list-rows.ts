@@ -90,14 +90,14 @@ export async function listRows(db: Db, query: ListRowsQuery, options: ListRowsOp
   };
   // Only present when used, so REST cursors (which never search) keep their binding.
   const binding = { endpoint: "rows.list", sort, filters: query.search ? { ...filters, search: query.search } : filters };
-  const state = query.cursor
-    ? decodeCursorState(query.cursor, binding, byUpdatedAt ? cursorValues.timestamp : cursorValues.float8)
-    : undefined;
+  const state = query.cursor ? decodeCursorState(query.cursor, binding, byUpdatedAt ? cursorValues.timestamp : cursorValues.float8) : undefined;
   // A walk reads the snapshot of its first page; a rows cursor without one predates snapshots.
-  if (state && state.snapshot === undefined) throw new AppError("bad_request", "Invalid cursor: start again without a cursor.", { details: { parameter: "cursor" } });
+  if (state && state.snapshot === undefined)
+    throw new AppError("bad_request", "Invalid cursor: start again without a cursor.", { details: { parameter: "cursor" } });
   const snapshotOfCursor = state?.snapshot !== undefined ? new Date(state.snapshot) : undefined;
   const { replica } = options;
-  const sqlFor = (lsnFrom?: "primary" | "replica") => rowsPageSql(query, byUpdatedAt, direction, state?.position, snapshotOfCursor, state ? undefined : lsnFrom);
+  const sqlFor = (lsnFrom?: "primary" | "replica") =>
+    rowsPageSql(query, byUpdatedAt, direction, state?.position, snapshotOfCursor, state ? undefined : lsnFrom);
   const rows = replica
     ? await readOnReplicaOrPrimary(db, replica, state ? replica.forContinuation(state.lsn) : replica.forFreshRead(), sqlFor)
     : await rawRead<PageRow>(db, sqlFor());
@@ -112,14 +112,7 @@ export async function listRows(db: Db, query: ListRowsQuery, options: ListRowsOp
   const snapshot = snapshotOfCursor ?? rows[0]!.snapshot!;
   if (snapshotOfCursor) assertSnapshotKept(snapshotOfCursor, rows[0]!.prunedThrough ?? null);
 
-  const page = toPage(
-    rows,
-    query.limit,
-    binding,
-    (row) => [byUpdatedAt ? row.updatedAt : row.orderKey, row.id],
-    snapshot.toISOString(),
-    lsn,
-  );
+  const page = toPage(rows, query.limit, binding, (row) => [byUpdatedAt ? row.updatedAt : row.orderKey, row.id], snapshot.toISOString(), lsn);
   const asText = query.dataAs === "json_text";
   return { items: page.items.map((row) => toRowRecord(row, asText)), meta: page.meta };
 }
@@ -191,9 +184,7 @@ export function rowsPageSql(
   }
   if (after) {
     const cast = byUpdatedAt ? Prisma.sql`${new Date(after[0])}::timestamptz` : Prisma.sql`${after[0]}::float8`;
-    conditions.push(
-      direction === "asc" ? Prisma.sql`(${key}, id) > (${cast}, ${after[1]})` : Prisma.sql`(${key}, id) < (${cast}, ${after[1]})`,
-    );
+    conditions.push(direction === "asc" ? Prisma.sql`(${key}, id) > (${cast}, ${after[1]})` : Prisma.sql`(${key}, id) < (${cast}, ${after[1]})`);
   }
   conditions.push(
     Prisma.sql`EXISTS (SELECT 1 FROM data_sources s WHERE s.id = ${query.dataSourceId} AND s.organization_id = ${query.organizationId} AND s.deleting_at IS NULL)`,

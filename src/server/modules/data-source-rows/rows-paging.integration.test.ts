@@ -119,9 +119,7 @@ describe("rows paging (property tests against Postgres)", () => {
                 if (action.kind === "insert") {
                   const id = `w${run}:new-${inserted++}`;
                   touched.add(id);
-                  await insertRows(database.prisma, sourceId, [
-                    { id, externalId: id, displayOrder: action.displayOrder, createdAt: now, updatedAt: now },
-                  ]);
+                  await insertRows(database.prisma, sourceId, [{ id, externalId: id, displayOrder: action.displayOrder, createdAt: now, updatedAt: now }]);
                   continue;
                 }
                 const target = seeded[action.target % Math.max(seeded.length, 1)];

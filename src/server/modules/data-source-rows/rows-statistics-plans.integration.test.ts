@@ -44,7 +44,6 @@ beforeAll(async () => {
 }, 120_000);
 
 describe("statistics after a big write", () => {
-
   it("a source grown from 40 to 200 000 rows by a later pass: refreshed (a large share), no Sort", async () => {
     await customer.query(`CREATE TABLE grows (id int PRIMARY KEY, name text)`);
     await customer.query(`INSERT INTO grows SELECT g, 'n' || g FROM generate_series(1, 40) g`);
@@ -74,8 +73,10 @@ describe("statistics after a big write", () => {
       // Besides the snapshot stamp's one-entry probes (Index Only Scans): index range scans only.
       const reads = plan.filter((n) => n["Relation Name"] === "data_source_rows" && n["Node Type"] !== "Index Only Scan");
       expect(reads.length, shown(plan)).toBeGreaterThan(0);
-      expect(reads.filter((n) => n["Node Type"] !== "Index Scan"), shown(plan)).toEqual([]);
+      expect(
+        reads.filter((n) => n["Node Type"] !== "Index Scan"),
+        shown(plan),
+      ).toEqual([]);
     }
   }, 180_000);
-
 });

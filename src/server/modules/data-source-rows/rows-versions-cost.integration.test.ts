@@ -84,13 +84,17 @@ const allNodes = (plan: PlanNode): PlanNode[] => [plan, ...(plan.Plans ?? []).fl
 
 /** Rows the versions branch's scans produced or discarded, and the buffers they touched. */
 async function versionsBranchCost(sql: Prisma.Sql): Promise<{ rows: number; buffers: number }> {
-  const result = await database.prisma.$queryRaw<{ "QUERY PLAN": [{ Plan: PlanNode }] }[]>(
-    Prisma.sql`EXPLAIN (ANALYZE, BUFFERS, FORMAT JSON) ${sql}`,
-  );
+  const result = await database.prisma.$queryRaw<{ "QUERY PLAN": [{ Plan: PlanNode }] }[]>(Prisma.sql`EXPLAIN (ANALYZE, BUFFERS, FORMAT JSON) ${sql}`);
   const scans = allNodes(result[0]!["QUERY PLAN"][0].Plan).filter((n) => n["Relation Name"] === "data_source_row_versions");
   // Read through the indexes led by (data_source_id, superseded_at) only (an index or a bitmap
   // scan): a plan that reads the versions some other way is back to reading every kept version.
-  const shapes = scans.map((n) => `${n["Node Type"]} on ${[n, ...(n.Plans ?? [])].map((c) => c["Index Name"]).filter(Boolean).join()}`);
+  const shapes = scans.map(
+    (n) =>
+      `${n["Node Type"]} on ${[n, ...(n.Plans ?? [])]
+        .map((c) => c["Index Name"])
+        .filter(Boolean)
+        .join()}`,
+  );
   const byStamp = /^(Index Scan|Index Only Scan|Bitmap Heap Scan) on data_source_row_versions_(stamp_display_key_id|data_source_id_superseded_at_updat)_idx$/;
   expect(shapes.filter((shape) => !byStamp.test(shape))).toEqual([]);
   expect(scans.length).toBeGreaterThan(0);
@@ -171,7 +175,11 @@ describe.each(statistics)("a snapshot page's versions branch costs O(limit + ver
 
       const page = await database.prisma.$queryRaw<{ id: string }[]>(sql);
       expect(page.map((r) => r.id)).toEqual(await referencePage(query, byUpdatedAt, direction, after));
-      if (!externalId) expect(page.some((r) => r.id.startsWith("recent-")), "the window holds versions kept since S").toBe(true);
+      if (!externalId)
+        expect(
+          page.some((r) => r.id.startsWith("recent-")),
+          "the window holds versions kept since S",
+        ).toBe(true);
     },
   );
 });
@@ -190,17 +198,20 @@ describe("a page of a walk straddling a mass change", () => {
     await database.prisma.$executeRawUnsafe("ANALYZE data_source_rows, data_source_row_versions");
   }, 120_000);
 
-  it.each(cases.filter((c) => !c.delta && !c.externalId))("sort=$sort include_deleted=$includeDeleted", async ({ sort, byUpdatedAt, direction, includeDeleted }) => {
-    const query: ListRowsQuery = { organizationId, dataSourceId: massSourceId, limit: LIMIT, includeDeleted };
-    const after = cursorFor(byUpdatedAt, direction);
-    const sql = rowsPageSql(query, byUpdatedAt, direction, after, snapshot);
-    const cost = await versionsBranchCost(sql);
-    figures.push(`mass change of ${ROWS} versions since S: ${sort} deleted=${includeDeleted}: ${cost.rows} rows, ${cost.buffers} buffers`);
-    // Tombstone versions skipped on the way count too (a tenth of the rows).
-    expect(cost.rows, figures.at(-1)).toBeLessThanOrEqual(Math.ceil((LIMIT + 1) * 1.2) + 5);
-    const page = await database.prisma.$queryRaw<{ id: string }[]>(sql);
-    expect(page.map((r) => r.id)).toEqual(await referencePage(query, byUpdatedAt, direction, after));
-  });
+  it.each(cases.filter((c) => !c.delta && !c.externalId))(
+    "sort=$sort include_deleted=$includeDeleted",
+    async ({ sort, byUpdatedAt, direction, includeDeleted }) => {
+      const query: ListRowsQuery = { organizationId, dataSourceId: massSourceId, limit: LIMIT, includeDeleted };
+      const after = cursorFor(byUpdatedAt, direction);
+      const sql = rowsPageSql(query, byUpdatedAt, direction, after, snapshot);
+      const cost = await versionsBranchCost(sql);
+      figures.push(`mass change of ${ROWS} versions since S: ${sort} deleted=${includeDeleted}: ${cost.rows} rows, ${cost.buffers} buffers`);
+      // Tombstone versions skipped on the way count too (a tenth of the rows).
+      expect(cost.rows, figures.at(-1)).toBeLessThanOrEqual(Math.ceil((LIMIT + 1) * 1.2) + 5);
+      const page = await database.prisma.$queryRaw<{ id: string }[]>(sql);
+      expect(page.map((r) => r.id)).toEqual(await referencePage(query, byUpdatedAt, direction, after));
+    },
+  );
 });
 
 it("prints the figures", () => {

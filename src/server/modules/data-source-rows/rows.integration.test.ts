@@ -72,7 +72,10 @@ describe("GET …/data-sources/{data_source_id}/rows", () => {
   it("updated_after=T&include_deleted=true returns exactly the rows written after T (strictly)", async () => {
     const since = async (t: Date) => {
       const pages = await walkRows(client, path(), { updated_after: t.toISOString(), include_deleted: "true", limit: 2 });
-      return pages.flat().map((row) => row.external_id).sort();
+      return pages
+        .flat()
+        .map((row) => row.external_id)
+        .sort();
     };
     expect(await since(T0)).toEqual(["at-t1", "changed", "gone", "gone-early"]);
     expect(await since(T1)).toEqual(["changed", "gone"]);
@@ -146,8 +149,7 @@ describe("GET …/data-sources/{data_source_id}/rows", () => {
 
   it("answers a forged cursor (valid checksum, wrong kind of value) with 400, not 500", async () => {
     const filters = { source: sourceA, external_id: null, updated_after: null, include_deleted: false };
-    const forge = (sort: string, value: string | number | null) =>
-      encodeCursor({ endpoint: "rows.list", sort, filters }, [value, "x"]);
+    const forge = (sort: string, value: string | number | null) => encodeCursor({ endpoint: "rows.list", sort, filters }, [value, "x"]);
     for (const [sort, value] of [
       ["updated_at", "not a date"],
       ["updated_at", 12],

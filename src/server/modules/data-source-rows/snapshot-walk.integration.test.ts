@@ -61,7 +61,10 @@ describe("a walk reads one snapshot, as of its first page", () => {
 
     expect(new Set(ids).size, "no row twice").toBe(ids.length);
     const throughout = before.filter((id) => !removed.has(id));
-    expect(throughout.filter((id) => !ids.includes(id)), "rows live throughout the walk that it skipped").toEqual([]);
+    expect(
+      throughout.filter((id) => !ids.includes(id)),
+      "rows live throughout the walk that it skipped",
+    ).toEqual([]);
     // Exactly the rows of the first page's moment: none of the rows inserted mid-walk, and the
     // rows deleted mid-walk as they were then.
     expect([...ids].sort()).toEqual(before);

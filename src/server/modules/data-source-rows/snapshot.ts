@@ -59,14 +59,7 @@ export function currentRows(conditions: Prisma.Sql[], orderBy: Prisma.Sql, limit
  * S, however many older versions the retention window keeps. A walk with nothing written since
  * its first page pays one index probe.
  */
-export function rowsAsOf(
-  sourceId: string,
-  snapshot: Date,
-  conditions: Prisma.Sql[],
-  orderBy: Prisma.Sql,
-  limit: number,
-  includeDeleted: boolean,
-): Prisma.Sql {
+export function rowsAsOf(sourceId: string, snapshot: Date, conditions: Prisma.Sql[], orderBy: Prisma.Sql, limit: number, includeDeleted: boolean): Prisma.Sql {
   // The branches are ordered by the index expressions; the caller orders their union by columns.
   const current = currentRows([...conditions, Prisma.sql`updated_at <= ${snapshot}::timestamptz`], orderBy, limit, includeDeleted);
   const where = Prisma.join(includeDeleted ? conditions : [...conditions, LIVE], " AND ");

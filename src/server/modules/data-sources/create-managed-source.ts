@@ -14,12 +14,7 @@ import { defaultConnectorTargets } from "@/server/modules/outbound/target-policy
 import { sourceNameSchema } from "./create-csv-source";
 import type { SecretBox } from "./credentials/secret-box";
 import { sealCredentials } from "./credentials/source-credentials";
-import {
-  crmCredentialsSchema,
-  crmObjectConfigSchema,
-  postgresCredentialsSchema,
-  postgresTableConfigSchema,
-} from "./source-config";
+import { crmCredentialsSchema, crmObjectConfigSchema, postgresCredentialsSchema, postgresTableConfigSchema } from "./source-config";
 import { DEFAULT_SYNC_INTERVAL_SECONDS } from "./source-status";
 import { captureModeSchema, confirmCaptureMode } from "./capture/confirm-capture-mode";
 

@@ -38,7 +38,10 @@ export async function getDeletionReview(db: Db, principal: ActingPrincipal, sour
     orderBy: [{ startedAt: "desc" }, { id: "desc" }],
   });
   const ids = pass?.declinedSample.slice(0, Math.min(Math.max(sampleSize, 0), DECLINED_SAMPLE_SIZE)) ?? [];
-  const rows = ids.length === 0 ? [] : await db.$queryRaw<HeldBackRow[]>`
+  const rows =
+    ids.length === 0
+      ? []
+      : await db.$queryRaw<HeldBackRow[]>`
     SELECT external_id AS "externalId", data, display_order AS "displayOrder", updated_at AS "updatedAt"
       FROM data_source_rows
      WHERE data_source_id = ${sourceId} AND deleted_at IS NULL AND external_id = ANY(${ids}::text[])
@@ -82,7 +85,10 @@ export async function listHeldRows(
     SELECT ((SELECT count(*) FROM pass_held_deletions WHERE data_source_id = ${sourceId}) + (SELECT count(*) FROM cdc_held_deletions WHERE data_source_id = ${sourceId}))::int AS n`;
   let sample: string[] = [];
   if (!recorded?.n) {
-    const pass = await db.syncRun.findFirst({ where: { dataSourceId: sourceId, status: { in: ["ok", "needs_attention"] } }, orderBy: [{ startedAt: "desc" }, { id: "desc" }] });
+    const pass = await db.syncRun.findFirst({
+      where: { dataSourceId: sourceId, status: { in: ["ok", "needs_attention"] } },
+      orderBy: [{ startedAt: "desc" }, { id: "desc" }],
+    });
     sample = pass?.declinedSample ?? [];
   }
   const pattern = search === null ? null : `%${search.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;

@@ -74,7 +74,10 @@ describe("discovery", () => {
 
   it("is refused by the target policy as a pass is, before any contact", async () => {
     const { fields } = await restrictedRole();
-    const outcome = await discoverSource({ secrets: testSecrets, targets: { policy: { allowPrivate: false }, serviceDatabaseUrl: () => undefined } }, { credentials: fields });
+    const outcome = await discoverSource(
+      { secrets: testSecrets, targets: { policy: { allowPrivate: false }, serviceDatabaseUrl: () => undefined } },
+      { credentials: fields },
+    );
     expect(outcome.ok).toBe(false);
     if (!outcome.ok) expect(outcome.reason).toMatch(/private|loopback|not allowed/i);
   });

@@ -23,9 +23,9 @@ export type DiscoverSourceInput = z.input<typeof discoverSourceInputSchema>;
 
 export type SourceDiscovery =
   | ({ ok: true } & Discovery & {
-      /** With a table and a key: the connection test a create runs (rows read, capture modes, the best one). */
-      check: ConnectionCheck | null;
-    })
+        /** With a table and a key: the connection test a create runs (rows read, capture modes, the best one). */
+        check: ConnectionCheck | null;
+      })
   | { ok: false; reason: string };
 
 /**
@@ -53,7 +53,8 @@ export async function discoverSavedSource(
   timeoutMs = DEFAULT_TIMEOUT_MS,
 ): Promise<SourceDiscovery> {
   const source = await requireSource(deps.db, principal, sourceId);
-  if (source.kind !== "postgres_table") throw new AppError("bad_request", `Data source ${sourceId} is not a Postgres table; only those list tables and columns.`);
+  if (source.kind !== "postgres_table")
+    throw new AppError("bad_request", `Data source ${sourceId} is not a Postgres table; only those list tables and columns.`);
   const edit = postgresConnectionEditSchema.safeParse(connection ?? {});
   if (!edit.success) throw new AppError("bad_request", `connection: ${describeIssues(edit.error)}`);
   const config = postgresTableConfigSchema.safeParse(source.config);
@@ -74,7 +75,11 @@ async function discoverWith(deps: ConnectorDeps, url: string, table: string | nu
   const key = keyColumn ?? discovery.value.suggestedKey;
   const probed = table !== null && key !== null && discovery.value.columns?.some((column) => column.name === key);
   const check = probed
-    ? await testConnection(deps, { kind: "postgres_table", config: { table: table!, keyColumn: key!, orderColumn: null, columns: null }, credentials: { url } }, timeoutMs)
+    ? await testConnection(
+        deps,
+        { kind: "postgres_table", config: { table: table!, keyColumn: key!, orderColumn: null, columns: null }, credentials: { url } },
+        timeoutMs,
+      )
     : null;
   return { ok: true, ...discovery.value, check };
 }

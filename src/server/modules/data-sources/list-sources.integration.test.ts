@@ -67,7 +67,16 @@ describe("listing data sources by status", () => {
     const page = await listDataSources(db.prisma, member(orgA), { organizationId: orgA, limit: 100 });
     expect(names(page.items)).toEqual(["broken", "fresh", "guarded", "healthy", "ticking", "uploads"]);
     const byName = new Map(page.items.map((item) => [item.name, item]));
-    expect(byName.get("healthy")).toMatchObject({ state: "ok", liveRows: 4, tombstones: 0, columns: ["id", "name"], syncIntervalSeconds: null, nextDueAt: null, stale: false, running: false });
+    expect(byName.get("healthy")).toMatchObject({
+      state: "ok",
+      liveRows: 4,
+      tombstones: 0,
+      columns: ["id", "name"],
+      syncIntervalSeconds: null,
+      nextDueAt: null,
+      stale: false,
+      running: false,
+    });
     expect(byName.get("guarded")).toMatchObject({ state: "needs_attention", syncError: null, declinedDeletions: 6, liveRows: 10 });
     expect(byName.get("broken")).toMatchObject({ state: "error", syncError: expect.stringContaining("does not exist"), liveRows: 3 });
     expect(byName.get("fresh")).toMatchObject({ state: "never_synced", syncStatus: null, lastSyncedAt: null });
@@ -84,11 +93,16 @@ describe("listing data sources by status", () => {
     expect(names((await listDataSources(db.prisma, all, { statuses: ["never_synced"] })).items)).toEqual(["fresh", "uploads"]);
     expect(names((await listDataSources(db.prisma, all, { statuses: ["ok"] })).items)).toEqual(["healthy", "ticking"]);
     expect(names((await listDataSources(db.prisma, all, { kind: "csv" })).items)).toEqual(["uploads"]);
-    expect(names((await listDataSources(db.prisma, all, { statuses: ["needs_attention", "error"], organizationId: orgA })).items)).toEqual(["broken", "guarded"]);
+    expect(names((await listDataSources(db.prisma, all, { statuses: ["needs_attention", "error"], organizationId: orgA })).items)).toEqual([
+      "broken",
+      "guarded",
+    ]);
   });
 
   it("flags a scheduled source that has not completed for more than 3 intervals as stale, in whatever state", async () => {
-    const ticking = (await listDataSources(db.prisma, ALL_ORGANIZATIONS, { statuses: ["ok"], kind: "postgres_table" })).items.find((item) => item.name === "ticking")!;
+    const ticking = (await listDataSources(db.prisma, ALL_ORGANIZATIONS, { statuses: ["ok"], kind: "postgres_table" })).items.find(
+      (item) => item.name === "ticking",
+    )!;
     const lastCompleted = ticking.lastSyncedAt!.getTime();
     const at = (ms: number) => listDataSources(db.prisma, ALL_ORGANIZATIONS, { statuses: ["stale"] }, new Date(lastCompleted + ms));
     // Exactly three intervals is not yet stale; a millisecond more is. Unscheduled sources never are.
@@ -99,14 +113,21 @@ describe("listing data sources by status", () => {
   });
 
   it("sorts problems by how long they have been so, and pages without repeats", async () => {
-    const runs = await db.prisma.syncRun.findMany({ where: { dataSourceId: { in: [ids.broken!, ids.guarded!, ids.other!] }, status: { not: "ok" } }, orderBy: { startedAt: "asc" } });
+    const runs = await db.prisma.syncRun.findMany({
+      where: { dataSourceId: { in: [ids.broken!, ids.guarded!, ids.other!] }, status: { not: "ok" } },
+      orderBy: { startedAt: "asc" },
+    });
     const firstOf = (id: string) => runs.find((run) => run.dataSourceId === id)!.finishedAt;
     const problems = await listDataSources(db.prisma, ALL_ORGANIZATIONS, { statuses: ["needs_attention", "error", "stale"], sort: "since" });
     // other failed first, then guarded; broken has failed twice, and counts from its first failure.
     expect(names(problems.items)).toEqual(["other", "guarded", "broken"]);
     expect(problems.items.map((item) => item.since)).toEqual([firstOf(ids.other!), firstOf(ids.guarded!), firstOf(ids.broken!)]);
     expect(problems.items[2]!.stateSince).toEqual(firstOf(ids.broken!));
-    expect(names((await listDataSources(db.prisma, ALL_ORGANIZATIONS, { statuses: ["needs_attention", "error"], sort: "-since" })).items)).toEqual(["broken", "guarded", "other"]);
+    expect(names((await listDataSources(db.prisma, ALL_ORGANIZATIONS, { statuses: ["needs_attention", "error"], sort: "-since" })).items)).toEqual([
+      "broken",
+      "guarded",
+      "other",
+    ]);
 
     const walked: string[] = [];
     let cursor: string | undefined;

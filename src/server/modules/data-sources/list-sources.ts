@@ -78,7 +78,18 @@ export async function listDataSources(db: Db, principal: ActingPrincipal, input:
   const query = listSourcesInputSchema.parse(input);
   if (query.organizationId) requireReach(principal, query.organizationId);
   const { field, direction } = parseSort<"since" | "name">(query.sort);
-  const binding = { endpoint: "sources.list", sort: query.sort, filters: { organization: query.organizationId ?? null, source: query.sourceId ?? null, kind: query.kind ?? null, search: query.search || null, statuses: query.statuses ?? null, excludePaused: query.excludePaused } };
+  const binding = {
+    endpoint: "sources.list",
+    sort: query.sort,
+    filters: {
+      organization: query.organizationId ?? null,
+      source: query.sourceId ?? null,
+      kind: query.kind ?? null,
+      search: query.search || null,
+      statuses: query.statuses ?? null,
+      excludePaused: query.excludePaused,
+    },
+  };
   const after = query.cursor ? decodeCursor(query.cursor, binding, field === "since" ? cursorValues.timestamp : cursorValues.text) : undefined;
 
   const where = [Prisma.sql`s.deleting_at IS NULL`];
@@ -139,7 +150,10 @@ export async function listDataSources(db: Db, principal: ActingPrincipal, input:
     LIMIT ${query.limit + 1}`;
 
   const page = toPage(rows, query.limit, binding, (row) => [field === "since" ? row.since.toISOString() : row.name, row.id]);
-  const counts = await rowCounts(db, page.items.map((row) => row.id));
+  const counts = await rowCounts(
+    db,
+    page.items.map((row) => row.id),
+  );
   return {
     ...page,
     items: page.items.map((row) => ({

@@ -70,7 +70,10 @@ export type PostgresCredentials = z.infer<typeof postgresCredentialsSchema>;
 export const storedPostgresCredentialsSchema = z.object({ url: z.string() });
 
 /** Salesforce API names: letters, digits and underscores (custom ones end in __c). */
-const soqlName = z.string().trim().regex(/^[A-Za-z][A-Za-z0-9_]{0,79}$/, "must be an API name (letters, digits, underscores)");
+const soqlName = z
+  .string()
+  .trim()
+  .regex(/^[A-Za-z][A-Za-z0-9_]{0,79}$/, "must be an API name (letters, digits, underscores)");
 
 export const crmObjectConfigSchema = z.object({
   instanceUrl: z
@@ -80,7 +83,10 @@ export const crmObjectConfigSchema = z.object({
   object: soqlName,
   /** null mirrors every field the object describes. Id is always included. */
   fields: z.array(soqlName).min(1).nullable().default(null),
-  apiVersion: z.string().regex(/^v\d+\.\d+$/, 'must look like "v60.0"').default("v60.0"),
+  apiVersion: z
+    .string()
+    .regex(/^v\d+\.\d+$/, 'must look like "v60.0"')
+    .default("v60.0"),
 });
 export type CrmObjectConfig = z.infer<typeof crmObjectConfigSchema>;
 

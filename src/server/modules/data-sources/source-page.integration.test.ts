@@ -56,12 +56,26 @@ async function tableWith(name: string, rows: number): Promise<string> {
 describe("creating a source", () => {
   it("gives a managed source the default schedule and says when it is due; null means on request only", async () => {
     const table = await tableWith("created", 2);
-    const scheduled = await createDataSource(db.prisma, testSecrets, admin, org, { kind: "postgres_table", name: "Scheduled", config: { table, keyColumn: "id" }, credentials: { url: customer.url } });
+    const scheduled = await createDataSource(db.prisma, testSecrets, admin, org, {
+      kind: "postgres_table",
+      name: "Scheduled",
+      config: { table, keyColumn: "id" },
+      credentials: { url: customer.url },
+    });
     const stored = await db.prisma.dataSource.findUniqueOrThrow({ where: { id: scheduled.id } });
     expect(scheduled).toEqual({ id: scheduled.id, syncIntervalSeconds: DEFAULT_SYNC_INTERVAL_SECONDS, nextDueAt: stored.createdAt });
-    const manual = await createDataSource(db.prisma, testSecrets, admin, org, { kind: "postgres_table", name: "Manual", syncIntervalSeconds: null, config: { table, keyColumn: "id" }, credentials: { url: customer.url } });
+    const manual = await createDataSource(db.prisma, testSecrets, admin, org, {
+      kind: "postgres_table",
+      name: "Manual",
+      syncIntervalSeconds: null,
+      config: { table, keyColumn: "id" },
+      credentials: { url: customer.url },
+    });
     expect(manual).toMatchObject({ syncIntervalSeconds: null, nextDueAt: null });
-    expect(await createDataSource(db.prisma, testSecrets, admin, org, { kind: "csv", name: "Prices", keyColumn: "sku" })).toMatchObject({ syncIntervalSeconds: null, nextDueAt: null });
+    expect(await createDataSource(db.prisma, testSecrets, admin, org, { kind: "csv", name: "Prices", keyColumn: "sku" })).toMatchObject({
+      syncIntervalSeconds: null,
+      nextDueAt: null,
+    });
 
     // After a pass it is due a full interval after that cycle.
     expect((await syncNow(db.prisma, scheduled.id)).status).toBe("ok");
@@ -74,14 +88,28 @@ describe("creating a source", () => {
 describe("a source's page", () => {
   it("shows the detail, the paged history, searchable rows and the deletion review; approving and syncing clears it", { timeout: 60_000 }, async () => {
     const table = await tableWith("page", 10);
-    const { id } = await createDataSource(db.prisma, testSecrets, admin, org, { kind: "postgres_table", name: "Page", syncIntervalSeconds: null, config: { table, keyColumn: "id", orderColumn: "sort" }, credentials: { url: customer.url } });
+    const { id } = await createDataSource(db.prisma, testSecrets, admin, org, {
+      kind: "postgres_table",
+      name: "Page",
+      syncIntervalSeconds: null,
+      config: { table, keyColumn: "id", orderColumn: "sort" },
+      credentials: { url: customer.url },
+    });
     expect((await syncNow(db.prisma, id)).status).toBe("ok");
     await customer.query(`DELETE FROM ${table} WHERE id IN (2, 4, 5, 7, 8, 9)`);
     await tick();
     expect((await syncNow(db.prisma, id)).status).toBe("needs_attention");
 
     const detail = await getSourceDetail(db.prisma, admin, id);
-    expect(detail).toMatchObject({ state: "needs_attention", declinedDeletions: 6, liveRows: 10, tombstones: 0, columns: ["id", "name", "sort"], hasCredentials: true, runningPass: null });
+    expect(detail).toMatchObject({
+      state: "needs_attention",
+      declinedDeletions: 6,
+      liveRows: 10,
+      tombstones: 0,
+      columns: ["id", "name", "sort"],
+      hasCredentials: true,
+      runningPass: null,
+    });
     expect(detail.config).toMatchObject({ table, keyColumn: "id" });
     const { username, password } = new URL(customer.url);
     expect(JSON.stringify(detail)).not.toContain(`${username}:${password}@`);
@@ -103,7 +131,10 @@ describe("a source's page", () => {
 
     // History: newest first, one line per pass, paged.
     const history = await listSyncRuns(db.prisma, admin, id, { limit: 2 });
-    expect(history.items.map((run) => [run.status, run.inserted, run.tombstoned, run.declined])).toEqual([["ok", 0, 6, 0], ["needs_attention", 0, 0, 6]]);
+    expect(history.items.map((run) => [run.status, run.inserted, run.tombstoned, run.declined])).toEqual([
+      ["ok", 0, 6, 0],
+      ["needs_attention", 0, 0, 6],
+    ]);
     expect(history.items.every((run) => run.durationMs !== null && run.durationMs >= 0 && run.trigger === "test")).toBe(true);
     const rest = await listSyncRuns(db.prisma, admin, id, { limit: 2, cursor: history.meta.next_cursor! });
     expect(rest.items.map((run) => [run.status, run.inserted])).toEqual([["ok", 10]]);
@@ -111,15 +142,26 @@ describe("a source's page", () => {
 
     // Rows: search external ids and values, live only or with tombstones.
     const search = (text: string, includeDeleted: boolean) =>
-      listRows(db.prisma, { organizationId: org, dataSourceId: id, limit: 25, includeDeleted, search: text }).then((page) => page.items.map((row) => row.externalId));
+      listRows(db.prisma, { organizationId: org, dataSourceId: id, limit: 25, includeDeleted, search: text }).then((page) =>
+        page.items.map((row) => row.externalId),
+      );
     expect(await search("customer 1", false)).toEqual(["1", "10"]);
     expect(await search("CUSTOMER 2", true)).toEqual(["2"]);
     expect(await search("customer 2", false)).toEqual([]);
     expect(await search("100%", true)).toEqual([]);
     const paged = await listRows(db.prisma, { organizationId: org, dataSourceId: id, limit: 3, includeDeleted: true, search: "customer" });
-    const next = await listRows(db.prisma, { organizationId: org, dataSourceId: id, limit: 25, includeDeleted: true, search: "customer", cursor: paged.meta.next_cursor! });
+    const next = await listRows(db.prisma, {
+      organizationId: org,
+      dataSourceId: id,
+      limit: 25,
+      includeDeleted: true,
+      search: "customer",
+      cursor: paged.meta.next_cursor!,
+    });
     expect([...paged.items, ...next.items].map((row) => row.externalId)).toEqual(["1", "2", "3", "4", "5", "6", "7", "8", "9", "10"]);
-    await expect(listRows(db.prisma, { organizationId: org, dataSourceId: id, limit: 3, includeDeleted: true, search: "other", cursor: paged.meta.next_cursor! })).rejects.toMatchObject({ code: "bad_request" });
+    await expect(
+      listRows(db.prisma, { organizationId: org, dataSourceId: id, limit: 3, includeDeleted: true, search: "other", cursor: paged.meta.next_cursor! }),
+    ).rejects.toMatchObject({ code: "bad_request" });
   });
 
   it("refuses every function for a source of another organization, as if it did not exist", async () => {
@@ -137,7 +179,10 @@ describe("a source's page", () => {
     expect(await db.prisma.dataSource.findUniqueOrThrow({ where: { id } })).toMatchObject({ dataVersion: 1, syncStatus: null });
 
     // Within its organization a bad upload names the line and changes nothing; a good one bumps data_version.
-    await expect(replaceCsvRows(db.prisma, admin, id, "sku,price\nA,1\nB\n")).rejects.toMatchObject({ code: "bad_request", message: expect.stringContaining("line 3") });
+    await expect(replaceCsvRows(db.prisma, admin, id, "sku,price\nA,1\nB\n")).rejects.toMatchObject({
+      code: "bad_request",
+      message: expect.stringContaining("line 3"),
+    });
     expect(await replaceCsvRows(db.prisma, admin, id, "sku,price\nA,1\n")).toMatchObject({ rows: 1, dataVersion: 2 });
   });
 });
@@ -162,7 +207,11 @@ describe("test connection", () => {
     await customer.query(`CREATE VIEW ${table}_v AS SELECT * FROM ${table}`);
     const onView = await testConnection(deps, { kind: "postgres_table", config: { table: `${table}_v`, keyColumn: "id" }, credentials: { url: customer.url } });
     expect(onView).toMatchObject({ ok: true, bestCaptureMode: "compare" });
-    expect(onView.ok && onView.captureModes.find((mode) => mode.mode === "xmin")).toEqual({ mode: "xmin", supported: false, reason: expect.stringMatching(/cannot be read by xmin: it is a view/) });
+    expect(onView.ok && onView.captureModes.find((mode) => mode.mode === "xmin")).toEqual({
+      mode: "xmin",
+      supported: false,
+      reason: expect.stringMatching(/cannot be read by xmin: it is a view/),
+    });
 
     const cases = [
       { config: { table: "public.missing", keyColumn: "id" }, url: customer.url },
@@ -171,21 +220,40 @@ describe("test connection", () => {
     ];
     for (const { config, url } of cases) {
       const checked = await testConnection(deps, { kind: "postgres_table", config, credentials: { url } });
-      const { id } = await createDataSource(db.prisma, testSecrets, admin, org, { kind: "postgres_table", name: "Probe", syncIntervalSeconds: null, config, credentials: { url } });
+      const { id } = await createDataSource(db.prisma, testSecrets, admin, org, {
+        kind: "postgres_table",
+        name: "Probe",
+        syncIntervalSeconds: null,
+        config,
+        credentials: { url },
+      });
       const pass = await syncNow(db.prisma, id);
       expect(pass.status).toBe("error");
       expect(checked).toEqual({ ok: false, reason: pass.error });
       expect(await testSourceConnection({ db: db.prisma, secrets: testSecrets }, admin, id)).toEqual({ ok: false, reason: pass.error });
       expect(JSON.stringify(checked)).not.toContain(new URL(customer.wrongPasswordUrl).password);
     }
-    expect(await testConnection(deps, { kind: "postgres_table", config: { table, keyColumn: " " }, credentials: { url: customer.url } })).toMatchObject({ ok: false, reason: expect.stringMatching(/^Invalid settings: config\.keyColumn/) });
-    expect(await testConnection(deps, { kind: "crm_object", config: { instanceUrl: crm.url, object: "Nothing" }, credentials: { clientId: crm.clientId, clientSecret: "wrong" } })).toMatchObject({ ok: false });
+    expect(await testConnection(deps, { kind: "postgres_table", config: { table, keyColumn: " " }, credentials: { url: customer.url } })).toMatchObject({
+      ok: false,
+      reason: expect.stringMatching(/^Invalid settings: config\.keyColumn/),
+    });
+    expect(
+      await testConnection(deps, {
+        kind: "crm_object",
+        config: { instanceUrl: crm.url, object: "Nothing" },
+        credentials: { clientId: crm.clientId, clientSecret: "wrong" },
+      }),
+    ).toMatchObject({ ok: false });
   });
 });
 
 describe("sync now and live progress", () => {
   it("shows rows read and the phase of a running pass from another connection, then its outcome", { timeout: 60_000 }, async () => {
-    crm.setRecords("Account", ["Id", "Name"], Array.from({ length: 600 }, (_, i) => ({ Id: `001${String(i).padStart(6, "0")}`, Name: `a${i}` })));
+    crm.setRecords(
+      "Account",
+      ["Id", "Name"],
+      Array.from({ length: 600 }, (_, i) => ({ Id: `001${String(i).padStart(6, "0")}`, Name: `a${i}` })),
+    );
     const id = await createCrmSource(db.prisma, { instanceUrl: crm.url, object: "Account", clientId: crm.clientId, clientSecret: crm.clientSecret });
     const { organizationId } = await db.prisma.dataSource.findUniqueOrThrow({ where: { id } });
     const owner = actingInOrganization(organizationId, { type: "user", id: "owner" });
@@ -210,7 +278,13 @@ describe("sync now and live progress", () => {
 
   it("queues a pass for the workers; the activity shows its outcome", { timeout: 60_000 }, async () => {
     const table = await tableWith("queued", 5);
-    const { id } = await createDataSource(db.prisma, secrets, admin, org, { kind: "postgres_table", name: "Queued", syncIntervalSeconds: null, config: { table, keyColumn: "id" }, credentials: { url: customer.url } });
+    const { id } = await createDataSource(db.prisma, secrets, admin, org, {
+      kind: "postgres_table",
+      name: "Queued",
+      syncIntervalSeconds: null,
+      config: { table, keyColumn: "id" },
+      credentials: { url: customer.url },
+    });
     const worker = await startWorker({ databaseUrl: db.url, log: () => undefined, dataDir, pollInterval: 100 });
     try {
       const { requestedAt } = await requestSourceSync(db.prisma, admin, id);

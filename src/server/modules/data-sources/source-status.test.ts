@@ -2,7 +2,14 @@ import { describe, expect, it } from "vitest";
 import { isStale, nextDueAt, sourceState, type StatusFields } from "./source-status";
 
 const created = new Date("2026-01-01T00:00:00Z");
-const base: StatusFields = { kind: "postgres_table", syncStatus: "ok", syncIntervalSeconds: 600, lastSyncedAt: created, createdAt: created, updatedAt: created };
+const base: StatusFields = {
+  kind: "postgres_table",
+  syncStatus: "ok",
+  syncIntervalSeconds: 600,
+  lastSyncedAt: created,
+  createdAt: created,
+  updatedAt: created,
+};
 const at = (minutes: number) => new Date(created.getTime() + minutes * 60_000);
 
 describe("source status rules", () => {

@@ -79,7 +79,9 @@ export async function addQueueJob(db: Db, task: string, payload: object, jobKey:
   } catch (error) {
     // 3F000 / 42883: the queue's schema or function is missing, i.e. no worker ever started here.
     if (/3F000|42883|graphile_worker/.test(String((error as { message?: string }).message))) {
-      throw new AppError("service_unavailable", "No sync worker has started on this database yet; start one (npm start or npm run worker) and retry.", { cause: error });
+      throw new AppError("service_unavailable", "No sync worker has started on this database yet; start one (npm start or npm run worker) and retry.", {
+        cause: error,
+      });
     }
     throw error;
   }

@@ -56,7 +56,13 @@ export async function deleteForm(db: Db, principal: ActingPrincipal, formId: str
       });
     }
     await tx.form.delete({ where: { id: form.id } });
-    await recordAuditEvent(tx, { action: "form.deleted", actor: principal.actor, organizationId: form.organizationId, target: { type: "form", id: form.id }, metadata: { name: form.name } });
+    await recordAuditEvent(tx, {
+      action: "form.deleted",
+      actor: principal.actor,
+      organizationId: form.organizationId,
+      target: { type: "form", id: form.id },
+      metadata: { name: form.name },
+    });
     return form;
   });
 }

@@ -22,7 +22,13 @@ export async function createForm(db: Db, principal: ActingPrincipal, organizatio
     const organization = await tx.organization.findUnique({ where: { id: organizationId }, select: { id: true } });
     if (!organization) throw new AppError("not_found", `No organization ${organizationId}.`);
     const form = await tx.form.create({ data: { organizationId, name: formName }, select: { id: true, name: true } });
-    await recordAuditEvent(tx, { action: "form.created", actor: principal.actor, organizationId, target: { type: "form", id: form.id }, metadata: { name: form.name } });
+    await recordAuditEvent(tx, {
+      action: "form.created",
+      actor: principal.actor,
+      organizationId,
+      target: { type: "form", id: form.id },
+      metadata: { name: form.name },
+    });
     return form;
   });
 }

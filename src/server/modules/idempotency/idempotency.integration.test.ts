@@ -199,7 +199,10 @@ describe("Idempotency-Key on POST", () => {
     const first = await post(key, body);
     const restartedDb = createPrismaClient(database.url);
     try {
-      const restarted = createTypedTestClient(() => restartedDb, createTestHandler(() => restartedDb))(token);
+      const restarted = createTypedTestClient(
+        () => restartedDb,
+        createTestHandler(() => restartedDb),
+      )(token);
       const replay = await post(key, body, { client: restarted });
       expect(replay.response.status).toBe(201);
       expect(isReplay(replay)).toBe(true);

@@ -9,10 +9,7 @@ export interface IdempotentRequest {
   fingerprint: string;
 }
 
-export type IdempotentOutcome<T> =
-  | { kind: "executed"; value: T }
-  | { kind: "replayed"; statusCode: number; body: string }
-  | { kind: "failed"; value: T };
+export type IdempotentOutcome<T> = { kind: "executed"; value: T } | { kind: "replayed"; statusCode: number; body: string } | { kind: "failed"; value: T };
 
 /** How long a duplicate waits for the first request before it is told to retry later. */
 const WAIT_FOR_FIRST_MS = 10_000;
@@ -62,12 +59,7 @@ export async function runIdempotent<T>(
   });
 }
 
-async function runLocked<T>(
-  db: PrismaClient,
-  request: IdempotentRequest,
-  operation: Operation<T>,
-  lockWaitMs: number,
-): Promise<IdempotentOutcome<T>> {
+async function runLocked<T>(db: PrismaClient, request: IdempotentRequest, operation: Operation<T>, lockWaitMs: number): Promise<IdempotentOutcome<T>> {
   const rollback = Symbol("rollback");
   let failed: T | undefined;
   try {

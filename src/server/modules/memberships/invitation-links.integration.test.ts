@@ -23,7 +23,11 @@ async function setup() {
   const db = database.prisma;
   const owner = await db.user.create({ data: { email: `owner-${Math.random()}@x.test`, passwordHash: "x", isInstanceOwner: true } });
   const org = await db.organization.create({ data: { name: `Org ${Math.random()}` } });
-  const admin = { userId: (await createUser(db, { email: `admin-${Math.random()}@x.test`, membership: { organizationId: org.id, role: "admin" } }, { type: "user", id: owner.id })).id };
+  const admin = {
+    userId: (
+      await createUser(db, { email: `admin-${Math.random()}@x.test`, membership: { organizationId: org.id, role: "admin" } }, { type: "user", id: owner.id })
+    ).id,
+  };
   return { db, owner, org, admin };
 }
 
@@ -33,7 +37,10 @@ describe("invitation links (D470–D475)", () => {
     const smtp = await startSmtpReceiver();
     try {
       const senders = createAlertSenders({ smtpUrl: smtp.url, from: "Groundwork <groundwork@example.test>", policy: { allowPrivate: true } });
-      const options: InvitationDeliveryOptions = { publicUrl: "https://groundwork.example.test", mailer: { configured: true, send: (to, subject, text) => senders.email([to], subject, text) } };
+      const options: InvitationDeliveryOptions = {
+        publicUrl: "https://groundwork.example.test",
+        mailer: { configured: true, send: (to, subject, text) => senders.email([to], subject, text) },
+      };
       const email = `new-${Math.random()}@x.test`;
       const issued = await inviteMember(db, org.id, { email: email.toUpperCase(), role: "member" }, admin, options);
       expect(issued.delivery).toEqual({ kind: "mailed" });
@@ -72,7 +79,11 @@ describe("invitation links (D470–D475)", () => {
     const from = address();
     const now = new Date();
     const issued = await inviteMember(db, org.id, { email: `e-${Math.random()}@x.test`, role: "admin" }, admin, NO_RELAY, now);
-    expect(issued.delivery).toMatchObject({ kind: "link", reason: "no_relay", link: expect.stringMatching(/^https:\/\/groundwork\.example\.test\/invitation#gwi_/) });
+    expect(issued.delivery).toMatchObject({
+      kind: "link",
+      reason: "no_relay",
+      link: expect.stringMatching(/^https:\/\/groundwork\.example\.test\/invitation#gwi_/),
+    });
     const first = tokenOf(issued);
     const eightDaysOn = new Date(now.getTime() + 8 * 86_400_000);
     await expect(openInvitationLink(db, first, from, eightDaysOn)).rejects.toMatchObject({ code: "not_found" });
@@ -99,14 +110,23 @@ describe("invitation links (D470–D475)", () => {
         .replace(/"id":"[^"]+"|"email":"[^"]+"|"link":"[^"]+"/g, "")
         .replace(/\d{4}-\d{2}-\d{2}T[\d:.]+Z/g, "");
     const mails: { to: string; subject: string; text: string }[] = [];
-    const options: InvitationDeliveryOptions = { publicUrl: "https://g.test", mailer: { configured: true, send: async (to, subject, text) => void mails.push({ to, subject, text }) } };
+    const options: InvitationDeliveryOptions = {
+      publicUrl: "https://g.test",
+      mailer: { configured: true, send: async (to, subject, text) => void mails.push({ to, subject, text }) },
+    };
     const forExisting = await inviteMember(db, org.id, { email: existing.email, role: "member" }, admin, options);
     const forNew = await inviteMember(db, org.id, { email: `nobody-${Math.random()}@x.test`, role: "member" }, admin, options);
     expect(strip(forExisting)).toBe(strip(forNew));
-    const neutral = (m: { to: string; subject: string; text: string }) => ({ subject: m.subject, text: m.text.replace(/https:\/\/\S+/, "LINK").replace(/expires on .*UTC/, "") });
+    const neutral = (m: { to: string; subject: string; text: string }) => ({
+      subject: m.subject,
+      text: m.text.replace(/https:\/\/\S+/, "LINK").replace(/expires on .*UTC/, ""),
+    });
     expect(neutral(mails[0]!)).toEqual(neutral(mails[1]!));
     const events = await db.auditEvent.findMany({ where: { action: "membership.invited", organizationId: org.id }, orderBy: { createdAt: "asc" } });
-    expect(events.map((e) => Object.keys(e.metadata as object).sort())).toEqual([Object.keys(events[1]!.metadata as object).sort(), Object.keys(events[1]!.metadata as object).sort()]);
+    expect(events.map((e) => Object.keys(e.metadata as object).sort())).toEqual([
+      Object.keys(events[1]!.metadata as object).sort(),
+      Object.keys(events[1]!.metadata as object).sort(),
+    ]);
     expect((await listInvitations(db, org.id)).items.map((i) => i.state)).toEqual(["pending", "pending"]);
     // No membership for the existing account until its holder accepts.
     expect(await db.organizationMembership.count({ where: { organizationId: org.id, userId: existing.id } })).toBe(0);

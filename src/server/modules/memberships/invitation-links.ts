@@ -19,13 +19,17 @@ export interface InvitationPreview {
   expiresAt: Date;
 }
 
-const INVALID_LINK_MESSAGE = "This invitation link does not work: it was used, withdrawn or replaced by a newer one, or it has expired. Ask for a new invitation.";
+const INVALID_LINK_MESSAGE =
+  "This invitation link does not work: it was used, withdrawn or replaced by a newer one, or it has expired. Ask for a new invitation.";
 
 const secondsUntil = (until: Date, now: Date) => Math.max(1, Math.ceil((until.getTime() - now.getTime()) / 1000));
 
 function rateLimited(until: Date, now: Date): AppError {
   const minutes = Math.ceil(secondsUntil(until, now) / 60);
-  return new AppError("rate_limited", `Too many invitation links that do not work from your address. Try again in ${minutes} minute${minutes === 1 ? "" : "s"}.`);
+  return new AppError(
+    "rate_limited",
+    `Too many invitation links that do not work from your address. Try again in ${minutes} minute${minutes === 1 ? "" : "s"}.`,
+  );
 }
 
 /**
@@ -55,7 +59,11 @@ async function findByToken(db: Db, token: string, address: string, now: Date) {
     action: "membership.invitation_link_refused",
     actor: { type: "anonymous" },
     target: { type: "address", id: key },
-    metadata: { address, failures: reservation.failures, ...(reservation.newlyLocked && reservation.lockedUntil ? { locked_until: reservation.lockedUntil.toISOString() } : {}) },
+    metadata: {
+      address,
+      failures: reservation.failures,
+      ...(reservation.newlyLocked && reservation.lockedUntil ? { locked_until: reservation.lockedUntil.toISOString() } : {}),
+    },
   });
   if (reservation.lockedUntil && reservation.lockedUntil > now) throw rateLimited(reservation.lockedUntil, now);
   throw new AppError("not_found", INVALID_LINK_MESSAGE);

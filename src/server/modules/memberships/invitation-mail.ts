@@ -18,9 +18,7 @@ export interface InvitationDeliveryOptions {
  * How the invitee gets the link. `mailed`: the relay took the message. `link`: the link, to be
  * shown once to whoever invited (no relay, or the relay refused); it is never stored.
  */
-export type InvitationDelivery =
-  | { kind: "mailed" }
-  | { kind: "link"; link: string; reason: "no_relay" | "mail_failed"; failure: string | null };
+export type InvitationDelivery = { kind: "mailed" } | { kind: "link"; link: string; reason: "no_relay" | "mail_failed"; failure: string | null };
 
 /** The same words for every address: nothing in the mail depends on whether an account exists (D475). */
 function invitationMail(input: { organizationName: string; role: string; link: string; expiresAt: Date }): { subject: string; text: string } {

@@ -32,7 +32,9 @@ describe("membership without enumeration (D181)", () => {
     expect(forOwner.kind).toBe("invited");
     expect(new Set([forOwner, forSupport, forNobody, forPerson].map(shape)).size).toBe(1);
     // Nothing was added: no membership for anyone, and the owner is offered nothing to accept.
-    expect(await database.prisma.organizationMembership.count({ where: { organizationId: org.id, userId: { in: [ownerRow.id, support.id, person.id] } } })).toBe(0);
+    expect(
+      await database.prisma.organizationMembership.count({ where: { organizationId: org.id, userId: { in: [ownerRow.id, support.id, person.id] } } }),
+    ).toBe(0);
     expect(await as(ownerRow.id).viewer.invitations()).toEqual([]);
     expect(await as(support.id).viewer.invitations()).toEqual([]);
     if (forOwner.kind !== "invited") throw new Error("unreachable");
@@ -61,6 +63,9 @@ describe("membership without enumeration (D181)", () => {
     expect((await as(admin.id).members.invitations({ organizationId: org.id })).items).toEqual([]);
 
     const other = await createUser(database.prisma, { email: `other-${Math.random()}@x.test` }, { type: "user", id: ownerRow.id });
-    expect(await as(ownerRow.id).members.add({ organizationId: org.id, email: other.email, role: "member" })).toMatchObject({ kind: "added", member: { userId: other.id } });
+    expect(await as(ownerRow.id).members.add({ organizationId: org.id, email: other.email, role: "member" })).toMatchObject({
+      kind: "added",
+      member: { userId: other.id },
+    });
   });
 });

@@ -39,11 +39,28 @@ export interface IssuedInvitation {
 
 export const normalizeEmail = (email: string) => email.trim().toLowerCase();
 
-type Row = { id: string; organizationId: string; email: string; role: "owner" | "admin" | "member"; createdAt: Date; sentAt: Date | null; expiresAt: Date | null };
+type Row = {
+  id: string;
+  organizationId: string;
+  email: string;
+  role: "owner" | "admin" | "member";
+  createdAt: Date;
+  sentAt: Date | null;
+  expiresAt: Date | null;
+};
 
 function toInvitation(row: Row, now = new Date()): Invitation {
   const expired = row.expiresAt !== null && row.expiresAt <= now;
-  return { id: row.id, organizationId: row.organizationId, email: row.email, role: toOrganizationRole(row.role), createdAt: row.createdAt, sentAt: row.sentAt, expiresAt: row.expiresAt, state: expired ? "expired" : "pending" };
+  return {
+    id: row.id,
+    organizationId: row.organizationId,
+    email: row.email,
+    role: toOrganizationRole(row.role),
+    createdAt: row.createdAt,
+    sentAt: row.sentAt,
+    expiresAt: row.expiresAt,
+    state: expired ? "expired" : "pending",
+  };
 }
 
 /** A live invitation: not expired (a row from before links has no expiry and stays acceptable on the overview). */
@@ -58,8 +75,19 @@ function freshLink(now: Date) {
  * After the row and its audit event are committed, the link leaves by mail, or comes back to be
  * shown once. A refused mail is audited on its own (`membership.invitation_mail_failed`).
  */
-async function deliver(db: Db, row: Row & { organization: { name: string } }, token: string, actor: MembershipActor, options: InvitationDeliveryOptions): Promise<InvitationDelivery> {
-  const delivery = await deliverInvitation(options, row.email, { organizationName: row.organization.name, role: toOrganizationRole(row.role), token, expiresAt: row.expiresAt! });
+async function deliver(
+  db: Db,
+  row: Row & { organization: { name: string } },
+  token: string,
+  actor: MembershipActor,
+  options: InvitationDeliveryOptions,
+): Promise<InvitationDelivery> {
+  const delivery = await deliverInvitation(options, row.email, {
+    organizationName: row.organization.name,
+    role: toOrganizationRole(row.role),
+    token,
+    expiresAt: row.expiresAt!,
+  });
   if (delivery.kind === "link" && delivery.reason === "mail_failed") {
     await recordAuditEvent(db, {
       action: "membership.invitation_mail_failed",
@@ -105,7 +133,14 @@ export async function inviteMember(
 }
 
 /** A new link for a pending (or expired) invitation: the old link stops working at once (D471). */
-export async function resendInvitation(db: Db, organizationId: string, invitationId: string, actor: MembershipActor, options: InvitationDeliveryOptions, now = new Date()): Promise<IssuedInvitation> {
+export async function resendInvitation(
+  db: Db,
+  organizationId: string,
+  invitationId: string,
+  actor: MembershipActor,
+  options: InvitationDeliveryOptions,
+  now = new Date(),
+): Promise<IssuedInvitation> {
   const { token, data } = freshLink(now);
   const row = await inTransaction(db, async (tx) => {
     const updated = await tx.membershipInvitation.updateMany({ where: { id: invitationId, organizationId }, data });
@@ -124,7 +159,12 @@ export async function resendInvitation(db: Db, organizationId: string, invitatio
 }
 
 /** The organization's pending invitations by email, a page at a time (the caller checks the role). */
-export async function listInvitations(db: Db, organizationId: string, query: { limit: number; cursor?: string } = { limit: 100 }, now = new Date()): Promise<Page<Invitation>> {
+export async function listInvitations(
+  db: Db,
+  organizationId: string,
+  query: { limit: number; cursor?: string } = { limit: 100 },
+  now = new Date(),
+): Promise<Page<Invitation>> {
   const binding = { endpoint: "dashboard.members.invitations", sort: "email", filters: { organizationId } };
   const after = query.cursor ? decodeCursor(query.cursor, binding, cursorValues.text) : undefined;
   const rows = await db.membershipInvitation.findMany({
@@ -132,7 +172,12 @@ export async function listInvitations(db: Db, organizationId: string, query: { l
     orderBy: [{ email: "asc" }, { id: "asc" }],
     take: query.limit + 1,
   });
-  return toPage(rows.map((row) => toInvitation(row, now)), query.limit, binding, (i) => [i.email, i.id]);
+  return toPage(
+    rows.map((row) => toInvitation(row, now)),
+    query.limit,
+    binding,
+    (i) => [i.email, i.id],
+  );
 }
 
 /** Revokes a pending invitation: its link stops working, the row goes. */
@@ -140,7 +185,12 @@ export async function cancelInvitation(db: Db, organizationId: string, invitatio
   await inTransaction(db, async (tx) => {
     const removed = await tx.membershipInvitation.deleteMany({ where: { id: invitationId, organizationId } });
     if (removed.count === 0) throw new AppError("not_found", "No such invitation in this organization.");
-    await recordAuditEvent(tx, { action: "membership.invitation_cancelled", actor: auditActor(actor), organizationId, target: { type: "invitation", id: invitationId } });
+    await recordAuditEvent(tx, {
+      action: "membership.invitation_cancelled",
+      actor: auditActor(actor),
+      organizationId,
+      target: { type: "invitation", id: invitationId },
+    });
   });
 }
 

@@ -17,7 +17,8 @@ export interface Member {
 export type MembershipActor = { userId: string | null };
 type Actor = MembershipActor;
 
-export const auditActor = (actor: MembershipActor) => (actor.userId === null ? { type: "cli" as const, id: null } : { type: "user" as const, id: actor.userId });
+export const auditActor = (actor: MembershipActor) =>
+  actor.userId === null ? { type: "cli" as const, id: null } : { type: "user" as const, id: actor.userId };
 
 /** Members of one organization; every function here takes the organization and stays in it. */
 export async function listMembers(db: Db, organizationId: string): Promise<Member[]> {

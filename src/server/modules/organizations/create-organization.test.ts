@@ -6,7 +6,14 @@ import { createForm } from "@/server/modules/forms/create-form";
 import { createOrganization } from "./create-organization";
 
 // Never reached: an invalid name is refused before the database is asked anything.
-const unreachableDb = new Proxy({}, { get: () => { throw new Error("the database was used"); } }) as Db;
+const unreachableDb = new Proxy(
+  {},
+  {
+    get: () => {
+      throw new Error("the database was used");
+    },
+  },
+) as Db;
 
 describe("names given to the CLI and other callers", () => {
   it("refuses an empty or too long organization or form name with a one-line bad_request naming it", async () => {

@@ -12,11 +12,7 @@ import { recordAuditEvent } from "@/server/modules/audit/record-audit-event";
  * for audit with the organization's id and name (D14). The audit trail keeps the event (it has
  * no foreign key to the organization).
  */
-export async function deleteOrganization(
-  db: Db,
-  principal: ActingPrincipal,
-  organizationId: string,
-): Promise<void> {
+export async function deleteOrganization(db: Db, principal: ActingPrincipal, organizationId: string): Promise<void> {
   requireReach(principal, organizationId);
   // Its sources go the way a deleted source goes (D134): gone for readers at once, then their
   // rows removed in bounded batches, so the cascade below finds no rows to hold a long lock on.

@@ -50,10 +50,7 @@ export async function listOrganizations(db: Db, query: ListOrganizationsQuery): 
     take: query.limit + 1,
     select: { id: true, name: true, createdAt: true },
   });
-  return toPage(rows, query.limit, binding, (row) => [
-    column === "createdAt" ? row.createdAt.toISOString() : row.name,
-    row.id,
-  ]);
+  return toPage(rows, query.limit, binding, (row) => [column === "createdAt" ? row.createdAt.toISOString() : row.name, row.id]);
 }
 
 function nameFilter(text: string | undefined): string | undefined {

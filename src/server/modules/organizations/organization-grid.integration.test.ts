@@ -63,6 +63,8 @@ describe("lists that page (issue 20)", () => {
     expect(new Set(all.map((s) => s.id)).size).toBe(117);
     expect(all.every((s) => s.organizationId === org.id && s.pausedAt === null)).toBe(true);
     // The cursor keeps its filters: used with others it is refused, not silently re-filtered.
-    await expect(listDataSources(db.prisma, CLI_OPERATOR, { ...filters, organizationId: other.id, cursor: first.meta.next_cursor! })).rejects.toMatchObject({ code: "bad_request" });
+    await expect(listDataSources(db.prisma, CLI_OPERATOR, { ...filters, organizationId: other.id, cursor: first.meta.next_cursor! })).rejects.toMatchObject({
+      code: "bad_request",
+    });
   });
 });

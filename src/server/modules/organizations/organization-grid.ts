@@ -41,10 +41,16 @@ export async function organizationGrid(db: Db, ids: "all" | string[], input: Org
     select: { id: true, name: true },
   });
   const paged = toPage(page, query.limit, binding, (o) => [o.name, o.id]);
-  const overviews = await listOrganizationOverviews(db, paged.items.map((o) => o.id), now);
+  const overviews = await listOrganizationOverviews(
+    db,
+    paged.items.map((o) => o.id),
+    now,
+  );
   const [organizations, activeKeys] = await Promise.all([
     db.organization.count({ where: visible }),
-    db.apiKey.count({ where: { organizationId: ids === "all" ? { not: null } : { in: ids }, revokedAt: null, OR: [{ expiresAt: null }, { expiresAt: { gt: now } }] } }),
+    db.apiKey.count({
+      where: { organizationId: ids === "all" ? { not: null } : { in: ids }, revokedAt: null, OR: [{ expiresAt: null }, { expiresAt: { gt: now } }] },
+    }),
   ]);
   return { items: overviews, nextCursor: paged.meta.next_cursor, totals: { organizations, activeKeys } };
 }

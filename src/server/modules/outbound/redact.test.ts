@@ -27,9 +27,12 @@ describe("redactUrlPasswords", () => {
   it("answers exactly as the former regex did, on texts built from URL-ish pieces", () => {
     const piece = fc.constantFrom("postgres", "A1", "1", "://", ":", "@", "/", " ", "\n", "u", "p%40", "+.-", "é", "x");
     fc.assert(
-      fc.property(fc.array(piece, { maxLength: 40 }).map((parts) => parts.join("")), (text) => {
-        expect(redactUrlPasswords(text)).toBe(text.replace(FORMER, (_m, scheme: string, user: string) => `${scheme}${user}:***@`));
-      }),
+      fc.property(
+        fc.array(piece, { maxLength: 40 }).map((parts) => parts.join("")),
+        (text) => {
+          expect(redactUrlPasswords(text)).toBe(text.replace(FORMER, (_m, scheme: string, user: string) => `${scheme}${user}:***@`));
+        },
+      ),
       { numRuns: 2000 },
     );
   });

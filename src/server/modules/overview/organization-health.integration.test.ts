@@ -41,7 +41,15 @@ async function source(organizationId: string, name: string, fields: Record<strin
   return db().dataSource.create({ data: { organizationId, name, kind: "postgres_table", columns: [], ...fields } });
 }
 
-const viewer = (overrides: Partial<Viewer>): Viewer => ({ userId: "u", email: "u@x.test", name: null, isInstanceOwner: false, isSupport: false, memberships: [], ...overrides });
+const viewer = (overrides: Partial<Viewer>): Viewer => ({
+  userId: "u",
+  email: "u@x.test",
+  name: null,
+  isInstanceOwner: false,
+  isSupport: false,
+  memberships: [],
+  ...overrides,
+});
 
 describe("organization health", () => {
   it("counts sources by state, requests and their error rate over 24 h, records today and open alerts, per organization and within reach", async () => {
@@ -61,7 +69,12 @@ describe("organization health", () => {
     await source(a.id, "paused", { syncStatus: "error", pausedAt: now });
     await source(a.id, "going", { syncStatus: "error", deletingAt: now });
     await source(b.id, "b-ok", { syncStatus: "ok", lastSyncedAt: now, updatedAt: now });
-    await db().alertSourceState.createMany({ data: [{ dataSourceId: broken.id, state: "error" }, { dataSourceId: held.id, state: "needs_attention" }] });
+    await db().alertSourceState.createMany({
+      data: [
+        { dataSourceId: broken.id, state: "error" },
+        { dataSourceId: held.id, state: "needs_attention" },
+      ],
+    });
 
     const keyA = await mintApiKey(db(), CLI_OPERATOR, { name: "a", scopes: "records:read", organizationId: a.id });
     const keyA2 = await mintApiKey(db(), CLI_OPERATOR, { name: "a2", scopes: "records:read", organizationId: a.id });
@@ -113,7 +126,13 @@ describe("organization health", () => {
       recordsToday: 0,
       openAlerts: 0,
     });
-    expect(all.totals).toMatchObject({ organizations: 3, sources: { total: 7, inTrouble: 3 }, requests: { total: 7, errors: 3 }, recordsToday: 3, openAlerts: 2 });
+    expect(all.totals).toMatchObject({
+      organizations: 3,
+      sources: { total: 7, inTrouble: 3 },
+      requests: { total: 7, errors: 3 },
+      recordsToday: 3,
+      openAlerts: 2,
+    });
 
     // Totals cover the whole reach even when only one organization's rows are asked for.
     const one = await organizationHealth(db(), healthReachForPrincipal(CLI_OPERATOR), [b.id], now);
@@ -121,12 +140,22 @@ describe("organization health", () => {
     expect(one.totals.recordsToday).toBe(3);
 
     // An admin of Acme: Beta is not there, not in the rows and not in the totals.
-    const admin = await organizationHealth(db(), healthReachForViewer(viewer({ memberships: [{ organizationId: a.id, organizationName: "Acme", role: "admin" }] })), [a.id, b.id], now);
+    const admin = await organizationHealth(
+      db(),
+      healthReachForViewer(viewer({ memberships: [{ organizationId: a.id, organizationName: "Acme", role: "admin" }] })),
+      [a.id, b.id],
+      now,
+    );
     expect(admin.items.map((i) => i.organizationId)).toEqual([a.id]);
     expect(admin.totals).toMatchObject({ organizations: 1, sources: { total: 6 }, requests: { total: 6 }, recordsToday: 2, openAlerts: 2 });
 
     // A member of Acme sees its sources, records and alerts, but no request figures (D197).
-    const member = await organizationHealth(db(), healthReachForViewer(viewer({ memberships: [{ organizationId: a.id, organizationName: "Acme", role: "member" }] })), [a.id], now);
+    const member = await organizationHealth(
+      db(),
+      healthReachForViewer(viewer({ memberships: [{ organizationId: a.id, organizationName: "Acme", role: "member" }] })),
+      [a.id],
+      now,
+    );
     expect(member.items[0]).toMatchObject({ requests: null, recordsToday: 2, sources: { inTrouble: 3 } });
     expect(member.totals.requests).toBeNull();
 
@@ -151,12 +180,15 @@ describe("organization health at size", () => {
     await db().$executeRawUnsafe(`INSERT INTO request_usage_hourly (api_key_id, hour, status_class, route, organization_id, requests)
       SELECT 'size-key-' || k, date_trunc('hour', now()) - h * interval '1 hour', c, r, 'size-' || (k % 200 + 1), 3
         FROM generate_series(1, 200) k, generate_series(0, 719) h, unnest(ARRAY['2xx', '4xx']) c, unnest(ARRAY['/a']) r`);
-    await db().$executeRawUnsafe(`INSERT INTO forms (id, organization_id, name, updated_at) SELECT 'size-form-' || i, 'size-' || (i % 200 + 1), 'F', now() FROM generate_series(1, 400) i`);
+    await db().$executeRawUnsafe(
+      `INSERT INTO forms (id, organization_id, name, updated_at) SELECT 'size-form-' || i, 'size-' || (i % 200 + 1), 'F', now() FROM generate_series(1, 400) i`,
+    );
     await db().$executeRawUnsafe(`INSERT INTO records (id, organization_id, form_id, created_by, field_values, created_at)
       SELECT 'size-rec-' || i, 'size-' || (i % 400 % 200 + 1), 'size-form-' || (i % 400 + 1), 't', '{}', now() - (i % 10080) * interval '1 minute'
         FROM generate_series(1, 100000) i`);
     await db().$executeRawUnsafe(`ANALYZE`);
-    const plan = async (sql: Prisma.Sql) => (await db().$queryRaw<{ "QUERY PLAN": string }[]>(Prisma.sql`EXPLAIN ${sql}`)).map((r) => r["QUERY PLAN"]).join("\n");
+    const plan = async (sql: Prisma.Sql) =>
+      (await db().$queryRaw<{ "QUERY PLAN": string }[]>(Prisma.sql`EXPLAIN ${sql}`)).map((r) => r["QUERY PLAN"]).join("\n");
     const since = new Date(Date.now() - 23 * HOUR);
     const page = Array.from({ length: 24 }, (_, i) => `size-${i + 1}`);
 

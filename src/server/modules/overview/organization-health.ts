@@ -97,7 +97,16 @@ export async function organizationHealth(db: Db, reach: HealthReach, organizatio
   const sourcesById = new Map(
     sources.map((s) => [
       s.organizationId,
-      { total: s.total, ok: s.ok, needsAttention: s.needs_attention, error: s.error, neverSynced: s.never_synced, stale: s.stale, paused: s.paused, inTrouble: s.in_trouble },
+      {
+        total: s.total,
+        ok: s.ok,
+        needsAttention: s.needs_attention,
+        error: s.error,
+        neverSynced: s.never_synced,
+        stale: s.stale,
+        paused: s.paused,
+        inTrouble: s.in_trouble,
+      },
     ]),
   );
   const alertsById = new Map(alerts.map((row) => [row.organizationId, row.open]));

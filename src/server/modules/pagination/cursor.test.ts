@@ -13,7 +13,10 @@ describe("cursors", () => {
   it("carry a walk's WAL position opaquely, and only when given one (D404)", () => {
     const cursor = encodeCursor(binding, [1, ID], "2026-12-01T10:00:00.000Z", "1A/2B3C4D");
     expect(decodeCursorState(cursor, binding, anyValue)).toEqual({ position: [1, ID], snapshot: "2026-12-01T10:00:00.000Z", lsn: "1A/2B3C4D" });
-    expect(decodeCursorState(encodeCursor(binding, [1, ID], "2026-12-01T10:00:00.000Z"), binding, anyValue)).toEqual({ position: [1, ID], snapshot: "2026-12-01T10:00:00.000Z" });
+    expect(decodeCursorState(encodeCursor(binding, [1, ID], "2026-12-01T10:00:00.000Z"), binding, anyValue)).toEqual({
+      position: [1, ID],
+      snapshot: "2026-12-01T10:00:00.000Z",
+    });
   });
 
   it("round-trip their keyset position", () => {
@@ -63,7 +66,16 @@ describe("cursors", () => {
 
   it("read a timestamp only as an instant Postgres can store, printed as toISOString prints it", () => {
     const forged = (value: string) => encodeCursor(binding, [value, ID]);
-    for (const value of ["2026-02-30T00:00:00.000Z", "2026-13-01T00:00:00.000Z", "2026-01-01T24:00:00.000Z", "2026-01-01T00:00:60.000Z", "0000-06-01T00:00:00.000Z", "+010000-01-01T00:00:00.000Z", "2026-01-01T00:00:00.000+00:00", " 2026-01-01T00:00:00.000Z"]) {
+    for (const value of [
+      "2026-02-30T00:00:00.000Z",
+      "2026-13-01T00:00:00.000Z",
+      "2026-01-01T24:00:00.000Z",
+      "2026-01-01T00:00:60.000Z",
+      "0000-06-01T00:00:00.000Z",
+      "+010000-01-01T00:00:00.000Z",
+      "2026-01-01T00:00:00.000+00:00",
+      " 2026-01-01T00:00:00.000Z",
+    ]) {
       expect(() => decodeCursor(forged(value), binding, cursorValues.timestamp), value).toThrow(/Invalid cursor/);
     }
     for (const value of ["2024-02-29T23:59:59.999Z", "0001-01-01T00:00:00.000Z", "9999-12-31T23:59:59.999Z"]) {
@@ -78,13 +90,34 @@ describe("cursors", () => {
       const digest = createHmac("sha256", cursorSecret()).update(body).digest("base64url").slice(0, 22);
       return Buffer.from(`${digest}${body}`, "utf8").toString("base64url");
     };
-    const b = JSON.parse(Buffer.from(encodeCursor(binding, [1, ID]), "base64url").toString("utf8").slice(22)).b as string;
+    const b = JSON.parse(
+      Buffer.from(encodeCursor(binding, [1, ID]), "base64url")
+        .toString("utf8")
+        .slice(22),
+    ).b as string;
     expect(decodeCursor(signed({ v: 1, b, k: [1, ID] }), binding, anyValue)).toEqual([1, ID]);
     for (const payload of [
-      null, [1, b], "x", { v: 2, b, k: [1, ID] }, { v: "1", b, k: [1, ID] }, { v: 1, b: b.slice(1), k: [1, ID] }, { v: 1, k: [1, ID] },
-      { v: 1, b, k: [1] }, { v: 1, b, k: [1, ID, 2] }, { v: 1, b, k: { 0: 1, 1: ID } }, { v: 1, b, k: [true, ID] }, { v: 1, b, k: [{}, ID] },
-      { v: 1, b, k: [1, ""] }, { v: 1, b, k: [1, 7] }, { v: 1, b, k: [1, "a\u0000"] }, { v: 1, b, k: [1, ID], s: "yesterday" }, { v: 1, b, k: [1, ID], s: null },
-      { v: 1, b, k: [1, ID], x: 1 }, { v: 1, b, k: [1, ID], l: "0/zz" }, { v: 1, b, k: [1, ID], l: 5 }, JSON.parse(`{"v":1,"b":"${b}","k":[1,"${ID}"],"__proto__":{}}`),
+      null,
+      [1, b],
+      "x",
+      { v: 2, b, k: [1, ID] },
+      { v: "1", b, k: [1, ID] },
+      { v: 1, b: b.slice(1), k: [1, ID] },
+      { v: 1, k: [1, ID] },
+      { v: 1, b, k: [1] },
+      { v: 1, b, k: [1, ID, 2] },
+      { v: 1, b, k: { 0: 1, 1: ID } },
+      { v: 1, b, k: [true, ID] },
+      { v: 1, b, k: [{}, ID] },
+      { v: 1, b, k: [1, ""] },
+      { v: 1, b, k: [1, 7] },
+      { v: 1, b, k: [1, "a\u0000"] },
+      { v: 1, b, k: [1, ID], s: "yesterday" },
+      { v: 1, b, k: [1, ID], s: null },
+      { v: 1, b, k: [1, ID], x: 1 },
+      { v: 1, b, k: [1, ID], l: "0/zz" },
+      { v: 1, b, k: [1, ID], l: 5 },
+      JSON.parse(`{"v":1,"b":"${b}","k":[1,"${ID}"],"__proto__":{}}`),
     ]) {
       expect(() => decodeCursor(signed(payload), binding, anyValue), JSON.stringify(payload)).toThrow(/Invalid cursor/);
     }

@@ -126,11 +126,7 @@ export function encodeCursor(binding: CursorBinding, position: CursorPosition, s
   return Buffer.from(`${checksum(body)}${body}`, "utf8").toString("base64url");
 }
 
-export function decodeCursor<V extends CursorValue>(
-  cursor: string,
-  binding: CursorBinding,
-  value: CursorValueCheck<V>,
-): CursorPosition<V> {
+export function decodeCursor<V extends CursorValue>(cursor: string, binding: CursorBinding, value: CursorValueCheck<V>): CursorPosition<V> {
   return decodeCursorState(cursor, binding, value).position;
 }
 
@@ -154,11 +150,9 @@ export function decodeCursorState<V extends CursorValue>(
   }
   if (!isCursorPayload(parsed)) throw invalidCursor();
   if (parsed.b !== bindingDigest(binding)) {
-    throw new AppError(
-      "bad_request",
-      "Invalid cursor: it belongs to another endpoint, sort or set of filters. Start again without a cursor.",
-      { details: { parameter: "cursor" } },
-    );
+    throw new AppError("bad_request", "Invalid cursor: it belongs to another endpoint, sort or set of filters. Start again without a cursor.", {
+      details: { parameter: "cursor" },
+    });
   }
   const sortValue = parsed.k[0];
   if (!value(sortValue)) throw invalidCursor();

@@ -17,23 +17,14 @@ export type SortDirection = "asc" | "desc";
 
 /** `-created_at` → { field: "created_at", direction: "desc" }. */
 export function parseSort<F extends string>(sort: `${"" | "-"}${F}`): { field: F; direction: SortDirection } {
-  return sort.startsWith("-")
-    ? { field: sort.slice(1) as F, direction: "desc" }
-    : { field: sort as F, direction: "asc" };
+  return sort.startsWith("-") ? { field: sort.slice(1) as F, direction: "desc" } : { field: sort as F, direction: "asc" };
 }
 
 /**
  * Callers fetch `limit + 1` rows; the extra row only says whether another page exists, and the
  * cursor is the position of the last row actually returned.
  */
-export function toPage<T>(
-  rows: T[],
-  limit: number,
-  binding: CursorBinding,
-  positionOf: (row: T) => CursorPosition,
-  snapshot?: string,
-  lsn?: string,
-): Page<T> {
+export function toPage<T>(rows: T[], limit: number, binding: CursorBinding, positionOf: (row: T) => CursorPosition, snapshot?: string, lsn?: string): Page<T> {
   const items = rows.slice(0, limit);
   const last = items[items.length - 1];
   const hasMore = rows.length > limit && last !== undefined;
@@ -41,12 +32,7 @@ export function toPage<T>(
 }
 
 /** Prisma keyset condition: strictly after (value, id) in the given direction. */
-export function keysetAfter<F extends string>(
-  field: F,
-  direction: SortDirection,
-  value: unknown,
-  id: string,
-): { OR: Array<Record<string, unknown>> } {
+export function keysetAfter<F extends string>(field: F, direction: SortDirection, value: unknown, id: string): { OR: Array<Record<string, unknown>> } {
   const op = direction === "asc" ? "gt" : "lt";
   return { OR: [{ [field]: { [op]: value } }, { [field]: value, id: { [op]: id } }] };
 }

@@ -121,7 +121,10 @@ describe("when Redis fails (decision: fail open to the in-process insurance limi
     const errors: string[] = [];
     const store = createRedisRateLimitStore(`redis://127.0.0.1:${await closedPort()}`, (error) => errors.push(error.message));
     stores.push(store);
-    const api = createTypedTestClient(() => database.prisma, createTestHandler(() => database.prisma, store));
+    const api = createTypedTestClient(
+      () => database.prisma,
+      createTestHandler(() => database.prisma, store),
+    );
     const client = api(await keyWithBudget(4));
     const statuses: number[] = [];
     const started = performance.now();
@@ -159,10 +162,12 @@ describe("when Redis fails (decision: fail open to the in-process insurance limi
     const store = createRedisRateLimitStore(`redis://127.0.0.1:${proxy.port}`);
     stores.push(store);
     try {
-      const api = createTypedTestClient(() => database.prisma, createTestHandler(() => database.prisma, store));
+      const api = createTypedTestClient(
+        () => database.prisma,
+        createTestHandler(() => database.prisma, store),
+      );
       const client = api(await keyWithBudget(30));
-      const load = async (count: number) =>
-        Promise.all(Array.from({ length: count }, async () => (await client.GET("/organizations")).response.status));
+      const load = async (count: number) => Promise.all(Array.from({ length: count }, async () => (await client.GET("/organizations")).response.status));
       const before = await load(10);
       const during = load(20);
       proxy.cut(); // Redis goes away with commands in flight

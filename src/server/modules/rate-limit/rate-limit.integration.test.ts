@@ -12,7 +12,10 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** A client over its own handler and in-process limiter, so no other test spends its budget. */
 function isolatedApi(): (token?: string) => TypedApiClient {
-  return createTypedTestClient(() => database.prisma, createTestHandler(() => database.prisma, createMemoryRateLimitStore()));
+  return createTypedTestClient(
+    () => database.prisma,
+    createTestHandler(() => database.prisma, createMemoryRateLimitStore()),
+  );
 }
 
 async function keyWithBudget(points: number, windowSeconds: number, scopes = ["organizations:read"]) {

@@ -43,13 +43,28 @@ describe("the request log browser's domain function", () => {
     const at = (minutes: number) => new Date(t0 + minutes * 60_000);
     const entries = [
       entry({ occurredAt: at(0), organizationId: a.id, status: 200, apiKeyId: "key_a" }),
-      entry({ occurredAt: at(1), organizationId: a.id, status: 404, method: "POST", route: "/api/v1/organizations/{org}/forms/{form}/records", apiKeyId: "key_a" }),
+      entry({
+        occurredAt: at(1),
+        organizationId: a.id,
+        status: 404,
+        method: "POST",
+        route: "/api/v1/organizations/{org}/forms/{form}/records",
+        apiKeyId: "key_a",
+      }),
       entry({ occurredAt: at(2), organizationId: a.id, status: 429, apiKeyId: "key_a" }),
       entry({ occurredAt: at(3), organizationId: a.id, status: 503, route: "/api/v1/organizations/{org}/data-sources/{source}/rows" }),
       entry({ occurredAt: at(4), organizationId: b.id, status: 500, apiKeyId: "key_b" }),
       entry({ occurredAt: at(60 * 24), organizationId: b.id, status: 401, route: "unmatched", method: "DELETE" }),
       entry({ occurredAt: at(60 * 24 + 1), organizationId: null, status: 404, route: "unmatched" }),
-      entry({ occurredAt: at(60 * 24 + 2), organizationId: a.id, status: 200, surface: "dashboard", userId: "user_1", method: "POST", route: "/api/trpc/sources.syncNow" }),
+      entry({
+        occurredAt: at(60 * 24 + 2),
+        organizationId: a.id,
+        status: 200,
+        surface: "dashboard",
+        userId: "user_1",
+        method: "POST",
+        route: "/api/trpc/sources.syncNow",
+      }),
     ];
     await createPostgresSink(() => db).writeBatch(entries);
     const ids = (page: { items: { requestId: string }[] }) => page.items.map((i) => i.requestId);
@@ -107,12 +122,18 @@ describe("the request log browser's domain function", () => {
     await ensurePartition(db, new Date("2026-10-01T00:00:00Z"));
     // An index defined on the parent alone after that partition exists, as a migration adds one.
     await db.$executeRawUnsafe(`CREATE INDEX "request_log_probe_idx" ON ONLY request_log (method, occurred_at)`);
-    const valid = async () => (await db.$queryRawUnsafe<{ v: boolean }[]>(`SELECT indisvalid AS v FROM pg_index WHERE indexrelid = 'request_log_probe_idx'::regclass`))[0]!.v;
+    const valid = async () =>
+      (await db.$queryRawUnsafe<{ v: boolean }[]>(`SELECT indisvalid AS v FROM pg_index WHERE indexrelid = 'request_log_probe_idx'::regclass`))[0]!.v;
     expect(await valid()).toBe(false);
     // A partition made now has it at once.
     await ensurePartition(db, new Date("2026-10-02T00:00:00Z"));
     const has = async (partition: string) =>
-      (await db.$queryRawUnsafe<{ n: number }[]>(`SELECT count(*)::int AS n FROM pg_indexes WHERE tablename = $1 AND indexdef LIKE '%(method, occurred_at)%'`, partition))[0]!.n;
+      (
+        await db.$queryRawUnsafe<{ n: number }[]>(
+          `SELECT count(*)::int AS n FROM pg_indexes WHERE tablename = $1 AND indexdef LIKE '%(method, occurred_at)%'`,
+          partition,
+        )
+      )[0]!.n;
     expect(await has(partitionName(new Date("2026-10-02T00:00:00Z")))).toBe(1);
     expect(await has(partitionName(new Date("2026-10-01T00:00:00Z")))).toBe(0);
     const { built } = await ensurePartitionIndexes(db);

@@ -24,7 +24,20 @@ describe("what the request log keeps of a query string", () => {
   });
 
   it("rolls a batch up per key, hour, status class and route; requests without a key are not charted", () => {
-    const base = { surface: "api" as const, userId: null, organizationId: "o", apiKeyPrefix: "p", method: "GET", errorCode: null, errorMessage: null, durationMs: 1, responseBytes: 1, clientAddress: null, userAgent: null, query: null };
+    const base = {
+      surface: "api" as const,
+      userId: null,
+      organizationId: "o",
+      apiKeyPrefix: "p",
+      method: "GET",
+      errorCode: null,
+      errorMessage: null,
+      durationMs: 1,
+      responseBytes: 1,
+      clientAddress: null,
+      userAgent: null,
+      query: null,
+    };
     const at = (iso: string) => new Date(iso);
     const rows = rollup([
       { ...base, requestId: "1", occurredAt: at("2026-11-25T10:05:00Z"), apiKeyId: "k", route: "r", status: 200 },

@@ -35,7 +35,10 @@ function entry(overrides: Partial<RequestLogEntry> = {}): RequestLogEntry {
 
 describe("request log writer", () => {
   it("writes every buffered entry in batches, with hourly rollups that add up", async () => {
-    const writer = createBufferedWriter(createPostgresSink(() => database.prisma), { batchSize: 100, flushIntervalMs: 50 });
+    const writer = createBufferedWriter(
+      createPostgresSink(() => database.prisma),
+      { batchSize: 100, flushIntervalMs: 50 },
+    );
     const statuses = [200, 201, 404, 429, 500];
     for (let i = 0; i < 1_000; i++) writer.record(entry({ status: statuses[i % statuses.length]! }));
     await writer.close();
@@ -58,7 +61,10 @@ describe("request log writer", () => {
   it("says a key's last use is not counted until its entry is written, and counted after (D505)", async () => {
     const stampedAt = new Date();
     const key = { id: "key-fresh", lastUsedAt: stampedAt };
-    const writer = createBufferedWriter(createPostgresSink(() => database.prisma), { flushIntervalMs: 60_000 });
+    const writer = createBufferedWriter(
+      createPostgresSink(() => database.prisma),
+      { flushIntervalMs: 60_000 },
+    );
     // The request started a few milliseconds before authentication stamped the key.
     writer.record(entry({ apiKeyId: key.id, occurredAt: new Date(stampedAt.getTime() - 20) }));
     const before = (await usageFreshness(database.prisma, [key], "24h")).get(key.id)!;
@@ -88,7 +94,7 @@ describe("request log writer", () => {
       durationMs: 12.5,
       responseBytes: 4096,
       clientAddress: "2001:db8::1",
-      userAgent: "curl/8.5 \"quoted\" \\ back\\u0000slash",
+      userAgent: 'curl/8.5 "quoted" \\ back\\u0000slash',
       query: { limit: "5", updated_after: "2026-11-26T00:00:00Z" },
     });
     await createPostgresSink(() => database.prisma).writeBatch([recorded]);
@@ -163,10 +169,7 @@ describe("request log retention", () => {
     const names = (await listPartitions(database.prisma)).map((p) => p.name);
     expect(names).not.toContain(partitionName(old));
     expect(names).toContain(partitionName(now));
-    const gone = await database.prisma.$queryRawUnsafe<{ exists: boolean }[]>(
-      `SELECT to_regclass($1) IS NOT NULL AS exists`,
-      partitionName(old),
-    );
+    const gone = await database.prisma.$queryRawUnsafe<{ exists: boolean }[]>(`SELECT to_regclass($1) IS NOT NULL AS exists`, partitionName(old));
     expect(gone[0]?.exists).toBe(false);
   });
 });
@@ -208,7 +211,10 @@ describe("request log plans at 1 000 000 rows", () => {
     // Only tomorrow's partition (created ahead, still empty) may be read whole: it has no rows.
     const tomorrow = partitionName(new Date(Date.now() + DAY));
     const seqScans = text.split("\n").filter((line) => line.includes("Seq Scan"));
-    expect(seqScans.every((line) => line.includes(tomorrow)), text).toBe(true);
+    expect(
+      seqScans.every((line) => line.includes(tomorrow)),
+      text,
+    ).toBe(true);
     const detail = await getRequestDetail(database.prisma, { kind: "all" }, target.requestId);
     expect(detail.request.status).toBe(404);
   });
@@ -230,7 +236,10 @@ describe("request log plans at 1 000 000 rows", () => {
     expect(text).toMatch(/Index (Only )?Scan (Backward )?using request_log_p\d+_api_key_id_occurred_at_request_id_idx/);
     const tomorrow = partitionName(new Date(Date.now() + DAY));
     const seqScans = text.split("\n").filter((line) => line.includes("Seq Scan"));
-    expect(seqScans.every((line) => line.includes(tomorrow)), text).toBe(true);
+    expect(
+      seqScans.every((line) => line.includes(tomorrow)),
+      text,
+    ).toBe(true);
     const fresh = await usageFreshness(database.prisma, [{ id: "key-7", lastUsedAt: new Date(Date.now() - 10 * 60_000) }], "24h");
     expect(fresh.get("key-7")!.lastUseCounted).toBe(true);
   });

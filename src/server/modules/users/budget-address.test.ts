@@ -9,7 +9,13 @@ describe("budgetAddress (D363)", () => {
 
   it("budgets every IPv6 address of one /64 under one key, in any spelling", () => {
     const key = "2001:db8:1:2::/64";
-    for (const address of ["2001:db8:1:2::1", "2001:db8:1:2:ffff:ffff:ffff:ffff", "2001:0DB8:0001:0002:0:0:0:7", "2001:db8:1:2::1.2.3.4", "2001:db8:1:2::9%eth0"]) {
+    for (const address of [
+      "2001:db8:1:2::1",
+      "2001:db8:1:2:ffff:ffff:ffff:ffff",
+      "2001:0DB8:0001:0002:0:0:0:7",
+      "2001:db8:1:2::1.2.3.4",
+      "2001:db8:1:2::9%eth0",
+    ]) {
       expect(budgetAddress(address), address).toBe(key);
     }
     expect(budgetAddress("2001:db8:1:3::1")).toBe("2001:db8:1:3::/64");

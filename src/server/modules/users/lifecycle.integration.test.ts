@@ -100,7 +100,9 @@ describe("sessions and the account lifecycle", () => {
   it("change own password needs the current one; it and sign-out-everywhere end every session", async () => {
     const { member } = await people();
     const s = await session(member.id);
-    await expect(changeOwnPassword(database.prisma, member.id, { currentPassword: "nope", newPassword: "a-new-password-1" })).rejects.toMatchObject({ code: "bad_request" });
+    await expect(changeOwnPassword(database.prisma, member.id, { currentPassword: "nope", newPassword: "a-new-password-1" })).rejects.toMatchObject({
+      code: "bad_request",
+    });
     expect(await live(member.id, s)).toBe(true);
     await changeOwnPassword(database.prisma, member.id, { currentPassword: member.password, newPassword: "a-new-password-1" });
     expect(await live(member.id, s)).toBe(false);
@@ -115,10 +117,14 @@ describe("sessions and the account lifecycle", () => {
     const { ownerId, member } = await people();
     const ownerSession = await session(ownerId);
     const memberSession = await session(member.id);
-    const as = (userId: string, s: { id: string; version: number }) => createDashboardCaller({ db: database.prisma, requestId: "req_test", sessionUserId: userId, session: s });
+    const as = (userId: string, s: { id: string; version: number }) =>
+      createDashboardCaller({ db: database.prisma, requestId: "req_test", sessionUserId: userId, session: s });
     await expect(as(member.id, memberSession).users.disable({ userId: ownerId })).rejects.toMatchObject({ code: "FORBIDDEN" });
     await expect(as(member.id, memberSession).users.resetPassword({ userId: ownerId })).rejects.toMatchObject({ code: "FORBIDDEN" });
-    expect((await as(ownerId, ownerSession).users.list({ limit: 100 })).items.find((u) => u.id === member.id)).toMatchObject({ openSessions: 1, lockedAddresses: 0 });
+    expect((await as(ownerId, ownerSession).users.list({ limit: 100 })).items.find((u) => u.id === member.id)).toMatchObject({
+      openSessions: 1,
+      lockedAddresses: 0,
+    });
     await as(ownerId, ownerSession).users.disable({ userId: member.id });
     await expect(as(member.id, memberSession).viewer.me()).rejects.toMatchObject({ code: "UNAUTHORIZED" });
     await as(ownerId, ownerSession).users.enable({ userId: member.id });

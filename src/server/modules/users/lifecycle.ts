@@ -98,7 +98,11 @@ export async function changeOwnPassword(db: Db, userId: string, input: { current
     const self = { type: "user" as const, id: userId };
     await audit(db, "user.password_change_failed", self, userId, { email: user.email, failures: attempt.failures });
     if (attempt.newlyLocked && attempt.lockedUntil) {
-      await audit(db, "user.password_change_locked", self, userId, { email: user.email, failures: attempt.failures, locked_until: attempt.lockedUntil.toISOString() });
+      await audit(db, "user.password_change_locked", self, userId, {
+        email: user.email,
+        failures: attempt.failures,
+        locked_until: attempt.lockedUntil.toISOString(),
+      });
       throw passwordChangeLocked(attempt.lockedUntil, now);
     }
     throw new AppError("bad_request", "The current password is wrong.", { details: { parameter: "currentPassword" } });

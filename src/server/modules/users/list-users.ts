@@ -55,7 +55,10 @@ export async function listUsers(db: Db, query: { limit: number; cursor?: string 
     const email = lock.key.slice(0, lock.key.lastIndexOf("|"));
     lockedByEmail.set(email, (lockedByEmail.get(email) ?? 0) + 1);
   }
-  const sessions = await openSessionCounts(db, users.map((user) => user.id));
+  const sessions = await openSessionCounts(
+    db,
+    users.map((user) => user.id),
+  );
   const summaries = page.map((user): UserSummary => ({
     id: user.id,
     email: user.email,

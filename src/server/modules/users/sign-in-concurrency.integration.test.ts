@@ -27,7 +27,9 @@ describe("sign-in budgets under concurrency", () => {
     const start = new Date();
     const results = await Promise.all(Array.from({ length: 16 }, (_, i) => signIn(user.email, `guess-${i}`, "203.0.113.41", start)));
     const passwordsChecked = await checked(user.id);
-    console.info(`16 concurrent wrong sign-ins: ${passwordsChecked} passwords checked, answers ${JSON.stringify(results.map((r) => (r.ok ? "ok" : r.reason)))}`);
+    console.info(
+      `16 concurrent wrong sign-ins: ${passwordsChecked} passwords checked, answers ${JSON.stringify(results.map((r) => (r.ok ? "ok" : r.reason)))}`,
+    );
     expect(passwordsChecked).toBeLessThanOrEqual(SIGN_IN_MAX_FAILURES);
     expect(results.every((result) => !result.ok)).toBe(true);
     expect(await signIn(user.email, user.password, "203.0.113.41", new Date(start.getTime() + 60_000))).toMatchObject({ ok: false, reason: "locked" });
@@ -69,7 +71,9 @@ describe("sign-in budgets under concurrency", () => {
       outcomes.push(result.ok ? "ok" : result.reason);
     }
     expect(outcomes.filter((outcome) => outcome === "address_locked")).toHaveLength(4);
-    const lock = await database.prisma.auditEvent.findFirstOrThrow({ where: { action: "auth.sign_in_locked", targetType: "address", targetId: "2001:db8:41:99::/64" } });
+    const lock = await database.prisma.auditEvent.findFirstOrThrow({
+      where: { action: "auth.sign_in_locked", targetType: "address", targetId: "2001:db8:41:99::/64" },
+    });
     expect(lock.metadata).toMatchObject({ scope: "address" });
 
     const user = await account();

@@ -27,7 +27,9 @@ describe("sign-in", () => {
     const here = from("192.0.2.77");
     expect(await here(`${user.email}\u0000`, user.password)).toEqual({ ok: false, reason: "invalid" });
     expect(await here("x\ud800@x.test", "wrong")).toEqual({ ok: false, reason: "invalid" });
-    const failures = await database.prisma.auditEvent.findMany({ where: { action: "auth.sign_in_failed", targetType: "email", targetId: { in: [`${user.email}\\u0000`, "x\\ud800@x.test"] } } });
+    const failures = await database.prisma.auditEvent.findMany({
+      where: { action: "auth.sign_in_failed", targetType: "email", targetId: { in: [`${user.email}\\u0000`, "x\\ud800@x.test"] } },
+    });
     expect(failures).toHaveLength(2);
   });
 
@@ -76,7 +78,9 @@ describe("sign-in", () => {
     expect(await sprayer(user.email, user.password)).toMatchObject({ ok: false, reason: "address_locked" });
     // ...while everyone else signs in.
     expect(await from("198.51.100.8")(user.email, user.password)).toMatchObject({ ok: true });
-    const lock = await database.prisma.auditEvent.findFirstOrThrow({ where: { action: "auth.sign_in_locked", targetType: "address", targetId: "198.51.100.7" } });
+    const lock = await database.prisma.auditEvent.findFirstOrThrow({
+      where: { action: "auth.sign_in_locked", targetType: "address", targetId: "198.51.100.7" },
+    });
     expect(lock.metadata).toMatchObject({ scope: "address", address: "198.51.100.7" });
   }, 120_000);
 

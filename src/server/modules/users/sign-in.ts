@@ -99,7 +99,10 @@ export async function verifySignIn(db: Db, attempt: SignInAttempt, now = new Dat
     target,
     metadata: { email, address, reason: why, account_failures: account.failures, address_failures: fromAddress.failures },
   });
-  for (const [scope, counted] of [["account_address", pair], ["address", fromAddress]] as [BudgetScope, Reservation][]) {
+  for (const [scope, counted] of [
+    ["account_address", pair],
+    ["address", fromAddress],
+  ] as [BudgetScope, Reservation][]) {
     if (!counted.newlyLocked || !counted.lockedUntil) continue;
     await recordAuditEvent(db, {
       action: "auth.sign_in_locked",

@@ -33,7 +33,14 @@ export default async function InstanceKeyPage({
       basePath={`${base}/${keyId}`}
       backHref={base}
       overview={
-        <KeyOverview apiKey={key} organizationId={null} organizationName={null} canManage={me.isInstanceOwner} canMintInstance={me.isInstanceOwner} keysHref={base} />
+        <KeyOverview
+          apiKey={key}
+          organizationId={null}
+          organizationName={null}
+          canManage={me.isInstanceOwner}
+          canMintInstance={me.isInstanceOwner}
+          keysHref={base}
+        />
       }
     />
   );

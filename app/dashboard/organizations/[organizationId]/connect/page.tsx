@@ -32,7 +32,12 @@ export default async function ConnectPage({ params }: { params: Promise<{ organi
     do {
       const page = await caller.sources.list({ organizationId, cursor });
       sources.push(
-        ...page.items.map(({ id, name, state, stale, pausedAt }) => ({ id, name, state: stale ? "stale" : pausedAt ? "paused" : state, healthy: state === "ok" && !stale && !pausedAt })),
+        ...page.items.map(({ id, name, state, stale, pausedAt }) => ({
+          id,
+          name,
+          state: stale ? "stale" : pausedAt ? "paused" : state,
+          healthy: state === "ok" && !stale && !pausedAt,
+        })),
       );
       cursor = page.nextCursor ?? undefined;
     } while (cursor);

@@ -34,7 +34,14 @@ export default async function OrganizationKeysPage({
         canMintInstance={me.isInstanceOwner}
         rotating={rotating}
         newKeyId={typeof replacement === "string" ? replacement : null}
-        mintScopes={typeof mint === "string" ? mint.split(",").filter((scope) => /^[a-z_*]+:(read|write|\*)$/.test(scope)).slice(0, 20) : null}
+        mintScopes={
+          typeof mint === "string"
+            ? mint
+                .split(",")
+                .filter((scope) => /^[a-z_*]+:(read|write|\*)$/.test(scope))
+                .slice(0, 20)
+            : null
+        }
       />
       <CursorPager
         label="More keys"

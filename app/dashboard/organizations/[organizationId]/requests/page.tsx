@@ -17,5 +17,13 @@ export default async function OrganizationRequestsPage({
   const { filters, cursor } = requestLogParams(await searchParams);
   const loaded = await load((caller) => caller.requests.list(requestLogQuery(filters, organizationId, cursor)));
   if (!loaded.ok) return <LoadError {...loaded} />;
-  return <RequestLogView page={loaded.data} filters={filters} cursor={cursor} basePath={`/dashboard/organizations/${organizationId}/requests`} scope={{ kind: "organization" }} />;
+  return (
+    <RequestLogView
+      page={loaded.data}
+      filters={filters}
+      cursor={cursor}
+      basePath={`/dashboard/organizations/${organizationId}/requests`}
+      scope={{ kind: "organization" }}
+    />
+  );
 }

@@ -39,9 +39,7 @@ export default async function SourcesPage({
   return (
     <div className="space-y-4">
       <div className="flex flex-col gap-3 sm:flex-row sm:items-center sm:justify-between">
-        <p className="text-sm text-slate-600">
-          Lists that forms pick from: mirrored from a Postgres table or a CRM object on a schedule, or uploaded as CSV.
-        </p>
+        <p className="text-sm text-slate-600">Lists that forms pick from: mirrored from a Postgres table or a CRM object on a schedule, or uploaded as CSV.</p>
         {organization.canAdmin ? <CreateSourceDialog organizationId={organizationId} /> : null}
       </div>
       {deleted ? (

@@ -52,5 +52,4 @@ export const deliverySchema = z.object({
 });
 export const toDeliveryDto = (d: DeliveryView): z.infer<typeof deliverySchema> => ({ ...d, createdAt: iso(d.createdAt), sentAt: isoOrNull(d.sentAt) });
 
-
 export const channelIdInput = z.object({ channelId: z.string().min(1).max(200) });

@@ -16,7 +16,16 @@ async function setup() {
   const support = await make({ email: `support-${Math.random()}@x.test`, instanceRole: "support" });
   const adminB = await make({ email: `admin-b-${Math.random()}@x.test`, membership: { organizationId: b.id, role: "admin" } });
   const as = (userId: string) => createDashboardCaller({ db: database.prisma, requestId: "req_test", sessionUserId: userId });
-  return { a, b, owner: as(ownerRow.id), admin: as(admin.id), member: as(member.id), support: as(support.id), adminB: as(adminB.id), memberEmail: member.email };
+  return {
+    a,
+    b,
+    owner: as(ownerRow.id),
+    admin: as(admin.id),
+    member: as(member.id),
+    support: as(support.id),
+    adminB: as(adminB.id),
+    memberEmail: member.email,
+  };
 }
 
 const email = (organizationId: string | null, to = ["ops@example.com"]) => ({ kind: "email" as const, organizationId, name: "Ops", to });
@@ -43,7 +52,9 @@ describe("alert procedures", () => {
     expect(await outcomeOf(s.member.alerts.channels({ organizationId: null }))).toBe("FORBIDDEN");
 
     // The owner may point an organization's rule at an instance channel; an admin may not.
-    expect(await outcomeOf(s.admin.alerts.createRule({ organizationId: s.a.id, sourceId: null, channelId: instance.id, remindAfterMinutes: null }))).toBe("NOT_FOUND");
+    expect(await outcomeOf(s.admin.alerts.createRule({ organizationId: s.a.id, sourceId: null, channelId: instance.id, remindAfterMinutes: null }))).toBe(
+      "NOT_FOUND",
+    );
     const rule = await s.admin.alerts.createRule({ organizationId: s.a.id, sourceId: null, channelId: channel.id, remindAfterMinutes: 60 });
     await s.owner.alerts.createRule({ organizationId: s.a.id, sourceId: null, channelId: instance.id, remindAfterMinutes: null });
     expect(await outcomeOf(s.member.alerts.deleteRule({ ruleId: rule.id }))).toBe("FORBIDDEN");
@@ -55,7 +66,10 @@ describe("alert procedures", () => {
     expect(await outcomeOf(s.adminB.alerts.muteRule({ ruleId: rule.id, until }))).toBe("NOT_FOUND");
     expect(await outcomeOf(s.admin.alerts.updateRule({ ruleId: rule.id, sourceId: null, channelId: instance.id, remindAfterMinutes: null }))).toBe("NOT_FOUND");
     expect(await outcomeOf(s.admin.alerts.muteRule({ ruleId: rule.id, until: "tomorrow" }))).toBe("BAD_REQUEST");
-    expect(await s.admin.alerts.updateRule({ ruleId: rule.id, sourceId: null, channelId: channel.id, remindAfterMinutes: 30 })).toMatchObject({ remindAfterMinutes: 30, mutedUntil: null });
+    expect(await s.admin.alerts.updateRule({ ruleId: rule.id, sourceId: null, channelId: channel.id, remindAfterMinutes: 30 })).toMatchObject({
+      remindAfterMinutes: 30,
+      mutedUntil: null,
+    });
     expect((await s.admin.alerts.muteRule({ ruleId: rule.id, until })).mutedUntil).toBe(until);
     expect((await s.owner.alerts.muteRule({ ruleId: rule.id, until: null })).mutedUntil).toBeNull();
     expect((await s.member.alerts.rules({ organizationId: s.a.id })).map((r) => r.channelName)).toEqual(["Ops", "Ops"]);

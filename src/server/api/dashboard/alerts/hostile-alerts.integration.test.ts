@@ -40,8 +40,12 @@ async function setup() {
   const db = database.prisma;
   const owner = await db.user.create({ data: { email: `owner-${Math.random()}@operator.test`, passwordHash: "x", isInstanceOwner: true } });
   const org = await db.organization.create({ data: { name: `Org ${Math.random()}` } });
-  const admin = await db.user.create({ data: { email: `admin-${Math.random()}@tenant.test`, passwordHash: "x", memberships: { create: { organizationId: org.id, role: "admin" } } } });
-  const member = await db.user.create({ data: { email: `member-${Math.random()}@tenant.test`, passwordHash: "x", memberships: { create: { organizationId: org.id, role: "member" } } } });
+  const admin = await db.user.create({
+    data: { email: `admin-${Math.random()}@tenant.test`, passwordHash: "x", memberships: { create: { organizationId: org.id, role: "admin" } } },
+  });
+  const member = await db.user.create({
+    data: { email: `member-${Math.random()}@tenant.test`, passwordHash: "x", memberships: { create: { organizationId: org.id, role: "member" } } },
+  });
   const as = (userId: string) => createDashboardCaller({ db, requestId: "req_test", sessionUserId: userId });
   return { org, owner: as(owner.id), admin: as(admin.id), memberEmail: member.email };
 }
@@ -75,16 +79,23 @@ describe("alerts cannot mail strangers", () => {
     const s = await setup();
     const before = smtp.mails.length;
     const channels = [];
-    for (let i = 0; i < 4; i++) channels.push(await s.admin.alerts.createChannel({ kind: "email", organizationId: s.org.id, name: `${PHISH} ${i}`, to: [s.memberEmail] }));
+    for (let i = 0; i < 4; i++)
+      channels.push(await s.admin.alerts.createChannel({ kind: "email", organizationId: s.org.id, name: `${PHISH} ${i}`, to: [s.memberEmail] }));
     const outcomes: string[] = [];
     for (let i = 0; i < 12; i++) outcomes.push(await outcomeOf(s.admin.alerts.testChannel({ channelId: channels[0]!.id })));
     expect(outcomes).toEqual([...Array<string>(3).fill("OK"), ...Array<string>(9).fill("TOO_MANY_REQUESTS")]);
-    for (const channel of channels.slice(1, 3)) for (let i = 0; i < 3; i++) expect(await outcomeOf(s.admin.alerts.testChannel({ channelId: channel.id }))).toBe("OK");
+    for (const channel of channels.slice(1, 3))
+      for (let i = 0; i < 3; i++) expect(await outcomeOf(s.admin.alerts.testChannel({ channelId: channel.id }))).toBe("OK");
     // 9 so far from this organization: one more, then the organization's hour is spent.
     expect(await outcomeOf(s.admin.alerts.testChannel({ channelId: channels[3]!.id }))).toBe("OK");
     expect(await outcomeOf(s.admin.alerts.testChannel({ channelId: channels[3]!.id }))).toBe("TOO_MANY_REQUESTS");
 
-    await expect.poll(() => database.prisma.alertDelivery.count({ where: { channel: { organizationId: s.org.id }, status: "pending" } }), { timeout: 30_000, interval: 100 }).toBe(0);
+    await expect
+      .poll(() => database.prisma.alertDelivery.count({ where: { channel: { organizationId: s.org.id }, status: "pending" } }), {
+        timeout: 30_000,
+        interval: 100,
+      })
+      .toBe(0);
     const sent = smtp.mails.slice(before);
     console.info(`test sends: ${outcomes.filter((o) => o === "OK").length} of 12 on one channel, ${sent.length} mails received in all`);
     expect(sent).toHaveLength(10);
@@ -97,7 +108,9 @@ describe("alerts cannot mail strangers", () => {
   it("a delivery error tells the tenant the failure's class, and only the owner the relay's address", { timeout: 30_000 }, async () => {
     const s = await setup();
     const channel = await s.admin.alerts.createChannel({ kind: "email", organizationId: s.org.id, name: "Ops", to: [s.memberEmail] });
-    const delivery = await database.prisma.alertDelivery.create({ data: { channelId: channel.id, organizationId: s.org.id, kind: "test", subject: "[Groundwork] Test message", body: "x" } });
+    const delivery = await database.prisma.alertDelivery.create({
+      data: { channelId: channel.id, organizationId: s.org.id, kind: "test", subject: "[Groundwork] Test message", body: "x" },
+    });
     const deadRelay = `smtp://127.0.0.1:${await closedPort()}`;
     const senders = createAlertSenders({ smtpUrl: deadRelay, from: "alerts@operator.test", policy: { allowPrivate: true }, timeoutMs: 2_000 });
     const secrets = createSecretBox(await loadEncryptionKey(dataDir));

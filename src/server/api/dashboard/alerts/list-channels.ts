@@ -8,4 +8,6 @@ import { listChannelsInput, listChannelsOutput } from "./list-channels.types";
 export const listChannelsProcedure = sessionProcedure
   .input(listChannelsInput)
   .output(listChannelsOutput)
-  .query(async ({ ctx, input }) => (await listChannels(ctx.db, alertPrincipal(ctx.viewer, input.organizationId, "read"), input.organizationId)).map(toChannelDto));
+  .query(async ({ ctx, input }) =>
+    (await listChannels(ctx.db, alertPrincipal(ctx.viewer, input.organizationId, "read"), input.organizationId)).map(toChannelDto),
+  );

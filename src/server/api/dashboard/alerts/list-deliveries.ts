@@ -9,9 +9,15 @@ export const listDeliveriesProcedure = sessionProcedure
   .input(listDeliveriesInput)
   .output(listDeliveriesOutput)
   .query(async ({ ctx, input }) => {
-    const page = await listDeliveries(ctx.db, alertPrincipal(ctx.viewer, input.organizationId, "read"), input.organizationId, { cursor: input.cursor }, {
-      // The relay's address and answer are the operator's business (D376).
-      showDetail: ctx.viewer.isInstanceOwner,
-    });
+    const page = await listDeliveries(
+      ctx.db,
+      alertPrincipal(ctx.viewer, input.organizationId, "read"),
+      input.organizationId,
+      { cursor: input.cursor },
+      {
+        // The relay's address and answer are the operator's business (D376).
+        showDetail: ctx.viewer.isInstanceOwner,
+      },
+    );
     return { items: page.items.map(toDeliveryDto), nextCursor: page.meta.next_cursor };
   });

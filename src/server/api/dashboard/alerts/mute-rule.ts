@@ -13,5 +13,7 @@ export const muteRuleProcedure = sessionProcedure
   .mutation(async ({ ctx, input }) => {
     const organizationId = await ruleOrganization(ctx.db, input.ruleId);
     if (!organizationId || !canReadOrganization(ctx.viewer, organizationId)) throw new AppError("not_found", `No alert rule ${input.ruleId}.`);
-    return toRuleDto(await muteRule(ctx.db, alertPrincipal(ctx.viewer, organizationId, "manage"), input.ruleId, input.until === null ? null : new Date(input.until)));
+    return toRuleDto(
+      await muteRule(ctx.db, alertPrincipal(ctx.viewer, organizationId, "manage"), input.ruleId, input.until === null ? null : new Date(input.until)),
+    );
   });

@@ -2,7 +2,12 @@ import { z } from "zod";
 import type { AuditEventRow } from "@/server/modules/audit/list-audit-events";
 import { iso, isoString, optionalInstant } from "../iso";
 
-const optionalText = z.string().trim().max(200).optional().transform((v) => (v ? v : undefined));
+const optionalText = z
+  .string()
+  .trim()
+  .max(200)
+  .optional()
+  .transform((v) => (v ? v : undefined));
 
 const auditFiltersInput = z.object({
   actor: optionalText,

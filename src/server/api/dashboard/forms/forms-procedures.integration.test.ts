@@ -38,7 +38,7 @@ beforeAll(async () => {
   support = as((await make({ email: "support@x.test", instanceRole: "support" })).id);
   // Ties on created_at, three submitters, nested values and a formula-looking cell.
   const seed = [
-    { by: "ana", at: T(1), v: { site: "=HYPERLINK(\"http://evil\")", n: 1 } },
+    { by: "ana", at: T(1), v: { site: '=HYPERLINK("http://evil")', n: 1 } },
     { by: "ben", at: T(2), v: { site: "North", tags: ["a", "b"] } },
     { by: "ana", at: T(2), v: { site: "East", nested: { depth: { x: 1 } } } },
     { by: "cy", at: T(2), v: { site: "+SUM(1)", n: -3 } },
@@ -128,7 +128,10 @@ describe("the records browser and GET …/records", () => {
   it("the export holds exactly the records of the API walk, one column per field, nested values as JSON", async () => {
     for (const filters of FILTERS) {
       const [header, ...rows] = await exportCsv(filters);
-      expect(rows.map((row) => row[0]), JSON.stringify(filters)).toEqual(await restWalk(filters, 100));
+      expect(
+        rows.map((row) => row[0]),
+        JSON.stringify(filters),
+      ).toEqual(await restWalk(filters, 100));
       expect(header!.slice(0, 3)).toEqual(["id", "created_by", "created_at"]);
     }
     const [header, ...rows] = await exportCsv({});
@@ -150,7 +153,7 @@ describe("the records browser and GET …/records", () => {
   it("the export neutralises cells a spreadsheet would run as formulas", async () => {
     const [, ...rows] = await exportCsv({});
     const sites = rows.map((row) => row[6]).filter(Boolean);
-    expect(sites).toContain("'=HYPERLINK(\"http://evil\")");
+    expect(sites).toContain('\'=HYPERLINK("http://evil")');
     expect(sites).toContain("'+SUM(1)");
     expect(sites).toContain("'@cmd");
     expect(sites).toContain("'-1+2");

@@ -3,13 +3,7 @@ import { getApiKey } from "@/server/modules/api-keys/list-keys";
 import { cancelKeyRevocation, scheduleKeyRevocation } from "@/server/modules/api-keys/scheduled-revocation";
 import { scopedPrincipal } from "@/server/modules/access/key-access";
 import { toKeySummaryDto } from "./key.types";
-import {
-  cancelRevocationInput,
-  cancelRevocationOutput,
-  revocationTime,
-  scheduleRevocationInput,
-  scheduleRevocationOutput,
-} from "./schedule-revocation.types";
+import { cancelRevocationInput, cancelRevocationOutput, revocationTime, scheduleRevocationInput, scheduleRevocationOutput } from "./schedule-revocation.types";
 
 /** Revocation at a time (D480): the same role as revoking now. */
 export const scheduleRevocationProcedure = sessionProcedure

@@ -15,6 +15,6 @@ export const getOrganizationProcedure = sessionProcedure
     return {
       organization: toOrganizationOverviewDto(organization),
       canAdmin: canAdminOrganization(viewer, input.organizationId),
-      viewerRole: viewer.isInstanceOwner ? "owner" : role ?? "support",
+      viewerRole: viewer.isInstanceOwner ? "owner" : (role ?? "support"),
     };
   });

@@ -33,7 +33,25 @@ async function arrange() {
   await db.dataSource.create({ data: { organizationId: b.id, name: "held", kind: "csv", columns: [], syncStatus: "needs_attention" } });
   const keyB = await mintApiKey(db, CLI_OPERATOR, { name: "b", scopes: "records:read", organizationId: b.id });
   await createPostgresSink(() => db).writeBatch([
-    { requestId: `req_${tag}${"0".repeat(18)}`, occurredAt: new Date(), surface: "api", userId: null, organizationId: b.id, apiKeyId: keyB.id, apiKeyPrefix: null, method: "GET", route: "r", status: 500, errorCode: null, errorMessage: null, durationMs: 1, responseBytes: 1, clientAddress: null, userAgent: null, query: null },
+    {
+      requestId: `req_${tag}${"0".repeat(18)}`,
+      occurredAt: new Date(),
+      surface: "api",
+      userId: null,
+      organizationId: b.id,
+      apiKeyId: keyB.id,
+      apiKeyPrefix: null,
+      method: "GET",
+      route: "r",
+      status: 500,
+      errorCode: null,
+      errorMessage: null,
+      durationMs: 1,
+      responseBytes: 1,
+      clientAddress: null,
+      userAgent: null,
+      query: null,
+    },
   ]);
   const as = (userId: string | null) => createDashboardCaller({ db, requestId: "req_test", sessionUserId: userId });
   return { a, b, owner: as(owner.id), adminA: as(adminA.id), memberA: as(memberA.id), support: as(support.id), nobody: as(nobody.id), anonymous: as(null) };
@@ -71,7 +89,11 @@ describe("organizations.health: the auth matrix", () => {
     const s = await arrange();
     const all = await cli(["org", "health", "--json"]);
     expect(all.code, all.stderr).toBe(0);
-    const parsed = JSON.parse(all.stdout) as { organizations: { id: string; sources: { in_trouble: number }; requests: { by_class: Record<string, number>; error_rate: number | null } | null }[]; requests_since: string; records_since: string };
+    const parsed = JSON.parse(all.stdout) as {
+      organizations: { id: string; sources: { in_trouble: number }; requests: { by_class: Record<string, number>; error_rate: number | null } | null }[];
+      requests_since: string;
+      records_since: string;
+    };
     const b = parsed.organizations.find((o) => o.id === s.b.id);
     expect(b).toMatchObject({ sources: { in_trouble: 1 }, requests: { by_class: { "5xx": 1 }, error_rate: 1 } });
     expect(parsed.records_since).toMatch(/T00:00:00\.000Z$/);

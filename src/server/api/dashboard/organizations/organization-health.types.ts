@@ -38,7 +38,12 @@ export type OrganizationHealthDto = z.infer<typeof organizationHealthOutput>;
 export function toOrganizationHealthDto(summary: HealthSummary): OrganizationHealthDto {
   const { window } = summary;
   return {
-    window: { asOf: iso(window.asOf), requestsSince: iso(window.requestsSince), currentHourSince: iso(window.currentHourSince), recordsSince: iso(window.recordsSince) },
+    window: {
+      asOf: iso(window.asOf),
+      requestsSince: iso(window.requestsSince),
+      currentHourSince: iso(window.currentHourSince),
+      recordsSince: iso(window.recordsSince),
+    },
     totals: summary.totals,
     items: summary.items satisfies OrganizationHealth[],
   };

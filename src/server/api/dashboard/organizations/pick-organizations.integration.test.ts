@@ -10,7 +10,10 @@ const database = useTestDatabase();
 async function setup() {
   const ownerRow = await database.prisma.user.create({ data: { email: `owner-${Math.random()}@x.test`, passwordHash: "x", isInstanceOwner: true } });
   await database.prisma.organization.createMany({ data: Array.from({ length: 45 }, (_, i) => ({ name: `Pick ${String(i).padStart(2, "0")}` })) });
-  const [north, south] = [await database.prisma.organization.create({ data: { name: "Pick north" } }), await database.prisma.organization.create({ data: { name: "Pick south" } })];
+  const [north, south] = [
+    await database.prisma.organization.create({ data: { name: "Pick north" } }),
+    await database.prisma.organization.create({ data: { name: "Pick south" } }),
+  ];
   const make = (input: Parameters<typeof createUser>[1]) => createUser(database.prisma, input, { type: "user", id: ownerRow.id });
   const member = await make({ email: `member-${Math.random()}@x.test`, membership: { organizationId: north.id, role: "member" } });
   await database.prisma.organizationMembership.create({ data: { userId: member.id, organizationId: south.id, role: "admin" } });
@@ -27,7 +30,7 @@ describe("organizations.pick (the organization picker, D332)", () => {
     expect(first.items).toHaveLength(PICKER_PAGE_SIZE);
     expect(first.items[0]).toEqual({ id: expect.any(String), name: "Pick 00" });
     const names: string[] = [];
-    for (let cursor: string | undefined, page = first; ; ) {
+    for (let cursor: string | undefined, page = first; ;) {
       names.push(...page.items.map((o) => o.name));
       cursor = page.nextCursor ?? undefined;
       if (!cursor) break;

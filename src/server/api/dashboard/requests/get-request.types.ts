@@ -33,7 +33,15 @@ export const getRequestOutput = z.object({
   /** The signed-in user of a dashboard answer (D420), null when none or since deleted. */
   user: z.object({ id: z.string(), email: z.string() }).nullable(),
   auditEvents: z.array(
-    z.object({ id: z.string(), action: z.string(), actorType: z.string(), actorId: z.string().nullable(), targetType: z.string(), targetId: z.string(), createdAt: isoString }),
+    z.object({
+      id: z.string(),
+      action: z.string(),
+      actorType: z.string(),
+      actorId: z.string().nullable(),
+      targetType: z.string(),
+      targetId: z.string(),
+      createdAt: isoString,
+    }),
   ),
   syncRuns: z.array(
     z.object({

@@ -25,7 +25,12 @@ export const listRequestsProcedure = sessionProcedure
     const page = await listRequestLog(ctx.db, logReachFor(ctx.viewer), filters, { limit, cursor });
     const names = await organizationNames(ctx.db, page.items);
     return {
-      items: page.items.map((item) => ({ ...toLoggedRequestDto(item), surface: item.surface, userId: item.userId, organizationName: item.organizationId ? (names.get(item.organizationId) ?? null) : null })),
+      items: page.items.map((item) => ({
+        ...toLoggedRequestDto(item),
+        surface: item.surface,
+        userId: item.userId,
+        organizationName: item.organizationId ? (names.get(item.organizationId) ?? null) : null,
+      })),
       nextCursor: page.nextCursor,
       routes: knownRoutes(),
     };

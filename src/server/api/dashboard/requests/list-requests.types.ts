@@ -5,7 +5,12 @@ import { optionalInstant } from "../iso";
 import { loggedRequestSchema } from "./get-request.types";
 
 const optionalText = (max: number) =>
-  z.string().trim().max(max).optional().transform((v) => (v ? v : undefined));
+  z
+    .string()
+    .trim()
+    .max(max)
+    .optional()
+    .transform((v) => (v ? v : undefined));
 
 /** The request log browser's filters (D430); the same names on the page's query string. */
 const requestLogFiltersInput = z.object({

@@ -17,10 +17,24 @@ describe("who sees the request log and the audit trail", () => {
     const owner = await db.user.create({ data: { email: "owner@x.test", passwordHash: "x", isInstanceOwner: true } });
     const a = await db.organization.create({ data: { name: "A" } });
     const b = await db.organization.create({ data: { name: "B" } });
-    const admin = await createUser(db, { email: "admin@x.test", instanceRole: "none", membership: { organizationId: a.id, role: "admin" } }, { type: "user", id: owner.id });
+    const admin = await createUser(
+      db,
+      { email: "admin@x.test", instanceRole: "none", membership: { organizationId: a.id, role: "admin" } },
+      { type: "user", id: owner.id },
+    );
     const support = await db.user.create({ data: { email: "support@x.test", passwordHash: "x", isSupport: true } });
     const [inA, inB] = [newRequestId(), newRequestId()];
-    const base = { occurredAt: new Date(), surface: "api" as const, userId: null, apiKeyId: null, apiKeyPrefix: null, method: "GET", route: "unmatched", errorCode: null, errorMessage: null };
+    const base = {
+      occurredAt: new Date(),
+      surface: "api" as const,
+      userId: null,
+      apiKeyId: null,
+      apiKeyPrefix: null,
+      method: "GET",
+      route: "unmatched",
+      errorCode: null,
+      errorMessage: null,
+    };
     const rest = { durationMs: 1, responseBytes: 2, clientAddress: null, userAgent: null, query: null };
     await createPostgresSink(() => db).writeBatch([
       { ...base, ...rest, requestId: inA, organizationId: a.id, status: 200 },
@@ -62,7 +76,25 @@ describe("request-log and audit procedures: the auth matrix", () => {
     const keyA = await mintApiKey(db, CLI_OPERATOR, { name: "a", scopes: "records:read", organizationId: a.id });
     const inA = newRequestId();
     await createPostgresSink(() => db).writeBatch([
-      { occurredAt: new Date(), surface: "api", userId: null, apiKeyId: keyA.id, apiKeyPrefix: null, method: "GET", route: "GET /records", errorCode: null, errorMessage: null, durationMs: 1, responseBytes: 2, clientAddress: "203.0.113.9", userAgent: "ua", query: null, requestId: inA, organizationId: a.id, status: 200 },
+      {
+        occurredAt: new Date(),
+        surface: "api",
+        userId: null,
+        apiKeyId: keyA.id,
+        apiKeyPrefix: null,
+        method: "GET",
+        route: "GET /records",
+        errorCode: null,
+        errorMessage: null,
+        durationMs: 1,
+        responseBytes: 2,
+        clientAddress: "203.0.113.9",
+        userAgent: "ua",
+        query: null,
+        requestId: inA,
+        organizationId: a.id,
+        status: 200,
+      },
     ]);
     const eventA = await recordAuditEvent(db, { action: "matrix.a", actor: { type: "system" }, organizationId: a.id, target: { type: "t", id: "1" } });
     await recordAuditEvent(db, { action: "matrix.b", actor: { type: "system" }, organizationId: b.id, target: { type: "t", id: "2" } });
@@ -123,7 +155,13 @@ describe("request-log and audit procedures: the auth matrix", () => {
     // What audit.list answers is the viewer's: its events and the action names of those events only.
     const audit = async (role: Role) => {
       const page = await as(role).audit.list({});
-      return { items: page.items.map((e) => e.action).filter((x) => x.startsWith("matrix.")).sort(), actions: page.actions.filter((x) => x.startsWith("matrix.")) };
+      return {
+        items: page.items
+          .map((e) => e.action)
+          .filter((x) => x.startsWith("matrix."))
+          .sort(),
+        actions: page.actions.filter((x) => x.startsWith("matrix.")),
+      };
     };
     expect(await audit("member")).toEqual({ items: [], actions: [] });
     expect(await audit("adminA")).toEqual({ items: ["matrix.a"], actions: ["matrix.a"] });

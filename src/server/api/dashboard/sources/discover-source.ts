@@ -13,7 +13,10 @@ export const discoverSourceProcedure = sessionProcedure
   .output(discoverSourceOutput)
   .mutation(async ({ ctx, input }) => {
     sourcePrincipal(ctx.viewer, input.organizationId, "manage");
-    return discoverSource({ secrets: await dashboardSecrets() }, { credentials: input.credentials as DiscoverSourceInput["credentials"], table: input.table, keyColumn: input.keyColumn });
+    return discoverSource(
+      { secrets: await dashboardSecrets() },
+      { credentials: input.credentials as DiscoverSourceInput["credentials"], table: input.table, keyColumn: input.keyColumn },
+    );
   });
 
 /** The edit form's "Test connection": the stored connection with the form's changes (D360 applies). */

@@ -44,7 +44,12 @@ async function setup() {
 
 /** The dashboard's CSV upload (a route handler since D161, not a procedure). */
 async function uploadCsv(userId: string, target: { organizationId: string; sourceId: string }, content: string) {
-  const response = await handleCsvUpload(csvUploadRequest(target, content, { cookie: await sessionCookie(database.prisma, userId) }), target, database.prisma, requestLog.writer);
+  const response = await handleCsvUpload(
+    csvUploadRequest(target, content, { cookie: await sessionCookie(database.prisma, userId) }),
+    target,
+    database.prisma,
+    requestLog.writer,
+  );
   const body = (await response.json()) as { dataVersion: number; rows: number; columns: string[]; error?: { code: string; message: string } };
   if (response.status !== 200) throw new Error(`${response.status} ${body.error?.code}: ${body.error?.message}`);
   return body;
@@ -73,11 +78,7 @@ describe("dashboard sources procedures", () => {
     for (const caller of [s.owner, s.admin, s.member, s.support]) expect((await caller.sources.get(key)).id).toBe(id);
     expect((await s.support.sources.get(key)).canManage).toBe(false);
     expect((await s.admin.sources.get(key)).canManage).toBe(true);
-    for (const call of [
-      s.support.sources.syncNow(key),
-      s.support.sources.approveDeletions(key),
-      s.member.sources.syncNow(key),
-    ]) {
+    for (const call of [s.support.sources.syncNow(key), s.support.sources.approveDeletions(key), s.member.sources.syncNow(key)]) {
       expect(await failure(call)).toMatch(/^FORBIDDEN/);
     }
     // Another organization's source named under one's own is absent, even for the owner.
@@ -115,12 +116,18 @@ describe("dashboard sources procedures", () => {
 
   it("test connection and create answer with the target rules' reasons; secrets never come back", async () => {
     const s = await setup();
-    const settings = { kind: "postgres_table" as const, config: { table: "public.t", keyColumn: "id" }, credentials: { url: "postgres://u:sup3r-secret@db.example:5432/db?options=-c%20search_path%3Devil" } };
+    const settings = {
+      kind: "postgres_table" as const,
+      config: { table: "public.t", keyColumn: "id" },
+      credentials: { url: "postgres://u:sup3r-secret@db.example:5432/db?options=-c%20search_path%3Devil" },
+    };
     const checked = await s.admin.sources.testConnection({ organizationId: s.a.id, settings });
     expect(checked).toMatchObject({ ok: false, reason: expect.stringMatching(/parameter options is not allowed/) });
     expect(JSON.stringify(checked)).not.toContain("sup3r-secret");
     expect(await failure(s.support.sources.testConnection({ organizationId: s.a.id, settings }))).toMatch(/^FORBIDDEN/);
-    expect(await failure(s.admin.sources.create({ organizationId: s.a.id, source: { ...settings, name: "T" } }))).toMatch(/^BAD_REQUEST: [\s\S]*parameter options is not allowed/);
+    expect(await failure(s.admin.sources.create({ organizationId: s.a.id, source: { ...settings, name: "T" } }))).toMatch(
+      /^BAD_REQUEST: [\s\S]*parameter options is not allowed/,
+    );
     expect(await database.prisma.dataSource.count({ where: { organizationId: s.a.id } })).toBe(0);
   });
 

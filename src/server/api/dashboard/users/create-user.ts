@@ -5,6 +5,4 @@ import { createUserInput, createUserOutput } from "./create-user.types";
 export const createUserProcedure = ownerProcedure
   .input(createUserInput)
   .output(createUserOutput)
-  .mutation(({ ctx, input }) =>
-    createUser(ctx.db, { ...input, membership: input.membership ?? undefined }, { type: "user", id: ctx.viewer.userId }),
-  );
+  .mutation(({ ctx, input }) => createUser(ctx.db, { ...input, membership: input.membership ?? undefined }, { type: "user", id: ctx.viewer.userId }));

@@ -5,9 +5,7 @@ import { listUsers } from "@/server/modules/users/list-users";
 import { iso } from "../iso";
 import { listUsersOutput } from "./list-users.types";
 
-const listUsersInput = z
-  .object({ limit: z.number().int().min(1).max(100).default(50), cursor: z.string().min(1).max(2000).optional() })
-  .default({ limit: 50 });
+const listUsersInput = z.object({ limit: z.number().int().min(1).max(100).default(50), cursor: z.string().min(1).max(2000).optional() }).default({ limit: 50 });
 
 /** Accounts by email, paged by cursor, for instance owners and support. */
 export const listUsersProcedure = sessionProcedure

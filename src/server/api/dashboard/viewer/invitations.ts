@@ -7,9 +7,17 @@ const invitationInput = z.object({ invitationId: z.string().min(1).max(200) });
 
 /** Invitations waiting for the signed-in person (D181); never any for owners and support. */
 export const myInvitationsProcedure = sessionProcedure
-  .output(z.array(z.object({ id: z.string(), organizationId: z.string(), organizationName: z.string(), role: z.enum(["admin", "member"]), createdAt: isoString })))
+  .output(
+    z.array(z.object({ id: z.string(), organizationId: z.string(), organizationName: z.string(), role: z.enum(["admin", "member"]), createdAt: isoString })),
+  )
   .query(async ({ ctx }) =>
-    (await invitationsFor(ctx.db, ctx.viewer)).map((i) => ({ id: i.id, organizationId: i.organizationId, organizationName: i.organizationName, role: i.role, createdAt: iso(i.createdAt) })),
+    (await invitationsFor(ctx.db, ctx.viewer)).map((i) => ({
+      id: i.id,
+      organizationId: i.organizationId,
+      organizationName: i.organizationName,
+      role: i.role,
+      createdAt: iso(i.createdAt),
+    })),
   );
 
 export const acceptInvitationProcedure = sessionProcedure

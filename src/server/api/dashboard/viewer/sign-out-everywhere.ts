@@ -3,6 +3,4 @@ import { signOutEverywhere } from "@/server/modules/users/lifecycle";
 import { signOutEverywhereOutput } from "./own-account.types";
 
 /** Ends every session of the signed-in user, this one included. */
-export const signOutEverywhereProcedure = sessionProcedure
-  .output(signOutEverywhereOutput)
-  .mutation(({ ctx }) => signOutEverywhere(ctx.db, ctx.viewer.userId));
+export const signOutEverywhereProcedure = sessionProcedure.output(signOutEverywhereOutput).mutation(({ ctx }) => signOutEverywhere(ctx.db, ctx.viewer.userId));

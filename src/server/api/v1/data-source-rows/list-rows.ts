@@ -11,17 +11,21 @@ export const listRowsProcedure = apiProcedure
   .input(listRowsInput)
   .output(outputContract(listRowsOutput))
   .query(async ({ ctx, input }) => {
-    const result = await listRows(ctx.db, {
-      organizationId: input.organization_id,
-      dataSourceId: input.data_source_id,
-      limit: input.limit,
-      cursor: input.cursor,
-      sort: input.sort,
-      externalId: input.external_id,
-      updatedAfter: input.updated_after,
-      includeDeleted: input.include_deleted === "true",
-      // Written out as Postgres wrote it, never parsed here (D341).
-      dataAs: "json_text",
-    }, { replica: getReadReplica() });
+    const result = await listRows(
+      ctx.db,
+      {
+        organizationId: input.organization_id,
+        dataSourceId: input.data_source_id,
+        limit: input.limit,
+        cursor: input.cursor,
+        sort: input.sort,
+        externalId: input.external_id,
+        updatedAfter: input.updated_after,
+        includeDeleted: input.include_deleted === "true",
+        // Written out as Postgres wrote it, never parsed here (D341).
+        dataAs: "json_text",
+      },
+      { replica: getReadReplica() },
+    );
     return page(ctx, result.items.map(toRowDto), result.meta);
   });

@@ -19,7 +19,7 @@ function record(index: number, overrides: Partial<RowRecord> = {}): RowRecord {
 }
 
 const awkward: Partial<RowRecord>[] = [
-  { externalId: 'quote " backslash \\ newline \n tab \t', data: { "key \"x\"": "é ✓ \u{1F600}", nested: [1, null, { a: true }] } },
+  { externalId: 'quote " backslash \\ newline \n tab \t', data: { 'key "x"': "é ✓ \u{1F600}", nested: [1, null, { a: true }] } },
   { externalId: "\u2028\u2029 <script>", data: {} },
   { displayOrder: null, deletedAt: "2026-11-26T13:00:00.000Z" },
   { displayOrder: Infinity },

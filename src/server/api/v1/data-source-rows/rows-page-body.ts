@@ -23,10 +23,21 @@ export function writeRowsPageBody(output: RowsPage): string {
     const row = rows[i]!;
     if (i > 0) body += ",";
     body +=
-      '{"id":"' + row.id + '","external_id":' + JSON.stringify(row.external_id) + ',"data":' + jsonTextOf(row.data) +
-      ',"display_order":' + (row.display_order === null ? "null" : String(row.display_order)) +
-      ',"created_at":"' + row.created_at + '","updated_at":"' + row.updated_at +
-      '","deleted_at":' + (row.deleted_at === null ? "null" : '"' + row.deleted_at + '"') + "}";
+      '{"id":"' +
+      row.id +
+      '","external_id":' +
+      JSON.stringify(row.external_id) +
+      ',"data":' +
+      jsonTextOf(row.data) +
+      ',"display_order":' +
+      (row.display_order === null ? "null" : String(row.display_order)) +
+      ',"created_at":"' +
+      row.created_at +
+      '","updated_at":"' +
+      row.updated_at +
+      '","deleted_at":' +
+      (row.deleted_at === null ? "null" : '"' + row.deleted_at + '"') +
+      "}";
   }
   return body + '],"meta":' + JSON.stringify(output.meta) + ',"request_id":' + JSON.stringify(output.request_id) + "}";
 }

@@ -17,8 +17,6 @@ export const listOrganizationsMeta: ApiMeta = {
   scope: "organizations:read",
 };
 
-export const listOrganizationsInput = z.object(
-  paginationInput(["created_at", "-created_at", "name", "-name"] as const, "created_at"),
-);
+export const listOrganizationsInput = z.object(paginationInput(["created_at", "-created_at", "name", "-name"] as const, "created_at"));
 
 export const listOrganizationsOutput = listEnvelope(organizationSchema);

@@ -23,7 +23,13 @@ function apiWith(options: { poolSize: number; statementTimeoutMs: number; maxInF
   const prisma = createPrismaClient(database.url, { poolSize: options.poolSize, statementTimeoutMs: options.statementTimeoutMs, connectionTimeoutMs: 5_000 });
   clients.push(prisma);
   const log = pino({ level: "info" }, { write: (line: string) => logLines.push(JSON.parse(line) as Record<string, unknown>) });
-  const handler = createApiHandler({ router: appRouter, db: () => prisma, log, rateLimiter: createMemoryRateLimitStore(), maxInFlightPerKey: options.maxInFlightPerKey });
+  const handler = createApiHandler({
+    router: appRouter,
+    db: () => prisma,
+    log,
+    rateLimiter: createMemoryRateLimitStore(),
+    maxInFlightPerKey: options.maxInFlightPerKey,
+  });
   return createTestApi(() => prisma, handler);
 }
 

@@ -28,7 +28,14 @@ const router = createRouter({
     }),
 });
 const route = listApiRoutes(router)[0]!;
-const principal: ApiKeyPrincipal = { keyId: "key_1", prefix: "gw_live_ab", scopes: ["records:read"], organizationId: "org_1", rateLimit: 100, rateLimitWindowSeconds: 60 } as ApiKeyPrincipal;
+const principal: ApiKeyPrincipal = {
+  keyId: "key_1",
+  prefix: "gw_live_ab",
+  scopes: ["records:read"],
+  organizationId: "org_1",
+  rateLimit: 100,
+  rateLimitWindowSeconds: 60,
+} as ApiKeyPrincipal;
 
 function context(who: ApiKeyPrincipal | undefined): ApiContext {
   return {
@@ -86,22 +93,54 @@ describe("createProcedureCaller", () => {
 
   it("refuses at start a procedure with a middleware of its own, naming the procedure and where a check belongs", () => {
     const ownCheck = middleware(({ next }) => next());
-    const withOwn = createRouter({ things: createRouter({ list: apiProcedure.use(ownCheck).meta(meta).input(input).query(() => ({})) }) });
+    const withOwn = createRouter({
+      things: createRouter({
+        list: apiProcedure
+          .use(ownCheck)
+          .meta(meta)
+          .input(input)
+          .query(() => ({})),
+      }),
+    });
     expect(() => createProcedureCaller(withOwn)).toThrow(
       "/api/v1 procedure things.list adds a middleware the pipeline does not know (after apiProcedure's access chain). " +
         "The pipeline runs each procedure's definition itself (D353 in docs/decisions.md), so it runs only the levels it knows: " +
         "a check every call needs is a step of the one access chain (src/server/api/v1/access-chain.ts), which the pipeline and every tRPC caller run.",
     );
-    const afterInput = createRouter({ echo: apiProcedure.meta(meta).input(input).use(ownCheck).query(() => ({})) });
-    expect(() => createProcedureCaller(afterInput)).toThrow(/^\/api\/v1 procedure echo adds a middleware the pipeline does not know \(after apiProcedure's access chain, input\)\./);
+    const afterInput = createRouter({
+      echo: apiProcedure
+        .meta(meta)
+        .input(input)
+        .use(ownCheck)
+        .query(() => ({})),
+    });
+    expect(() => createProcedureCaller(afterInput)).toThrow(
+      /^\/api\/v1 procedure echo adds a middleware the pipeline does not know \(after apiProcedure's access chain, input\)\./,
+    );
   });
 
   it("refuses at start two inputs, or a procedure neither public nor built on apiProcedure", () => {
-    const bare = createRouter({ echo: baseProcedure.meta(meta).input(input).query(() => ({})) });
+    const bare = createRouter({
+      echo: baseProcedure
+        .meta(meta)
+        .input(input)
+        .query(() => ({})),
+    });
     expect(() => createProcedureCaller(bare)).toThrow(/^\/api\/v1 procedure echo is not built on apiProcedure and is not public: it would serve anyone\./);
-    const twoInputs = createRouter({ echo: apiProcedure.meta(meta).input(input).input(z.object({ m: z.string() })).query(() => ({})) });
+    const twoInputs = createRouter({
+      echo: apiProcedure
+        .meta(meta)
+        .input(input)
+        .input(z.object({ m: z.string() }))
+        .query(() => ({})),
+    });
     expect(() => createProcedureCaller(twoInputs)).toThrow(/^\/api\/v1 procedure echo declares 2 inputs; the pipeline passes one\./);
-    const open = createRouter({ echo: baseProcedure.meta({ ...meta, access: "public" }).input(input).query(() => ({})) });
+    const open = createRouter({
+      echo: baseProcedure
+        .meta({ ...meta, access: "public" })
+        .input(input)
+        .query(() => ({})),
+    });
     expect(() => createProcedureCaller(open)).not.toThrow();
   });
 });

@@ -49,49 +49,57 @@ afterAll(async () => {
 });
 
 describe("the database stops while requests are in flight", () => {
-  it("answers in-flight and new requests 503 with Retry-After and request_id, /health degraded within 2 s, and resumes without a restart", { timeout: 60_000 }, async () => {
-    expect((await ask("/organizations")).status).toBe(200);
-    expect((await ask("/health")).status).toBe(200);
+  it(
+    "answers in-flight and new requests 503 with Retry-After and request_id, /health degraded within 2 s, and resumes without a restart",
+    { timeout: 60_000 },
+    async () => {
+      expect((await ask("/organizations")).status).toBe(200);
+      expect((await ask("/health")).status).toBe(200);
 
-    proxy.freeze();
-    const inFlight = [
-      ...Array.from({ length: 4 }, () => ask("/organizations")),
-      ...Array.from({ length: 4 }, (_, i) => ask("/organizations", { method: "POST", body: JSON.stringify({ name: `during ${i}` }), headers: { "idempotency-key": `outage-${i}` } })),
-    ];
-    await new Promise((resolve) => setTimeout(resolve, 300));
-    proxy.cut();
-    const cutAt = performance.now();
-    for (const answer of await Promise.all(inFlight)) expectRetryable(answer);
+      proxy.freeze();
+      const inFlight = [
+        ...Array.from({ length: 4 }, () => ask("/organizations")),
+        ...Array.from({ length: 4 }, (_, i) =>
+          ask("/organizations", { method: "POST", body: JSON.stringify({ name: `during ${i}` }), headers: { "idempotency-key": `outage-${i}` } }),
+        ),
+      ];
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      proxy.cut();
+      const cutAt = performance.now();
+      for (const answer of await Promise.all(inFlight)) expectRetryable(answer);
 
-    // Stopped: /health reads degraded within 2 s of the stop (a good result is reused for
-    // 500 ms, D5a); new requests fail fast and retryable.
-    let health = await ask("/health");
-    while (health.status === 200 && performance.now() - cutAt < 3_000) {
-      await new Promise((resolve) => setTimeout(resolve, 100));
-      health = await ask("/health");
-    }
-    expect(performance.now() - cutAt).toBeLessThan(2_000);
-    expect(health.status).toBe(503);
-    expect(health.body.data?.status).toBe("degraded");
-    expect(health.body.request_id).toMatch(/^req_/);
-    expectRetryable(await ask("/organizations"));
-    expectRetryable(await ask("/organizations", { method: "POST", body: JSON.stringify({ name: "while down" }), headers: { "idempotency-key": "outage-0" } }));
+      // Stopped: /health reads degraded within 2 s of the stop (a good result is reused for
+      // 500 ms, D5a); new requests fail fast and retryable.
+      let health = await ask("/health");
+      while (health.status === 200 && performance.now() - cutAt < 3_000) {
+        await new Promise((resolve) => setTimeout(resolve, 100));
+        health = await ask("/health");
+      }
+      expect(performance.now() - cutAt).toBeLessThan(2_000);
+      expect(health.status).toBe(503);
+      expect(health.body.data?.status).toBe("degraded");
+      expect(health.body.request_id).toMatch(/^req_/);
+      expectRetryable(await ask("/organizations"));
+      expectRetryable(
+        await ask("/organizations", { method: "POST", body: JSON.stringify({ name: "while down" }), headers: { "idempotency-key": "outage-0" } }),
+      );
 
-    proxy.restore();
-    let resumed: Answer | undefined;
-    for (let i = 0; i < 50 && resumed?.status !== 200; i++) {
-      resumed = await ask("/organizations");
-      if (resumed.status !== 200) await new Promise((resolve) => setTimeout(resolve, 200));
-    }
-    expect(resumed?.status).toBe(200);
-    for (let i = 0; i < 10 && (await ask("/health")).status !== 200; i++) await new Promise((resolve) => setTimeout(resolve, 200));
-    expect((await ask("/health")).status).toBe(200);
+      proxy.restore();
+      let resumed: Answer | undefined;
+      for (let i = 0; i < 50 && resumed?.status !== 200; i++) {
+        resumed = await ask("/organizations");
+        if (resumed.status !== 200) await new Promise((resolve) => setTimeout(resolve, 200));
+      }
+      expect(resumed?.status).toBe(200);
+      for (let i = 0; i < 10 && (await ask("/health")).status !== 200; i++) await new Promise((resolve) => setTimeout(resolve, 200));
+      expect((await ask("/health")).status).toBe(200);
 
-    // Nothing half-written: a retry of a write that failed in the outage runs exactly once.
-    const retried = await ask("/organizations", { method: "POST", body: JSON.stringify({ name: "during 0" }), headers: { "idempotency-key": "outage-0" } });
-    expect(retried.status).toBe(201);
-    expect(await database.prisma.organization.count({ where: { name: "during 0" } })).toBe(1);
-  });
+      // Nothing half-written: a retry of a write that failed in the outage runs exactly once.
+      const retried = await ask("/organizations", { method: "POST", body: JSON.stringify({ name: "during 0" }), headers: { "idempotency-key": "outage-0" } });
+      expect(retried.status).toBe(201);
+      expect(await database.prisma.organization.count({ where: { name: "during 0" } })).toBe(1);
+    },
+  );
 
   it("a flood of /health shares one ping instead of opening a connection per hit", async () => {
     await new Promise((resolve) => setTimeout(resolve, 600)); // past the reuse of any earlier ping

@@ -10,7 +10,18 @@ describe("isDirectApiPath", () => {
   });
 
   it("leaves the plain route handlers, the API root and everything else to Next", () => {
-    for (const url of ["/api/v1/health", "/api/v1/health?x=1", "/api/v1/health/", "/api/v1/openapi.json", "/api/v1/", "/api/v1", "/api/trpc/x", "/docs", "/", undefined]) {
+    for (const url of [
+      "/api/v1/health",
+      "/api/v1/health?x=1",
+      "/api/v1/health/",
+      "/api/v1/openapi.json",
+      "/api/v1/",
+      "/api/v1",
+      "/api/trpc/x",
+      "/docs",
+      "/",
+      undefined,
+    ]) {
       expect(isDirectApiPath(url)).toBe(false);
     }
   });

@@ -8,7 +8,12 @@ import type { RequestLogWriter } from "@/server/modules/request-log/writer";
 import { createApiHandler, requestLineLevel, SLOW_REQUEST_MS } from "./handle-api-request";
 import { MAX_BODY_BYTES } from "@/server/transport/read-body";
 
-const handler = createApiHandler({ router: echoRouter, db: () => ({}) as PrismaClient, log: pino({ level: "silent" }), rateLimiter: createMemoryRateLimitStore() });
+const handler = createApiHandler({
+  router: echoRouter,
+  db: () => ({}) as PrismaClient,
+  log: pino({ level: "silent" }),
+  rateLimiter: createMemoryRateLimitStore(),
+});
 const base = "http://localhost/api/v1";
 
 async function call(path: string, init: RequestInit = {}) {
@@ -158,14 +163,17 @@ describe("the /api/v1 pipeline under hostile input", () => {
   function countingBody(bytes: Uint8Array) {
     const counter = { pulls: 0 };
     let sent = false;
-    const stream = new ReadableStream<Uint8Array>({
-      pull(controller) {
-        counter.pulls++;
-        if (sent) return controller.close();
-        sent = true;
-        controller.enqueue(bytes);
+    const stream = new ReadableStream<Uint8Array>(
+      {
+        pull(controller) {
+          counter.pulls++;
+          if (sent) return controller.close();
+          sent = true;
+          controller.enqueue(bytes);
+        },
       },
-    }, { highWaterMark: 0 }); // pulled only when someone reads
+      { highWaterMark: 0 },
+    ); // pulled only when someone reads
     return { stream, counter };
   }
 
@@ -228,9 +236,15 @@ describe("the /api/v1 pipeline under hostile input", () => {
     const writer: RequestLogWriter = { record: (entry) => recorded.push(entry), flush: async () => {}, close: async () => {} };
     expect(await linesAt("info", writer)).toEqual([[404, 30]]);
     expect(recorded.map((entry) => entry.status)).toEqual([200, 404]);
-    expect(await linesAt("debug", writer)).toEqual([[200, 20], [404, 30]]);
+    expect(await linesAt("debug", writer)).toEqual([
+      [200, 20],
+      [404, 30],
+    ]);
     // Without the request log the line is the only trace of a success: it stays at info.
-    expect(await linesAt("info", null)).toEqual([[200, 30], [404, 30]]);
+    expect(await linesAt("info", null)).toEqual([
+      [200, 30],
+      [404, 30],
+    ]);
   });
 
   it("chooses the request line's level from the answer", () => {

@@ -4,9 +4,5 @@ import { newRequestId } from "@/server/transport/request-id";
 
 /** A 405 in the one error shape for plain route handlers (the pipeline does its own). */
 export function methodNotAllowed(allow: string[]): () => Response {
-  return () =>
-    errorResponse(
-      new AppError("method_not_allowed", `Use ${allow.join(", ")} here.`, { headers: { Allow: allow.join(", ") } }),
-      newRequestId(),
-    );
+  return () => errorResponse(new AppError("method_not_allowed", `Use ${allow.join(", ")} here.`, { headers: { Allow: allow.join(", ") } }), newRequestId());
 }

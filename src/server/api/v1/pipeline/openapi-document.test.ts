@@ -12,8 +12,7 @@ type Operation = {
 };
 
 const document = buildOpenApiDocument(appRouter, { version: "0.1.0", serverUrl: "/api/v1" });
-const operation = (path: string, method: string) =>
-  (document.paths as Record<string, Record<string, Operation>>)[path]![method]!;
+const operation = (path: string, method: string) => (document.paths as Record<string, Record<string, Operation>>)[path]![method]!;
 
 describe("the OpenAPI document", () => {
   it("passes an OpenAPI 3.1 validator", async () => {

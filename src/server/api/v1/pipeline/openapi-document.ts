@@ -143,4 +143,3 @@ function errorStatuses(route: ApiRoute): number[] {
   if (route.meta.access !== "public") codes.push(503);
   return codes;
 }
-

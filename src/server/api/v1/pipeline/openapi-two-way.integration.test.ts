@@ -45,7 +45,10 @@ describe("the OpenAPI document and the served routes", () => {
         const answer = await call(op.method, `${path}?${parameter.name}=x`, { token });
         expect(undeclared(answer.body.error?.message), `${label} ?${parameter.name}`).toBe(false);
       }
-      const refused = await call(op.method, `${path}?not_a_parameter_of_this=1`, { token, body: op.method === "POST" || op.method === "PATCH" ? {} : undefined });
+      const refused = await call(op.method, `${path}?not_a_parameter_of_this=1`, {
+        token,
+        body: op.method === "POST" || op.method === "PATCH" ? {} : undefined,
+      });
       expect(refused.status, label).toBe(400);
       expect(undeclared(refused.body.error?.message), label).toBe(true);
     }

@@ -32,7 +32,13 @@ describe("the request log behind every /api/v1 answer", () => {
   it("records successes, auth and rate-limit refusals and unmatched routes; never a token or a cursor", async () => {
     const db = database.prisma;
     const writer = createBufferedWriter(createPostgresSink(() => db));
-    const handler = createApiHandler({ router: appRouter, db: () => db, log: pino({ level: "silent" }), rateLimiter: createMemoryRateLimitStore(), requestLog: writer });
+    const handler = createApiHandler({
+      router: appRouter,
+      db: () => db,
+      log: pino({ level: "silent" }),
+      rateLimiter: createMemoryRateLimitStore(),
+      requestLog: writer,
+    });
     const call = createTestApi(() => db, handler);
     const org = await db.organization.create({ data: { name: "Acme" } });
     const key = await mintTestKey(db, { organizationId: org.id, scopes: ["*:*"], rateLimit: 2 });
@@ -68,11 +74,20 @@ describe("the request log behind every /api/v1 answer", () => {
     expect(everything).not.toContain("SECRETCURSOR");
 
     // The CLI twins: `request show` and `audit list`.
-    const shown = await cliJson<{ status: number; key: { prefix: string; state: string }; organization: { name: string } }>(["request", "show", ok.body.request_id]);
+    const shown = await cliJson<{ status: number; key: { prefix: string; state: string }; organization: { name: string } }>([
+      "request",
+      "show",
+      ok.body.request_id,
+    ]);
     expect(shown).toMatchObject({ status: ok.status, key: { prefix: key.prefix, state: "active" }, organization: { name: "Acme" } });
     await revokeApiKey(db, CLI_OPERATOR, key.id);
     const audit = await cliJson<{ items: { action: string; target: { id: string } }[]; next_cursor: string | null }>([
-      "audit", "list", "--target", key.id, "--action", "api_key.revoked",
+      "audit",
+      "list",
+      "--target",
+      key.id,
+      "--action",
+      "api_key.revoked",
     ]);
     expect(audit.items).toHaveLength(1);
     expect(audit.items[0]!.target.id).toBe(key.id);
@@ -81,7 +96,13 @@ describe("the request log behind every /api/v1 answer", () => {
   it("records a request whose query holds U+0000 beside the requests batched with it", async () => {
     const db = database.prisma;
     const writer = createBufferedWriter(createPostgresSink(() => db));
-    const handler = createApiHandler({ router: appRouter, db: () => db, log: pino({ level: "silent" }), rateLimiter: createMemoryRateLimitStore(), requestLog: writer });
+    const handler = createApiHandler({
+      router: appRouter,
+      db: () => db,
+      log: pino({ level: "silent" }),
+      rateLimiter: createMemoryRateLimitStore(),
+      requestLog: writer,
+    });
     const call = createTestApi(() => db, handler);
     const org = await db.organization.create({ data: { name: "Acme" } });
     const key = await mintTestKey(db, { organizationId: org.id, scopes: ["*:*"] });
@@ -90,7 +111,8 @@ describe("the request log behind every /api/v1 answer", () => {
     expect([hostile.status, plain.status]).toEqual([400, 404]);
     await writer.close();
     expect(writer.stats()).toMatchObject({ written: 2, dropped: 0 });
-    const rows = await db.$queryRawUnsafe<Row[]>(`SELECT * FROM request_log WHERE request_id IN ($1, $2) ORDER BY occurred_at`,
+    const rows = await db.$queryRawUnsafe<Row[]>(
+      `SELECT * FROM request_log WHERE request_id IN ($1, $2) ORDER BY occurred_at`,
       hostile.body.request_id,
       plain.body.request_id,
     );
@@ -103,7 +125,13 @@ describe("the request log behind every /api/v1 answer", () => {
   it("files a revoked or expired key's 401 and a spent key's 429 under the key, with the reason; an unknown token under none (D423)", async () => {
     const db = database.prisma;
     const writer = createBufferedWriter(createPostgresSink(() => db));
-    const handler = createApiHandler({ router: appRouter, db: () => db, log: pino({ level: "silent" }), rateLimiter: createMemoryRateLimitStore(), requestLog: writer });
+    const handler = createApiHandler({
+      router: appRouter,
+      db: () => db,
+      log: pino({ level: "silent" }),
+      rateLimiter: createMemoryRateLimitStore(),
+      requestLog: writer,
+    });
     const call = createTestApi(() => db, handler);
     const org = await db.organization.create({ data: { name: "Rotated" } });
     const revoked = await mintTestKey(db, { organizationId: org.id, scopes: ["*:*"] });
@@ -132,7 +160,8 @@ describe("the request log behind every /api/v1 answer", () => {
     expect(byId.get(byExpired.body.request_id)).toMatchObject({ api_key_id: expired.id, status: 401, error_message: "expired: This API key has expired." });
     expect(byId.get(byUnknown.body.request_id)).toMatchObject({ api_key_id: null, api_key_prefix: null, organization_id: null, status: 401 });
     const everything = JSON.stringify(rows) + JSON.stringify(await db.$queryRawUnsafe(`SELECT * FROM request_usage_hourly`));
-    for (const secret of [unknownToken, hashToken(unknownToken), unknownToken.slice(0, 16), revoked.token, expired.token]) expect(everything).not.toContain(secret);
+    for (const secret of [unknownToken, hashToken(unknownToken), unknownToken.slice(0, 16), revoked.token, expired.token])
+      expect(everything).not.toContain(secret);
 
     // The key's page reads its requests by key: the calls after revocation are there.
     const page = await listKeyRequests(db, revoked.id, {}, { limit: 10 });

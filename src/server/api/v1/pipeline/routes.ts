@@ -20,9 +20,7 @@ export interface ApiRoute {
 }
 
 export type RouteMatch =
-  | { kind: "match"; route: ApiRoute; params: Record<string, string> }
-  | { kind: "method_not_allowed"; allow: string[] }
-  | { kind: "not_found" };
+  { kind: "match"; route: ApiRoute; params: Record<string, string> } | { kind: "method_not_allowed"; allow: string[] } | { kind: "not_found" };
 
 /**
  * The route table read from the router itself, so the pipeline (404 vs 405), the OpenAPI

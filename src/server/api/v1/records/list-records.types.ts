@@ -19,9 +19,7 @@ export const listRecordsMeta: ApiMeta = {
 };
 
 const timestamp = (name: string, bound: "after" | "before", what: string) =>
-  timestampParam(name, bound)
-    .describe(`${what} (exclusive bound). Accepts ${TIMESTAMP_FORMS}. A date and time without an offset is refused.`)
-    .optional();
+  timestampParam(name, bound).describe(`${what} (exclusive bound). Accepts ${TIMESTAMP_FORMS}. A date and time without an offset is refused.`).optional();
 
 export const listRecordsInput = z.object({
   org: z.string().min(1).max(200),

@@ -20,7 +20,9 @@ function bodyText(raw: string): string {
 }
 
 /** A real SMTP server on loopback (smtp-server, no TLS, no auth) that keeps what it receives. */
-export async function startSmtpReceiver(options: { port?: number } = {}): Promise<{ url: string; port: number; mails: ReceivedMail[]; close: () => Promise<void> }> {
+export async function startSmtpReceiver(
+  options: { port?: number } = {},
+): Promise<{ url: string; port: number; mails: ReceivedMail[]; close: () => Promise<void> }> {
   const mails: ReceivedMail[] = [];
   const server = new SMTPServer({
     authOptional: true,
@@ -60,7 +62,11 @@ export async function startChatReceiver(): Promise<{ url: string; messages: { te
     url: `http://127.0.0.1:${port}/hooks/abc123`,
     messages,
     status,
-    close: () => new Promise<void>((resolve) => { server.closeAllConnections(); server.close(() => resolve()); }),
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
   };
 }
 

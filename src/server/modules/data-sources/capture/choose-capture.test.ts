@@ -20,7 +20,13 @@ function snapshotAt(horizon: bigint, unsupported: string | null = null): Snapsho
 }
 
 function xminSource(horizon: bigint, overrides: Partial<CaptureSource> = {}): CaptureSource {
-  return { kind: "postgres_table", captureMode: "xmin", captureState: { xminHorizon: String(horizon), signature }, lastFullCompareAt: new Date(now.getTime() - 3600_000), ...overrides };
+  return {
+    kind: "postgres_table",
+    captureMode: "xmin",
+    captureState: { xminHorizon: String(horizon), signature },
+    lastFullCompareAt: new Date(now.getTime() - 3600_000),
+    ...overrides,
+  };
 }
 
 const plan = (source: CaptureSource, snapshot: Snapshot, extra: { requested?: boolean; empty?: boolean } = {}) =>
@@ -42,7 +48,9 @@ describe("chooseCapture", () => {
     expect(plan(xminSource(start), snapshotAt(start), { requested: true }).fallbackReason).toBe("requested");
     expect(plan(xminSource(start), snapshotAt(start, "a view")).fallbackReason).toBe("unsupported_relation");
     expect(plan(xminSource(start, { captureState: null }), snapshotAt(start)).fallbackReason).toBe("no_state");
-    expect(plan(xminSource(start, { captureState: { xminHorizon: String(start), signature: "other" } }), snapshotAt(start)).fallbackReason).toBe("selection_changed");
+    expect(plan(xminSource(start, { captureState: { xminHorizon: String(start), signature: "other" } }), snapshotAt(start)).fallbackReason).toBe(
+      "selection_changed",
+    );
     expect(plan(xminSource(start + 1n), snapshotAt(start)).fallbackReason).toBe("horizon_ahead");
     expect(plan(xminSource(start, { lastFullCompareAt: new Date(now.getTime() - FULL_COMPARE_EVERY_MS) }), snapshotAt(start)).fallbackReason).toBe("schedule");
     expect(plan(xminSource(start, { lastFullCompareAt: null }), snapshotAt(start)).fallbackReason).toBe("schedule");
@@ -57,7 +65,11 @@ describe("chooseCapture", () => {
 
   it("the best mode is the first supported one, best first; compare when nothing else is", () => {
     const support = (supported: string[]) =>
-      (["cdc", "modified_since", "xmin", "compare"] as const).map((mode) => ({ mode, supported: supported.includes(mode), reason: supported.includes(mode) ? null : "no" }));
+      (["cdc", "modified_since", "xmin", "compare"] as const).map((mode) => ({
+        mode,
+        supported: supported.includes(mode),
+        reason: supported.includes(mode) ? null : "no",
+      }));
     expect(bestMode(support(["xmin", "compare", "cdc"]))).toBe("cdc");
     expect(bestMode(support(["xmin", "compare"]))).toBe("xmin");
     expect(bestMode(support([]))).toBe("compare");

@@ -29,7 +29,14 @@ export type CaptureSource = Pick<DataSource, "kind" | "captureMode" | "captureSt
  * here and its state below. A source without a mode (created before modes, or left to the
  * default) runs a full compare, after which it moves to the best mode (capture-after-pass).
  */
-export function chooseCapture(input: { source: CaptureSource; snapshot: Snapshot; now: Date; requested: boolean; empty: boolean; safeAge?: bigint }): CapturePlan {
+export function chooseCapture(input: {
+  source: CaptureSource;
+  snapshot: Snapshot;
+  now: Date;
+  requested: boolean;
+  empty: boolean;
+  safeAge?: bigint;
+}): CapturePlan {
   const { source, snapshot } = input;
   const mode = source.captureMode ?? "compare";
   const full = (fallbackReason: FallbackReason | null): CapturePlan => ({ mode, read: { kind: "full" }, fallbackReason });

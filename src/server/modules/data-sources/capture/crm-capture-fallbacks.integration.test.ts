@@ -70,7 +70,11 @@ describe("a CRM object falls back to a full compare", () => {
   it("when the CRM object gains a field (a column-set change): schema_version is bumped", async () => {
     const records = oldAccounts(crm, 5);
     const { object, sourceId } = await syncedCrmObject(db.prisma, crm, records);
-    crm.setRecords(object, ["Name", "Tier"], records.map((record) => ({ ...record, Tier: "gold" })));
+    crm.setRecords(
+      object,
+      ["Name", "Tier"],
+      records.map((record) => ({ ...record, Tier: "gold" })),
+    );
     const { source, outcome } = await expectFullCompare(sourceId, /column set changed/);
     expect(outcome.counts.updated).toBe(5);
     expect(source).toMatchObject({ schemaVersion: 2, columns: ["Id", "Name", "Tier", "SystemModstamp"] });
@@ -120,7 +124,10 @@ describe("a CRM object falls back to a full compare", () => {
     const { sourceId } = await syncedCrmObject(db.prisma, crm, oldAccounts(crm, 5));
     await expectIncremental(sourceId);
     // A stored row altered behind the stamps' back: only a full compare of the data sees it.
-    await db.prisma.dataSourceRow.updateMany({ where: { dataSourceId: sourceId, externalId: accountId(2) }, data: { data: { Id: accountId(2), Name: "drift" } } });
+    await db.prisma.dataSourceRow.updateMany({
+      where: { dataSourceId: sourceId, externalId: accountId(2) },
+      data: { data: { Id: accountId(2), Name: "drift" } },
+    });
     await db.prisma.dataSource.update({ where: { id: sourceId }, data: { lastFullCompareAt: new Date(Date.now() - 25 * 3_600_000) } });
     const { outcome, source } = await expectFullCompare(sourceId, /daily safety-net/);
     expect(outcome.counts.updated).toBe(1);

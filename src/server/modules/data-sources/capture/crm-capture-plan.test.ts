@@ -1,5 +1,12 @@
 import { describe, expect, it } from "vitest";
-import { DELETE_LOG_RETENTION_MS, modeAfterFullCompare, OVERLAP_MS, planCrmCapture, SAFETY_NET_INTERVAL_MS, type CrmCapturePlanInput } from "./crm-capture-plan";
+import {
+  DELETE_LOG_RETENTION_MS,
+  modeAfterFullCompare,
+  OVERLAP_MS,
+  planCrmCapture,
+  SAFETY_NET_INTERVAL_MS,
+  type CrmCapturePlanInput,
+} from "./crm-capture-plan";
 
 const now = new Date("2026-11-25T12:00:00Z");
 const crmNow = new Date("2026-11-25T11:00:00Z");

@@ -58,7 +58,8 @@ export type CrmCapturePlan =
 
 /** Why modified_since cannot run on this object, or null when it can. */
 export function unsupportedReason(input: Pick<CrmCapturePlanInput, "stampField" | "replicateable" | "crmNow" | "object">): string | null {
-  if (input.stampField === null) return `${input.object} has no SystemModstamp or LastModifiedDate field, so changes cannot be read by stamp; it stays on compare`;
+  if (input.stampField === null)
+    return `${input.object} has no SystemModstamp or LastModifiedDate field, so changes cannot be read by stamp; it stays on compare`;
   if (!input.replicateable) return `${input.object} is not replicateable (the CRM offers no deleted-records query for it); it stays on compare`;
   if (input.crmNow === null) return "the CRM answered without a Date header, so its clock is unknown; it stays on compare";
   return null;

@@ -15,7 +15,11 @@ afterAll(() => crm.close());
 /** The fake CRM listens on loopback over http: allowed only with private targets on. */
 const deps = { secrets: testSecrets, targets: { policy: { allowPrivate: true }, serviceDatabaseUrl: () => undefined } };
 const check = (object: string) =>
-  testConnection(deps, { kind: "crm_object", config: { instanceUrl: crm.url, object }, credentials: { clientId: crm.clientId, clientSecret: crm.clientSecret } });
+  testConnection(deps, {
+    kind: "crm_object",
+    config: { instanceUrl: crm.url, object },
+    credentials: { clientId: crm.clientId, clientSecret: crm.clientSecret },
+  });
 
 describe("test connection of a CRM object", () => {
   it("says modified_since is supported when the object has a stamp field and a delete log", async () => {
@@ -40,7 +44,10 @@ describe("test connection of a CRM object", () => {
     };
     expect(await modes("AccountHistory")).toMatchObject({
       best: "compare",
-      modes: { compare: { supported: true }, modified_since: { supported: false, reason: expect.stringMatching(/^AccountHistory has no SystemModstamp or LastModifiedDate field/) } },
+      modes: {
+        compare: { supported: true },
+        modified_since: { supported: false, reason: expect.stringMatching(/^AccountHistory has no SystemModstamp or LastModifiedDate field/) },
+      },
     });
     expect(await modes("Restricted")).toMatchObject({
       best: "compare",

@@ -19,7 +19,12 @@ export async function crmCaptureModes(connector: CrmObjectConnector, sampleRows:
     rowsSampled = batch.value.length;
     break;
   }
-  const reason = unsupportedReason({ stampField: description.stampField, replicateable: description.replicateable, crmNow: description.serverTime, object: capture.object });
+  const reason = unsupportedReason({
+    stampField: description.stampField,
+    replicateable: description.replicateable,
+    crmNow: description.serverTime,
+    object: capture.object,
+  });
   const captureModes = await captureSupport({ kind: "crm_object", snapshot: capture.snapshot(), crm: { unsupported: reason } });
   return { ok: true, columns: capture.columns, rowsSampled, captureModes, bestCaptureMode: bestMode(captureModes) };
 }

@@ -45,7 +45,10 @@ export async function applyDeletedIds(
   const decision = decideDeletions({ liveBefore, toRemove, approvedCount });
   if (decision.apply) {
     if (toRemove === 0) return { tombstoned: 0, declined: 0, declinedSample: [], liveBefore };
-    const result = await tx.query(`UPDATE data_source_rows r SET deleted_at = $2::timestamptz, updated_at = $2::timestamptz WHERE ${DELETED_LIVE_ROWS}`, [source.id, stamp]);
+    const result = await tx.query(`UPDATE data_source_rows r SET deleted_at = $2::timestamptz, updated_at = $2::timestamptz WHERE ${DELETED_LIVE_ROWS}`, [
+      source.id,
+      stamp,
+    ]);
     return { tombstoned: result.rowCount ?? 0, declined: 0, declinedSample: [], liveBefore };
   }
   await recordHeld(tx, source.id, DELETED_LIVE_ROWS);

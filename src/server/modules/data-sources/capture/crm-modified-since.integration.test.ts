@@ -28,7 +28,11 @@ describe("a CRM object in modified_since mode", () => {
   it("reads only records whose stamp moved and takes deletions from the delete log; tombstones bump updated_at, unchanged rows keep theirs", async () => {
     const records = oldAccounts(crm, 450);
     const { object, sourceId, firstRunId } = await syncedCrmObject(db.prisma, crm, records);
-    expect(await runOf(db.prisma, firstRunId)).toMatchObject({ captureMode: "modified_since", fullCompare: true, fallbackReason: expect.stringMatching(/^first pass/) });
+    expect(await runOf(db.prisma, firstRunId)).toMatchObject({
+      captureMode: "modified_since",
+      fullCompare: true,
+      fallbackReason: expect.stringMatching(/^first pass/),
+    });
     const source = await db.prisma.dataSource.findUniqueOrThrow({ where: { id: sourceId } });
     expect(source).toMatchObject({ captureMode: "modified_since", captureState: { kind: "crm_modified_since", object, stampField: "SystemModstamp" } });
     expect(source.lastFullCompareAt).not.toBeNull();
@@ -50,7 +54,14 @@ describe("a CRM object in modified_since mode", () => {
       "GET /services/data/vXX/query",
     ]);
     const run = await runOf(db.prisma, outcome.syncRunId);
-    expect(run).toMatchObject({ captureMode: "modified_since", fullCompare: false, fallbackReason: null, customerStatements: 4, customerRowsRead: 6, rowsRead: 4 });
+    expect(run).toMatchObject({
+      captureMode: "modified_since",
+      fullCompare: false,
+      fallbackReason: null,
+      customerStatements: 4,
+      customerRowsRead: 6,
+      rowsRead: 4,
+    });
 
     const after = await storedRows(db.prisma, sourceId);
     const stamp = after.get(accountId(1))!.updatedAt.getTime();
@@ -58,7 +69,10 @@ describe("a CRM object in modified_since mode", () => {
     for (const i of [10, 11]) expect(after.get(accountId(i))).toMatchObject({ deletedAt: new Date(stamp), updatedAt: new Date(stamp) });
     expect(after.get(accountId(900))!.data).toMatchObject({ Name: "New" });
     expect(after.get(accountId(5))!.updatedAt).toEqual(before.get(accountId(5))!.updatedAt);
-    expect(await db.prisma.dataSource.findUniqueOrThrow({ where: { id: sourceId } })).toMatchObject({ schemaVersion: 1, columns: ["Id", "Name", "SystemModstamp"] });
+    expect(await db.prisma.dataSource.findUniqueOrThrow({ where: { id: sourceId } })).toMatchObject({
+      schemaVersion: 1,
+      columns: ["Id", "Name", "SystemModstamp"],
+    });
   });
 
   it("re-reads the overlap before the mark, but rows read again unchanged keep their updated_at (content hash)", async () => {
@@ -89,7 +103,13 @@ describe("a CRM object in modified_since mode", () => {
     const changed = renamed(records, new Set(Array.from({ length: 300 }, (_, i) => i)));
     crm.setRecords(object, ["Name"], changed);
     // Between the query's first page and its second, record 450 (not among the 300) changes.
-    crm.during("page", () => crm.setRecords(object, ["Name"], renamed(changed, new Set([450]), () => "Changed mid-pass")));
+    crm.during("page", () =>
+      crm.setRecords(
+        object,
+        ["Name"],
+        renamed(changed, new Set([450]), () => "Changed mid-pass"),
+      ),
+    );
     const second = await syncNow(db.prisma, sourceId, { batchSize: 200 });
     expect(second).toMatchObject({ status: "ok", counts: { updated: 300 } });
     expect((await storedRows(db.prisma, sourceId)).get(accountId(450))!.data).toMatchObject({ Name: "Account 450" });
@@ -104,7 +124,11 @@ describe("a CRM object in modified_since mode", () => {
     const { object, sourceId } = await syncedCrmObject(db.prisma, crm, records);
     const state = (await db.prisma.dataSource.findUniqueOrThrow({ where: { id: sourceId } })).captureState as { mark: string };
     expect(Math.abs(new Date(state.mark).getTime() - crm.now().getTime())).toBeLessThan(5_000);
-    crm.setRecords(object, ["Name"], renamed(records, new Set([2])).filter((_, i) => i !== 7));
+    crm.setRecords(
+      object,
+      ["Name"],
+      renamed(records, new Set([2])).filter((_, i) => i !== 7),
+    );
     laterMinute();
     expect(await syncNow(db.prisma, sourceId)).toMatchObject({ status: "ok", counts: { updated: 1, tombstoned: 1 } });
   });
@@ -138,7 +162,10 @@ describe("a CRM object in modified_since mode", () => {
     crm.setRecords(object, ["Name"], renamed(records, new Set([1])).slice(0, 9));
     laterMinute();
     crm.fail("deleted", { status: 503 });
-    expect(await syncNow(db.prisma, sourceId)).toMatchObject({ status: "error", error: expect.stringMatching(/^The CRM deleted-records query on Obj\w+ answered 503/) });
+    expect(await syncNow(db.prisma, sourceId)).toMatchObject({
+      status: "error",
+      error: expect.stringMatching(/^The CRM deleted-records query on Obj\w+ answered 503/),
+    });
     const failed = await db.prisma.dataSource.findUniqueOrThrow({ where: { id: sourceId } });
     expect(failed.captureState).toEqual(before.captureState);
     expect((await storedRows(db.prisma, sourceId)).get(accountId(1))!.data).toMatchObject({ Name: "Account 1" });
@@ -148,8 +175,16 @@ describe("a CRM object in modified_since mode", () => {
   it("a record deleted and then undeleted before the pass stays live", async () => {
     const records = oldAccounts(crm, 10);
     const { object, sourceId } = await syncedCrmObject(db.prisma, crm, records);
-    crm.setRecords(object, ["Name"], records.filter((_, i) => i !== 3));
-    crm.setRecords(object, ["Name"], records.map((record) => ({ Id: record.Id, Name: record.Name })));
+    crm.setRecords(
+      object,
+      ["Name"],
+      records.filter((_, i) => i !== 3),
+    );
+    crm.setRecords(
+      object,
+      ["Name"],
+      records.map((record) => ({ Id: record.Id, Name: record.Name })),
+    );
     expect(await syncNow(db.prisma, sourceId)).toMatchObject({ status: "ok", counts: { tombstoned: 0 } });
     expect((await storedRows(db.prisma, sourceId)).get(accountId(3))!.deletedAt).toBeNull();
   });

@@ -34,7 +34,13 @@ export function isCrmObjectConnector(connector: Connector): connector is CrmObje
  * full compare every pass used to be. Both write through the same stage, stamped writer and
  * delete guardrail, in the caller's transaction; the mark only moves when the pass commits.
  */
-export async function mirrorCrmObject(tx: pg.ClientBase, connector: CrmObjectConnector, source: DataSource, stamp: Date, options: CrmPassOptions): Promise<MirrorResult> {
+export async function mirrorCrmObject(
+  tx: pg.ClientBase,
+  connector: CrmObjectConnector,
+  source: DataSource,
+  stamp: Date,
+  options: CrmPassOptions,
+): Promise<MirrorResult> {
   const opened = await connector.openCapture({ batchSize: options.batchSize, timeoutMs: options.timeoutMs });
   if (!opened.ok) return opened;
   const capture = opened.value;
@@ -62,11 +68,26 @@ export async function mirrorCrmObject(tx: pg.ClientBase, connector: CrmObjectCon
   // Deletions first: a record deleted after this answer is found by the next pass (its window
   // starts at this pass's mark, less the overlap); one undeleted after it is read below.
   const reading = countingRows(options);
-  options.onAttempt?.({ mode: "modified_since", fullCompare: false, fallbackReason: null, cost: () => ({ statements: connector.requestsSent(), rowsRead: reading.rows() }) });
+  options.onAttempt?.({
+    mode: "modified_since",
+    fullCompare: false,
+    fallbackReason: null,
+    cost: () => ({ statements: connector.requestsSent(), rowsRead: reading.rows() }),
+  });
   const deleted = await capture.deletedBetween({ start: plan.since, end: plan.crmNow });
   if (!deleted.ok) {
     if (!("unavailable" in deleted)) return deleted;
-    return fullCompare(tx, connector, capture, full, stamp, options, `the CRM's delete log cannot answer for the window: ${deleted.reason}`, true, config.object);
+    return fullCompare(
+      tx,
+      connector,
+      capture,
+      full,
+      stamp,
+      options,
+      `the CRM's delete log cannot answer for the window: ${deleted.reason}`,
+      true,
+      config.object,
+    );
   }
   await prepareStage(tx);
   const orderBase = await highestDisplayOrder(tx, source.id);
@@ -78,7 +99,8 @@ export async function mirrorCrmObject(tx: pg.ClientBase, connector: CrmObjectCon
   const removal = await applyDeletedIds(tx, source, stamp, deleted.value.ids, counts.inserted + counts.revived);
   const changed = counts.inserted + counts.updated + counts.revived + removal.tombstoned;
   // The statistics rule (statistics.ts) needs the live count only for a large write.
-  const liveBefore = removal.liveBefore > 0 || changed < ANALYZE_MIN_ROWS ? removal.liveBefore : await liveRowsBefore(tx, source.id, counts.inserted + counts.revived);
+  const liveBefore =
+    removal.liveBefore > 0 || changed < ANALYZE_MIN_ROWS ? removal.liveBefore : await liveRowsBefore(tx, source.id, counts.inserted + counts.revived);
   counts.tombstoned = removal.tombstoned;
   counts.declined = removal.declined;
   // Held-back deletions keep the mark where it was: the next pass asks the same window again.

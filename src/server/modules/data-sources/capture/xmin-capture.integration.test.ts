@@ -47,7 +47,10 @@ describe("xmin capture: the same guarantees as a full compare", () => {
     await customer.query(`UPDATE public.people SET city = 'Zurich' WHERE id = 1`);
     expect(await syncNow(db.prisma, sourceId)).toMatchObject({ status: "ok", counts: { updated: 1 } });
     expect(await lastRun(sourceId)).toMatchObject({ captureMode: "compare", fullCompare: true, fallbackReason: null });
-    expect(await db.prisma.dataSource.findUniqueOrThrow({ where: { id: sourceId } })).toMatchObject({ captureMode: "xmin", captureState: expect.objectContaining({ xminHorizon: expect.any(String) }) });
+    expect(await db.prisma.dataSource.findUniqueOrThrow({ where: { id: sourceId } })).toMatchObject({
+      captureMode: "xmin",
+      captureState: expect.objectContaining({ xminHorizon: expect.any(String) }),
+    });
     expect(await syncNow(db.prisma, sourceId)).toMatchObject({ status: "ok", counts: { updated: 0 } });
     expect(await lastRun(sourceId)).toMatchObject({ captureMode: "xmin", fullCompare: false });
   });

@@ -44,7 +44,10 @@ describe("xmin capture falls back to a full compare (one test per rule, D283–D
     expect(await passReads(sourceId)).toMatchObject({ fallbackReason: "unsupported_relation" });
     // A new source whose target is a view runs compare and stays automatic, so a better mode is taken up later.
     await customer.query(`CREATE VIEW public.items_v AS SELECT * FROM public.items_base`);
-    await db.prisma.dataSource.update({ where: { id: onView }, data: { config: { table: "public.items_v", keyColumn: "id", orderColumn: null, columns: null } } });
+    await db.prisma.dataSource.update({
+      where: { id: onView },
+      data: { config: { table: "public.items_v", keyColumn: "id", orderColumn: null, columns: null } },
+    });
     await syncNow(db.prisma, onView);
     expect(await db.prisma.dataSource.findUniqueOrThrow({ where: { id: onView } })).toMatchObject({ captureMode: null, captureState: null });
     expect(await lastRun(onView)).toMatchObject({ captureMode: "compare", fullCompare: true });
@@ -54,7 +57,10 @@ describe("xmin capture falls back to a full compare (one test per rule, D283–D
   it("when the column selection changes", async () => {
     const sourceId = await xminSource(["id", "label"]);
     expect(await passReads(sourceId)).toEqual(INCREMENTAL);
-    await db.prisma.dataSource.update({ where: { id: sourceId }, data: { config: { table: "public.items", keyColumn: "id", orderColumn: null, columns: ["id", "label", "qty"] } } });
+    await db.prisma.dataSource.update({
+      where: { id: sourceId },
+      data: { config: { table: "public.items", keyColumn: "id", orderColumn: null, columns: ["id", "label", "qty"] } },
+    });
     expect(await passReads(sourceId)).toEqual({ fullCompare: true, fallbackReason: "selection_changed", captureMode: "xmin" });
     expect(await passReads(sourceId)).toEqual(INCREMENTAL);
   });
@@ -73,7 +79,9 @@ describe("xmin capture falls back to a full compare (one test per rule, D283–D
     await customer.query(`DROP TABLE public.items; CREATE TABLE public.items (id int PRIMARY KEY, label text, qty int) PARTITION BY RANGE (id)`);
     await customer.query(`CREATE TABLE public.items_low PARTITION OF public.items FOR VALUES FROM (1) TO (100)`);
     await customer.query(`INSERT INTO public.items SELECT g, 'item ' || g, g FROM generate_series(1, 10) g`);
-    await customer.query(`CREATE TABLE public.items_high (id int PRIMARY KEY, label text, qty int); INSERT INTO public.items_high VALUES (150, 'old', 1), (151, 'old', 2)`);
+    await customer.query(
+      `CREATE TABLE public.items_high (id int PRIMARY KEY, label text, qty int); INSERT INTO public.items_high VALUES (150, 'old', 1), (151, 'old', 2)`,
+    );
     const sourceId = await xminSource();
     expect(await passReads(sourceId)).toEqual(INCREMENTAL);
     await customer.query(`ALTER TABLE public.items ATTACH PARTITION public.items_high FOR VALUES FROM (100) TO (200)`);
@@ -94,7 +102,10 @@ describe("xmin capture falls back to a full compare (one test per rule, D283–D
     const sourceId = await xminSource();
     const source = await db.prisma.dataSource.findUniqueOrThrow({ where: { id: sourceId } });
     const state = source.captureState as { xminHorizon: string; signature: string };
-    await db.prisma.dataSource.update({ where: { id: sourceId }, data: { captureState: { ...state, xminHorizon: String(BigInt(state.xminHorizon) + 1_000_000n) } } });
+    await db.prisma.dataSource.update({
+      where: { id: sourceId },
+      data: { captureState: { ...state, xminHorizon: String(BigInt(state.xminHorizon) + 1_000_000n) } },
+    });
     expect(await passReads(sourceId)).toEqual({ fullCompare: true, fallbackReason: "horizon_ahead", captureMode: "xmin" });
   });
 

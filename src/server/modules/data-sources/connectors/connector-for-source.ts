@@ -2,13 +2,7 @@ import type { DataSource } from "@/server/db/generated/client";
 import { openCredentials } from "../credentials/source-credentials";
 import type { SecretBox } from "../credentials/secret-box";
 import { failure, success, type Result } from "@/server/modules/outbound/result";
-import {
-  crmCredentialsSchema,
-  crmObjectConfigSchema,
-  describeIssues,
-  storedPostgresCredentialsSchema,
-  postgresTableConfigSchema,
-} from "../source-config";
+import { crmCredentialsSchema, crmObjectConfigSchema, describeIssues, storedPostgresCredentialsSchema, postgresTableConfigSchema } from "../source-config";
 import type { Connector, ConnectorTargets } from "./connector";
 import { crmObjectConnector } from "./crm-object/crm-object-connector";
 import type { FetchLike } from "./crm-object/crm-http";

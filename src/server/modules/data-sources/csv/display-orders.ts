@@ -32,10 +32,13 @@ export async function assignDisplayOrders(previous: ReadonlyArray<number | null>
     const gap = end - i;
     for (let j = 1; j <= gap; j++) {
       orders[i + j - 1] =
-        before === null && after === null ? j
-        : before === null ? after! - (gap + 1) + j
-        : after === null ? before + j
-        : before + ((after - before) * j) / (gap + 1);
+        before === null && after === null
+          ? j
+          : before === null
+            ? after! - (gap + 1) + j
+            : after === null
+              ? before + j
+              : before + ((after - before) * j) / (gap + 1);
       if ((j & CLOCK_EVERY) === 0) await slicer.pause();
     }
     i = end;

@@ -67,7 +67,9 @@ describe("parseCsv", () => {
 
   it("rejects an empty key, a key column missing from the header, empty or repeated header names, an empty file", async () => {
     expect(await invalid("id,name\n,x\n", { keyColumn: "id" })).toBe('Invalid CSV: line 2, column "id": the key is empty. Nothing was changed.');
-    expect(await invalid("code,name\nA,x\n", { keyColumn: "id" })).toBe('Invalid CSV: line 1: the key column "id" is not in the header (code, name). Nothing was changed.');
+    expect(await invalid("code,name\nA,x\n", { keyColumn: "id" })).toBe(
+      'Invalid CSV: line 1: the key column "id" is not in the header (code, name). Nothing was changed.',
+    );
     expect(await invalid("a,,c\n1,2,3\n")).toBe("Invalid CSV: line 1, column 2: the header name is empty. Nothing was changed.");
     expect(await invalid("a,b,a\n1,2,3\n")).toBe('Invalid CSV: line 1, column 3: the header name "a" repeats. Nothing was changed.');
     expect(await invalid("")).toBe("Invalid CSV: the file is empty; the first line must be a header row. Nothing was changed.");
@@ -75,7 +77,9 @@ describe("parseCsv", () => {
 
   it("names the line and column of a value Postgres cannot store (NUL), in the header or a row", async () => {
     expect(await invalid("a,b\n1,2\n3,x\u0000y\n")).toBe('Invalid CSV: line 3, column "b": must not contain the NUL character (U+0000). Nothing was changed.');
-    expect(await invalid("a,b\u0000\n1,2\n")).toBe("Invalid CSV: line 1, column 2: the header name must not contain the NUL character (U+0000). Nothing was changed.");
+    expect(await invalid("a,b\u0000\n1,2\n")).toBe(
+      "Invalid CSV: line 1, column 2: the header name must not contain the NUL character (U+0000). Nothing was changed.",
+    );
   });
 
   it("refuses more than the row limit", { timeout: 60_000 }, async () => {
@@ -132,7 +136,7 @@ describe("assignDisplayOrders", () => {
 
   it("keeps a longest ascending run of a large shuffled file, as a plain O(n²) count finds it", async () => {
     let seed = 7;
-    const random = () => ((seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648);
+    const random = () => (seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648;
     // Mostly ascending with moves and new rows, as a re-upload looks; 3 000 rows.
     const previous = Array.from({ length: 3000 }, (_, i) => (random() < 0.1 ? null : random() < 0.2 ? random() * 3000 : i + 1));
     const orders = await assignDisplayOrders(previous);

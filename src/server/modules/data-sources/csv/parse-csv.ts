@@ -123,7 +123,9 @@ function checkHeader(fields: string[]): string[] {
 function checkRow(fields: string[], columns: string[], line: number): void {
   fields.forEach((field, i) => {
     if (field.length > CSV_LIMITS.cellChars) {
-      throw invalidCsv(`line ${line}, column "${shortText(columns[i] ?? String(i + 1))}": the cell is ${formatNumber(field.length)} characters long; the limit is ${formatNumber(CSV_LIMITS.cellChars)}`);
+      throw invalidCsv(
+        `line ${line}, column "${shortText(columns[i] ?? String(i + 1))}": the cell is ${formatNumber(field.length)} characters long; the limit is ${formatNumber(CSV_LIMITS.cellChars)}`,
+      );
     }
     const problem = stringProblem(field);
     if (problem) throw invalidCsv(`line ${line}, column "${columns[i] ?? i + 1}": ${problem}`);

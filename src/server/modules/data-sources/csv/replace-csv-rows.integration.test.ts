@@ -28,7 +28,18 @@ describe("CSV upload", () => {
     const before = await db.prisma.dataSource.findUniqueOrThrow({ where: { id: sourceId } });
     await tick();
     const result = await replaceCsvRows(db.prisma, CLI_OPERATOR, sourceId, "sku,price\nA,1\nB,2\n");
-    expect(result).toEqual({ dryRun: false, rows: 2, dataVersion: 2, schemaVersion: 1, columns: ["sku", "price"], inserted: 2, updated: 0, tombstoned: 0, revived: 0, unchanged: 0 });
+    expect(result).toEqual({
+      dryRun: false,
+      rows: 2,
+      dataVersion: 2,
+      schemaVersion: 1,
+      columns: ["sku", "price"],
+      inserted: 2,
+      updated: 0,
+      tombstoned: 0,
+      revived: 0,
+      unchanged: 0,
+    });
     const source = await db.prisma.dataSource.findUniqueOrThrow({ where: { id: sourceId } });
     expect(source).toMatchObject({ syncStatus: "ok", syncError: null, dataVersion: 2, schemaVersion: 1 });
     expect(source.lastSyncedAt).not.toBeNull();
@@ -80,9 +91,21 @@ describe("CSV upload", () => {
     const sourceId = await csvSource("sku");
     const file = (from: number, to: number, changed: (i: number) => boolean) =>
       `sku,price\n${Array.from({ length: to - from }, (_, k) => `S${from + k},${changed(from + k) ? "x" : from + k}`).join("\n")}\n`;
-    expect(await replaceCsvRows(db.prisma, CLI_OPERATOR, sourceId, file(0, 12_000, () => false))).toMatchObject({ inserted: 12_000 });
+    expect(
+      await replaceCsvRows(
+        db.prisma,
+        CLI_OPERATOR,
+        sourceId,
+        file(0, 12_000, () => false),
+      ),
+    ).toMatchObject({ inserted: 12_000 });
     // The first 1 000 dropped, every 10th of the rest changed, 500 new at the end.
-    const second = await replaceCsvRows(db.prisma, CLI_OPERATOR, sourceId, file(1_000, 12_500, (i) => i % 10 === 0 && i < 12_000));
+    const second = await replaceCsvRows(
+      db.prisma,
+      CLI_OPERATOR,
+      sourceId,
+      file(1_000, 12_500, (i) => i % 10 === 0 && i < 12_000),
+    );
     expect(second).toMatchObject({ rows: 11_500, tombstoned: 1_000, updated: 1_100, inserted: 500, unchanged: 9_900, revived: 0 });
     const counts = await db.prisma.dataSourceRow.groupBy({ by: ["deletedAt"], where: { dataSourceId: sourceId }, _count: true });
     expect(counts.map((c) => c._count).sort((a, b) => a - b)).toEqual([1_000, 11_500]);
@@ -180,7 +203,18 @@ describe("CSV upload, dry run (issue 44, item 3; D496)", () => {
     // A unchanged, B changed, C removed, D and E added.
     const file = "sku,price\nA,1\nB,20\nD,4\nE,5\n";
     const dry = await replaceCsvRows(db.prisma, CLI_OPERATOR, sourceId, file, { dryRun: true });
-    expect(dry).toEqual({ dryRun: true, rows: 4, dataVersion: before.dataVersion, schemaVersion: before.schemaVersion, columns: ["sku", "price"], inserted: 2, updated: 1, tombstoned: 1, revived: 0, unchanged: 1 });
+    expect(dry).toEqual({
+      dryRun: true,
+      rows: 4,
+      dataVersion: before.dataVersion,
+      schemaVersion: before.schemaVersion,
+      columns: ["sku", "price"],
+      inserted: 2,
+      updated: 1,
+      tombstoned: 1,
+      revived: 0,
+      unchanged: 1,
+    });
 
     const after = await db.prisma.dataSource.findUniqueOrThrow({ where: { id: sourceId } });
     expect(after).toEqual(before);

@@ -42,66 +42,77 @@ export async function replaceCsvRows(
   const keyColumn = config.success ? config.data.keyColumn : null;
   const parsed = await parseCsv(content, { keyColumn });
 
-  const outcome = await inTransaction(db, async (tx) => {
-    const stamp = await lockSourceForWrite(tx, sourceId);
-    // At or before every stamp this upload writes (issue 21.9), even if the clocks disagree.
-    const startedAt = new Date(Math.min(Date.now(), stamp.getTime()));
-    // Read again under the lock: another upload may have changed the columns meanwhile, and
-    // the schema_version decision must compare against what is really stored.
-    const current = await tx.dataSource.findUnique({ where: { id: sourceId }, select: { columns: true } });
-    if (!current) throw new AppError("not_found", `No data source ${sourceId}.`);
-    const counts = await reconcileCsvRows(tx, sourceId, stamp, parsed.rows);
-    if (options.dryRun) {
-      // NOTE (D496): the dry run is the upload itself, rolled back: the same parser and limits,
-      // the same lock and reconciliation against the live rows, so its counts are the ones the
-      // upload would report (unless the rows change in between). Nothing of it is kept or audited.
-      const stored = await tx.dataSource.findUniqueOrThrow({ where: { id: sourceId }, select: { dataVersion: true, schemaVersion: true } });
-      throw new DryRunDone({ dryRun: true, rows: parsed.rows.length, dataVersion: stored.dataVersion, schemaVersion: stored.schemaVersion, columns: parsed.columns, ...counts });
-    }
-    const schemaChanged = current.columns.length > 0 && columnsChanged(current.columns, parsed.columns);
-    const updated = await tx.dataSource.update({
-      where: { id: sourceId },
-      data: {
-        columns: parsed.columns,
-        dataVersion: { increment: 1 },
-        ...(schemaChanged ? { schemaVersion: { increment: 1 } } : {}),
-        syncStatus: "ok",
-        syncError: null,
-        declinedDeletions: 0,
-        lastSyncedAt: stamp,
-        updatedAt: stamp,
-      },
-    });
-    await tx.syncRun.create({
-      data: {
-        dataSourceId: sourceId,
-        trigger: "upload",
-        status: "ok",
-        startedAt,
-        finishedAt: new Date(Math.max(Date.now(), startedAt.getTime())),
-        inserted: counts.inserted,
-        updated: counts.updated,
-        tombstoned: counts.tombstoned,
-        revived: counts.revived,
-        rowsRead: parsed.rows.length,
-      },
-    });
-    await recordAuditEvent(tx, {
-      action: "data_source.csv_uploaded",
-      actor: principal.actor,
-      organizationId: source.organizationId,
-      target: { type: "data_source", id: sourceId },
-      metadata: { rows: parsed.rows.length, data_version: updated.dataVersion, ...counts },
-    });
-    return {
-      dryRun: false,
-      rows: parsed.rows.length,
-      dataVersion: updated.dataVersion,
-      schemaVersion: updated.schemaVersion,
-      columns: updated.columns,
-      ...counts,
-    };
-  }, { ...SOURCE_TRANSACTION_OPTIONS }).catch((error: unknown) => {
+  const outcome = await inTransaction(
+    db,
+    async (tx) => {
+      const stamp = await lockSourceForWrite(tx, sourceId);
+      // At or before every stamp this upload writes (issue 21.9), even if the clocks disagree.
+      const startedAt = new Date(Math.min(Date.now(), stamp.getTime()));
+      // Read again under the lock: another upload may have changed the columns meanwhile, and
+      // the schema_version decision must compare against what is really stored.
+      const current = await tx.dataSource.findUnique({ where: { id: sourceId }, select: { columns: true } });
+      if (!current) throw new AppError("not_found", `No data source ${sourceId}.`);
+      const counts = await reconcileCsvRows(tx, sourceId, stamp, parsed.rows);
+      if (options.dryRun) {
+        // NOTE (D496): the dry run is the upload itself, rolled back: the same parser and limits,
+        // the same lock and reconciliation against the live rows, so its counts are the ones the
+        // upload would report (unless the rows change in between). Nothing of it is kept or audited.
+        const stored = await tx.dataSource.findUniqueOrThrow({ where: { id: sourceId }, select: { dataVersion: true, schemaVersion: true } });
+        throw new DryRunDone({
+          dryRun: true,
+          rows: parsed.rows.length,
+          dataVersion: stored.dataVersion,
+          schemaVersion: stored.schemaVersion,
+          columns: parsed.columns,
+          ...counts,
+        });
+      }
+      const schemaChanged = current.columns.length > 0 && columnsChanged(current.columns, parsed.columns);
+      const updated = await tx.dataSource.update({
+        where: { id: sourceId },
+        data: {
+          columns: parsed.columns,
+          dataVersion: { increment: 1 },
+          ...(schemaChanged ? { schemaVersion: { increment: 1 } } : {}),
+          syncStatus: "ok",
+          syncError: null,
+          declinedDeletions: 0,
+          lastSyncedAt: stamp,
+          updatedAt: stamp,
+        },
+      });
+      await tx.syncRun.create({
+        data: {
+          dataSourceId: sourceId,
+          trigger: "upload",
+          status: "ok",
+          startedAt,
+          finishedAt: new Date(Math.max(Date.now(), startedAt.getTime())),
+          inserted: counts.inserted,
+          updated: counts.updated,
+          tombstoned: counts.tombstoned,
+          revived: counts.revived,
+          rowsRead: parsed.rows.length,
+        },
+      });
+      await recordAuditEvent(tx, {
+        action: "data_source.csv_uploaded",
+        actor: principal.actor,
+        organizationId: source.organizationId,
+        target: { type: "data_source", id: sourceId },
+        metadata: { rows: parsed.rows.length, data_version: updated.dataVersion, ...counts },
+      });
+      return {
+        dryRun: false,
+        rows: parsed.rows.length,
+        dataVersion: updated.dataVersion,
+        schemaVersion: updated.schemaVersion,
+        columns: updated.columns,
+        ...counts,
+      };
+    },
+    { ...SOURCE_TRANSACTION_OPTIONS },
+  ).catch((error: unknown) => {
     if (error instanceof DryRunDone) return error.result;
     throw error;
   });

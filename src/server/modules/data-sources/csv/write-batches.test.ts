@@ -3,7 +3,12 @@ import { WRITE_BATCH_CHARS, WRITE_BATCH_ROWS, writeBatches } from "./write-batch
 
 describe("writeBatches", () => {
   it("cuts narrow rows by count", () => {
-    const batches = [...writeBatches(Array.from({ length: 2500 }, (_, i) => i), () => 200)];
+    const batches = [
+      ...writeBatches(
+        Array.from({ length: 2500 }, (_, i) => i),
+        () => 200,
+      ),
+    ];
     expect(batches.map((b) => b.length)).toEqual([WRITE_BATCH_ROWS, WRITE_BATCH_ROWS, 500]);
     expect(batches.flat()).toEqual(Array.from({ length: 2500 }, (_, i) => i));
   });

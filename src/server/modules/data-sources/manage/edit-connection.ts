@@ -4,7 +4,6 @@ import { failure, success, type Result } from "@/server/modules/outbound/result"
 import { checkCrmUrl } from "../connectors/targets/crm-target";
 import { checkPostgresTarget, parsePostgresUrl, postgresUrl, SSL_MODES, type PostgresTarget } from "../connectors/targets/postgres-target";
 
-;
 import type { ConnectorTargets } from "../connectors/connector";
 import { postgresTableConfigSchema, type CrmObjectConfig, type PostgresTableConfig } from "../source-config";
 
@@ -29,7 +28,10 @@ export type PostgresConnectionEdit = z.infer<typeof postgresConnectionEditSchema
 
 /** Settings of what is mirrored and how it is shown; identity fields are refused when changed. */
 const columnName = z.string().trim().min(1, "column names must not be empty").max(63);
-const apiName = z.string().trim().regex(/^[A-Za-z][A-Za-z0-9_]{0,79}$/, "must be an API name (letters, digits, underscores)");
+const apiName = z
+  .string()
+  .trim()
+  .regex(/^[A-Za-z][A-Za-z0-9_]{0,79}$/, "must be an API name (letters, digits, underscores)");
 /** NOTE: no defaults here (unlike the create schemas): a field left out must keep its stored value. */
 export const postgresConfigEditSchema = z.object({
   table: postgresTableConfigSchema.shape.table.optional(),
@@ -40,7 +42,10 @@ export const postgresConfigEditSchema = z.object({
 export const crmConfigEditSchema = z.object({
   object: apiName.optional(),
   fields: z.array(apiName).min(1).nullable().optional(),
-  apiVersion: z.string().regex(/^v\d+\.\d+$/, 'must look like "v60.0"').optional(),
+  apiVersion: z
+    .string()
+    .regex(/^v\d+\.\d+$/, 'must look like "v60.0"')
+    .optional(),
 });
 
 /** What the edit form shows of a stored Postgres target: everything but the password. */

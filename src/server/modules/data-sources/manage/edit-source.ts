@@ -89,7 +89,12 @@ async function auditRefusedEdit(db: Db, principal: ActingPrincipal, source: Stor
   });
 }
 
-async function applyEdit(deps: ConnectorDeps & { db: Db }, principal: ActingPrincipal, source: StoredSource, edit: z.output<typeof editSourceInputSchema>): Promise<EditSourceResult> {
+async function applyEdit(
+  deps: ConnectorDeps & { db: Db },
+  principal: ActingPrincipal,
+  source: StoredSource,
+  edit: z.output<typeof editSourceInputSchema>,
+): Promise<EditSourceResult> {
   const sourceId = source.id;
   const data: Prisma.DataSourceUpdateInput = {};
   const changes: Record<string, unknown> = {};
@@ -109,7 +114,8 @@ async function applyEdit(deps: ConnectorDeps & { db: Db }, principal: ActingPrin
   if ((edit.config || edit.connection) && source.kind === "csv") {
     throw new AppError("bad_request", "A CSV source has no connection settings: upload a file to change its rows.");
   }
-  if (source.kind === "csv" && edit.captureMode !== undefined) throw new AppError("bad_request", "A CSV source has no capture mode: it changes only by upload.");
+  if (source.kind === "csv" && edit.captureMode !== undefined)
+    throw new AppError("bad_request", "A CSV source has no capture mode: it changes only by upload.");
   const modeChanged = edit.captureMode !== undefined && edit.captureMode !== source.captureMode;
   if (source.kind !== "csv" && (edit.config || edit.connection || modeChanged)) {
     const managed = await managedChanges(deps, source, edit.config ?? {}, edit.connection ?? {});
@@ -189,7 +195,10 @@ async function managedChanges(
     config = { ...current, ...configPatch, instanceUrl };
     const secret = crmCredentialsSchema.safeParse(stored.value);
     if (!secret.success) throw new AppError("bad_request", "The stored CRM client credentials cannot be read; give them again.");
-    const next = { clientId: connection.clientId ?? secret.data.clientId, clientSecret: connection.clientSecret ? connection.clientSecret : secret.data.clientSecret };
+    const next = {
+      clientId: connection.clientId ?? secret.data.clientId,
+      clientSecret: connection.clientSecret ? connection.clientSecret : secret.data.clientSecret,
+    };
     const parts: string[] = [];
     if (instanceUrl !== current.instanceUrl) parts.push("instanceUrl");
     if (next.clientId !== secret.data.clientId) parts.push("clientId");
@@ -201,7 +210,11 @@ async function managedChanges(
       for (const part of parts) {
         changed.push(`connection.${part}`);
         changes[`connection.${part}`] =
-          part === "clientSecret" ? "changed" : part === "clientId" ? { from: secret.data.clientId, to: next.clientId } : { from: current.instanceUrl, to: instanceUrl };
+          part === "clientSecret"
+            ? "changed"
+            : part === "clientId"
+              ? { from: secret.data.clientId, to: next.clientId }
+              : { from: current.instanceUrl, to: instanceUrl };
       }
     }
   }
@@ -218,7 +231,8 @@ async function managedChanges(
     // NOTE: the same path a pass takes (connectorForSource on sealed credentials), so the
     // refusal reads like the sync_error the next pass would have stored.
     const check = await testConnection(deps, { kind: source.kind as "postgres_table", config: config as never, credentials: credentials as never });
-    if (!check.ok) throw new AppError("bad_request", `Connection test failed, nothing was saved: ${check.reason}`, { details: { outcome: "connection_failed" } });
+    if (!check.ok)
+      throw new AppError("bad_request", `Connection test failed, nothing was saved: ${check.reason}`, { details: { outcome: "connection_failed" } });
   }
   const data: Prisma.DataSourceUpdateInput = {};
   if (changed.some((name) => name.startsWith("config.") || name === "connection.instanceUrl")) data.config = config as Prisma.InputJsonObject;
@@ -230,7 +244,11 @@ function shown(target: PostgresTarget, part: string): unknown {
   return (target as unknown as Record<string, unknown>)[part] ?? null;
 }
 
-async function refusedTarget(kind: "postgres_table" | "crm_object", value: { target?: PostgresTarget; instanceUrl?: string }, targets: NonNullable<ConnectorDeps["targets"]>): Promise<void> {
+async function refusedTarget(
+  kind: "postgres_table" | "crm_object",
+  value: { target?: PostgresTarget; instanceUrl?: string },
+  targets: NonNullable<ConnectorDeps["targets"]>,
+): Promise<void> {
   const refused = await checkEditedTarget(kind, value, targets);
   if (refused) throw new AppError("bad_request", `Connection refused: ${refused}`);
 }

@@ -45,7 +45,9 @@ describe("edit", () => {
     expect((await syncNow(db.prisma, sourceId)).status).toBe("error");
 
     // A wrong new password is refused by the connection test, and nothing is saved.
-    await expect(editDataSource(deps(), CLI_OPERATOR, sourceId, { connection: { password: "wrong-pass" } })).rejects.toThrow(/Connection test failed, nothing was saved: .*password/i);
+    await expect(editDataSource(deps(), CLI_OPERATOR, sourceId, { connection: { password: "wrong-pass" } })).rejects.toThrow(
+      /Connection test failed, nothing was saved: .*password/i,
+    );
     const edited = await editDataSource(deps(), CLI_OPERATOR, sourceId, { name: "Renamed", connection: { password: "second-pass" } });
     expect(edited.changed).toEqual(["name", "connection.password"]);
     expect((await syncNow(db.prisma, sourceId)).status).toBe("ok");
@@ -94,7 +96,10 @@ describe("pause and resume", () => {
     expect((await syncNow(db.prisma, sourceId)).status).toBe("ok");
     const source = await db.prisma.dataSource.findUniqueOrThrow({ where: { id: sourceId } });
     // Make it look long overdue (stale) before pausing.
-    await db.prisma.dataSource.update({ where: { id: sourceId }, data: { lastSyncedAt: new Date(Date.now() - 3600_000), updatedAt: new Date(Date.now() - 3600_000) } });
+    await db.prisma.dataSource.update({
+      where: { id: sourceId },
+      data: { lastSyncedAt: new Date(Date.now() - 3600_000), updatedAt: new Date(Date.now() - 3600_000) },
+    });
     await pauseDataSource(db.prisma, actingInOrganization(source.organizationId, { type: "user", id: "u1" }), sourceId);
     await expect(pauseDataSource(db.prisma, CLI_OPERATOR, sourceId)).rejects.toThrow(/already paused/);
 
@@ -126,7 +131,9 @@ describe("delete", () => {
 
     const deleted = await deleteDataSource(db.prisma, CLI_OPERATOR, sourceId, source.name);
     expect(deleted).toMatchObject({ liveRows: 2500, tombstones: 0, kind: "postgres_table" });
-    await expect(listRows(db.prisma, { organizationId: source.organizationId, dataSourceId: sourceId, limit: 10, includeDeleted: false })).rejects.toMatchObject({ code: "not_found" });
+    await expect(
+      listRows(db.prisma, { organizationId: source.organizationId, dataSourceId: sourceId, limit: 10, includeDeleted: false }),
+    ).rejects.toMatchObject({ code: "not_found" });
     await expect(deleteDataSource(db.prisma, CLI_OPERATOR, sourceId, source.name)).rejects.toMatchObject({ code: "not_found" });
     // A pass (queued before) keeps nothing and creates nothing.
     expect(await syncNow(db.prisma, sourceId)).toMatchObject({ status: "skipped", skipped: "deleted" });

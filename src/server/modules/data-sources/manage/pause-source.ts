@@ -13,7 +13,8 @@ import { addQueueJob, queueInstalled, SYNC_MAX_ATTEMPTS, SYNC_SOURCE_TASK, syncJ
  */
 export async function pauseDataSource(db: Db, principal: ActingPrincipal, sourceId: string, now = new Date()): Promise<{ pausedAt: Date }> {
   const source = await requireSource(db, principal, sourceId);
-  if (source.kind === "csv") throw new AppError("bad_request", `Data source ${sourceId} is a CSV source: it never syncs on its own, so there is nothing to pause.`);
+  if (source.kind === "csv")
+    throw new AppError("bad_request", `Data source ${sourceId} is a CSV source: it never syncs on its own, so there is nothing to pause.`);
   if (source.pausedAt) throw new AppError("conflict", `Data source ${sourceId} is already paused (since ${source.pausedAt.toISOString()}).`);
   return inTransaction(db, async (tx) => {
     const updated = await tx.dataSource.updateMany({
@@ -36,7 +37,11 @@ export async function pauseDataSource(db: Db, principal: ActingPrincipal, source
  * Resume: a scheduled source's next pass is queued at once (the tick would find it due anyway);
  * an unscheduled one stays as it was before the pause, syncing only when someone asks (D501).
  */
-export async function resumeDataSource(db: Db, principal: ActingPrincipal, sourceId: string): Promise<{ resumedAt: Date; passQueued: boolean; scheduled: boolean }> {
+export async function resumeDataSource(
+  db: Db,
+  principal: ActingPrincipal,
+  sourceId: string,
+): Promise<{ resumedAt: Date; passQueued: boolean; scheduled: boolean }> {
   const source = await requireSource(db, principal, sourceId);
   if (!source.pausedAt) throw new AppError("conflict", `Data source ${sourceId} is not paused.`);
   const resumedAt = new Date();

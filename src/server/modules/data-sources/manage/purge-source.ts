@@ -51,22 +51,28 @@ export async function purgeDeletedSource(
   ] as const;
   for (const step of steps) {
     for (;;) {
-      const removed = await db.$transaction(async (tx) => {
-        await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtextextended(${`data_source:${sourceId}`}, 0))`;
-        return tx.$executeRawUnsafe(
-          `DELETE FROM ${step.table} WHERE ${step.key} IN (SELECT ${step.key} FROM ${step.table} WHERE data_source_id = $1 LIMIT ${batch})`,
-          sourceId,
-        );
-      }, { ...SOURCE_TRANSACTION_OPTIONS });
+      const removed = await db.$transaction(
+        async (tx) => {
+          await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtextextended(${`data_source:${sourceId}`}, 0))`;
+          return tx.$executeRawUnsafe(
+            `DELETE FROM ${step.table} WHERE ${step.key} IN (SELECT ${step.key} FROM ${step.table} WHERE data_source_id = $1 LIMIT ${batch})`,
+            sourceId,
+          );
+        },
+        { ...SOURCE_TRANSACTION_OPTIONS },
+      );
       progress[step.counter] += removed;
       options.onBatch?.({ ...progress });
       if (removed < batch) break;
     }
   }
-  await db.$transaction(async (tx) => {
-    await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtextextended(${`data_source:${sourceId}`}, 0))`;
-    await tx.$executeRaw`DELETE FROM data_sources WHERE id = ${sourceId} AND deleting_at IS NOT NULL`;
-  }, { ...SOURCE_TRANSACTION_OPTIONS });
+  await db.$transaction(
+    async (tx) => {
+      await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtextextended(${`data_source:${sourceId}`}, 0))`;
+      await tx.$executeRaw`DELETE FROM data_sources WHERE id = ${sourceId} AND deleting_at IS NOT NULL`;
+    },
+    { ...SOURCE_TRANSACTION_OPTIONS },
+  );
   progress.done = true;
   options.onBatch?.({ ...progress });
   return progress;

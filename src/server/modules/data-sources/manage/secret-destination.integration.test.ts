@@ -86,7 +86,13 @@ describe("a Postgres source's stored password never moves", () => {
     // Every refused and failed edit is in the trail with its outcome, no secret in it.
     const events = await refusedEvents(sourceId);
     expect(events.map((event) => (event.metadata as { outcome: string }).outcome).sort()).toEqual(["connection_failed", ...Array(5).fill("refused")]);
-    expect(events.map((event) => event.metadata)).toContainEqual(expect.objectContaining({ kind: "postgres_table", attempted: ["connection.host", "connection.port"], reason: expect.stringMatching(/^Give the password again/) }));
+    expect(events.map((event) => event.metadata)).toContainEqual(
+      expect.objectContaining({
+        kind: "postgres_table",
+        attempted: ["connection.host", "connection.port"],
+        reason: expect.stringMatching(/^Give the password again/),
+      }),
+    );
     expect(JSON.stringify(events)).not.toMatch(new RegExp(`${storedPassword}|${given}`));
     expect(await db.prisma.auditEvent.count({ where: { targetId: sourceId, action: "data_source.edited" } })).toBe(0);
   });
@@ -122,7 +128,9 @@ describe("a CRM source's stored client secret never moves", () => {
     }
 
     // With the new destination's own secret, it is tested there and saved; the stored secret was never offered.
-    const edited = await editDataSource(deps(), CLI_OPERATOR, sourceId, { connection: { instanceUrl: stranger.url, clientId: stranger.clientId, clientSecret: stranger.clientSecret } });
+    const edited = await editDataSource(deps(), CLI_OPERATOR, sourceId, {
+      connection: { instanceUrl: stranger.url, clientId: stranger.clientId, clientSecret: stranger.clientSecret },
+    });
     expect(edited.changed).toEqual(expect.arrayContaining(["connection.instanceUrl", "connection.clientSecret"]));
     expect(stranger.requests.filter((request) => request.includes("/oauth2/token")).length).toBeGreaterThan(0);
     expect(crm.requests.length).toBe(heard);

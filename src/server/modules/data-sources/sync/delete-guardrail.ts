@@ -8,8 +8,7 @@ export function exceedsGuardrail(liveBefore: number, toRemove: number): boolean 
 }
 
 export type DeletionDecision =
-  | { apply: true; reason: "nothing_to_remove" | "within_guardrail" | "approved" }
-  | { apply: false; reason: "exceeds_guardrail" | "exceeds_approval" };
+  { apply: true; reason: "nothing_to_remove" | "within_guardrail" | "approved" } | { apply: false; reason: "exceeds_guardrail" | "exceeds_approval" };
 
 /**
  * Whether a pass tombstones the rows it found removed. All or nothing: declining only some of

@@ -110,28 +110,34 @@ export async function applyStage(tx: Tx, pass: PassContext): Promise<BatchCounts
   const { sourceId, stamp, ordered, orderBase } = pass;
   const params = [sourceId, stamp, ordered, orderBase];
   const orderOf = "CASE WHEN $3::boolean THEN s.o ELSE COALESCE(r.display_order, $4::float8 + s.p) END";
-  const { rowCount: revived } = await countOf(tx.query(
-    `UPDATE data_source_rows r SET data = s.d, data_hash = s.h, display_order = ${orderOf}, updated_at = $2::timestamptz, deleted_at = NULL
+  const { rowCount: revived } = await countOf(
+    tx.query(
+      `UPDATE data_source_rows r SET data = s.d, data_hash = s.h, display_order = ${orderOf}, updated_at = $2::timestamptz, deleted_at = NULL
        FROM sync_stage s
       WHERE r.data_source_id = $1 AND r.external_id = s.e AND r.deleted_at IS NOT NULL`,
-    params,
-  ));
-  const { rowCount: updated } = await countOf(tx.query(
-    `UPDATE data_source_rows r SET data = s.d, data_hash = s.h, display_order = ${orderOf}, updated_at = $2::timestamptz
+      params,
+    ),
+  );
+  const { rowCount: updated } = await countOf(
+    tx.query(
+      `UPDATE data_source_rows r SET data = s.d, data_hash = s.h, display_order = ${orderOf}, updated_at = $2::timestamptz
        FROM sync_stage s
       WHERE r.data_source_id = $1 AND r.external_id = s.e AND r.deleted_at IS NULL AND r.updated_at <> $2::timestamptz
         AND (r.data_hash <> s.h OR ($3::boolean AND r.display_order IS DISTINCT FROM s.o) OR ($5::boolean AND r.data IS DISTINCT FROM s.d))`,
-    // A re-read (D137) compares the stored data itself, not only its stored hash: drift behind the hash is repaired too.
-    [...params, pass.fullCompare === true],
-  ));
-  const { rowCount: inserted } = await countOf(tx.query(
-    `INSERT INTO data_source_rows (id, data_source_id, external_id, data, data_hash, display_order, created_at, updated_at, deleted_at)
+      // A re-read (D137) compares the stored data itself, not only its stored hash: drift behind the hash is repaired too.
+      [...params, pass.fullCompare === true],
+    ),
+  );
+  const { rowCount: inserted } = await countOf(
+    tx.query(
+      `INSERT INTO data_source_rows (id, data_source_id, external_id, data, data_hash, display_order, created_at, updated_at, deleted_at)
      SELECT ${ORDERED_ID}, $1, s.e, s.d, s.h, CASE WHEN $3::boolean THEN s.o ELSE $4::float8 + s.p END,
             $2::timestamptz, $2::timestamptz, NULL
        FROM sync_stage s
       WHERE NOT EXISTS (SELECT 1 FROM data_source_rows r WHERE r.data_source_id = $1 AND r.external_id = s.e)`,
-    [...params, stamp.getTime().toString(16).padStart(12, "0")],
-  ));
+      [...params, stamp.getTime().toString(16).padStart(12, "0")],
+    ),
+  );
   return { inserted, updated, revived };
 }
 
@@ -163,10 +169,7 @@ export function unseenLiveRows(seen: SeenKeys): string {
 }
 
 export async function countUnseen(tx: Tx, sourceId: string, seen: SeenKeys): Promise<number> {
-  const { rows } = await tx.query<{ n: number }>(
-    `SELECT count(*)::int AS n FROM data_source_rows r WHERE ${unseenLiveRows(seen)}`,
-    [sourceId],
-  );
+  const { rows } = await tx.query<{ n: number }>(`SELECT count(*)::int AS n FROM data_source_rows r WHERE ${unseenLiveRows(seen)}`, [sourceId]);
   return rows[0]?.n ?? 0;
 }
 

@@ -72,7 +72,12 @@ export async function mirrorSource(
     const pass = { sourceId: source.id, stamp, ordered: snapshot.ordered, orderBase, empty, fullCompare: options.fullCompare === true };
     const counts: SyncCounts = { inserted: 0, updated: 0, tombstoned: 0, revived: 0, declined: 0 };
     const plan = chooseCapture({ source, snapshot, now: new Date(), requested: pass.fullCompare, empty, safeAge: options.wraparoundSafeAge });
-    options.onAttempt?.({ mode: plan.mode, fullCompare: plan.read.kind === "full", fallbackReason: plan.fallbackReason, cost: () => snapshot.cost?.() ?? null });
+    options.onAttempt?.({
+      mode: plan.mode,
+      fullCompare: plan.read.kind === "full",
+      fallbackReason: plan.fallbackReason,
+      cost: () => snapshot.cost?.() ?? null,
+    });
     // A full compare that was asked for, or that the mode falls back to (the daily safety net
     // included), counts the live rows again instead of trusting the kept count (D334).
     const recount = baseline.kept && (pass.fullCompare || plan.fallbackReason !== null);
@@ -90,10 +95,10 @@ export async function mirrorSource(
           return success(read.value.rowsRead);
         })
       : keyed
-      ? await stageKeyed(tx, keyed, pass, options)
-      : empty
-        ? await copyFirstPass(tx, snapshot, pass, options)
-        : await stageFullRead(tx, snapshot, options);
+        ? await stageKeyed(tx, keyed, pass, options)
+        : empty
+          ? await copyFirstPass(tx, snapshot, pass, options)
+          : await stageFullRead(tx, snapshot, options);
     if (!staged.ok) return staged;
     if (empty) counts.inserted = staged.value;
     else Object.assign(counts, await applyStage(tx, pass));

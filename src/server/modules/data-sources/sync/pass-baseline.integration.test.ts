@@ -26,8 +26,7 @@ async function baselineOf(sourceId: string) {
   }
 }
 
-const kept = async (sourceId: string) =>
-  db.prisma.dataSource.findUniqueOrThrow({ where: { id: sourceId }, select: { liveRows: true, liveRowsAsOf: true } });
+const kept = async (sourceId: string) => db.prisma.dataSource.findUniqueOrThrow({ where: { id: sourceId }, select: { liveRows: true, liveRowsAsOf: true } });
 const live = async (sourceId: string) => db.prisma.dataSourceRow.count({ where: { dataSourceId: sourceId, deletedAt: null } });
 
 describe("the live-row count a pass keeps for the next (D334)", () => {
@@ -56,7 +55,9 @@ describe("the live-row count a pass keeps for the next (D334)", () => {
     expect((await kept(sourceId)).liveRows).toBe(13);
     const baseline = await baselineOf(sourceId);
     expect(baseline).toMatchObject({ liveBefore: 13, empty: false, kept: true });
-    expect(baseline.orderBase).toBe((await db.prisma.dataSourceRow.aggregate({ where: { dataSourceId: sourceId }, _max: { displayOrder: true } }))._max.displayOrder);
+    expect(baseline.orderBase).toBe(
+      (await db.prisma.dataSourceRow.aggregate({ where: { dataSourceId: sourceId }, _max: { displayOrder: true } }))._max.displayOrder,
+    );
   });
 
   it("is used only while no row changed since; any later write, or a full compare, counts again", async () => {

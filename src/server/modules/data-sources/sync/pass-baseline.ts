@@ -40,10 +40,9 @@ export async function passBaseline(tx: pg.ClientBase, sourceId: string): Promise
 
 /** The source's live rows, counted: a scan of all of them. */
 export async function countLiveRows(tx: pg.ClientBase, sourceId: string): Promise<number> {
-  const { rows } = await tx.query<{ live: number }>(
-    "SELECT count(*)::int AS live FROM data_source_rows WHERE data_source_id = $1 AND deleted_at IS NULL",
-    [sourceId],
-  );
+  const { rows } = await tx.query<{ live: number }>("SELECT count(*)::int AS live FROM data_source_rows WHERE data_source_id = $1 AND deleted_at IS NULL", [
+    sourceId,
+  ]);
   return rows[0]!.live;
 }
 

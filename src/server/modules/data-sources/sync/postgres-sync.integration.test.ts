@@ -43,7 +43,7 @@ describe("a sync pass over a customer's Postgres table", () => {
 
   it("keys and values with backslashes, tabs and line breaks are staged exactly (COPY's text format escapes them)", async () => {
     await customer.query(`CREATE TABLE public.odd_text (k text PRIMARY KEY, v text)`);
-    const odd = ["a\\b", "tab\there", "line\nbreak", "cr\rlf\r\n", "\\N", "quote\"s", "üñí€ode"];
+    const odd = ["a\\b", "tab\there", "line\nbreak", "cr\rlf\r\n", "\\N", 'quote"s', "üñí€ode"];
     for (const [i, value] of odd.entries()) await customer.query(`INSERT INTO public.odd_text VALUES ($1, $2)`, [`${value}#${i}`, value]);
     const sourceId = await createTableSource(db.prisma, { url: customer.url, table: "public.odd_text", key: "k" });
     expect(await syncNow(db.prisma, sourceId)).toMatchObject({ status: "ok", counts: { inserted: odd.length } });

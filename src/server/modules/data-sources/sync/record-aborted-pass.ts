@@ -29,11 +29,17 @@ export async function recordAbortedPass(db: PrismaClient, sourceId: string, runI
   reason = capSyncError(reason);
   // How the pass was reading when it was cut short (D339), when it had got that far.
   const capture = attempt ? attemptColumns(attempt) : {};
-  await db.$transaction(async (tx) => {
-    await lockSourceForWrite(tx, sourceId);
-    const finishedAt = new Date();
-    const { count } = await tx.syncRun.updateMany({ where: { id: runId, status: "running" }, data: { status: "error", error: reason, finishedAt, phase: null, ...capture } });
-    if (count === 0) return;
-    await tx.dataSource.update({ where: { id: sourceId }, data: { syncStatus: "error", syncError: reason, updatedAt: finishedAt } });
-  }, { ...SOURCE_TRANSACTION_OPTIONS });
+  await db.$transaction(
+    async (tx) => {
+      await lockSourceForWrite(tx, sourceId);
+      const finishedAt = new Date();
+      const { count } = await tx.syncRun.updateMany({
+        where: { id: runId, status: "running" },
+        data: { status: "error", error: reason, finishedAt, phase: null, ...capture },
+      });
+      if (count === 0) return;
+      await tx.dataSource.update({ where: { id: sourceId }, data: { syncStatus: "error", syncError: reason, updatedAt: finishedAt } });
+    },
+    { ...SOURCE_TRANSACTION_OPTIONS },
+  );
 }

@@ -168,10 +168,11 @@ async function passSteps(
 
   // Holding the lock proves no other pass of this source is alive: a run still marked
   // running was cut short (process killed), and its writes were rolled back with it.
-  await client.query(
-    `UPDATE sync_runs SET status = 'error', finished_at = $2, error = $3, phase = NULL WHERE data_source_id = $1 AND status = 'running'`,
-    [sourceId, new Date(), "Interrupted: the process stopped before the pass finished; nothing of it was kept."],
-  );
+  await client.query(`UPDATE sync_runs SET status = 'error', finished_at = $2, error = $3, phase = NULL WHERE data_source_id = $1 AND status = 'running'`, [
+    sourceId,
+    new Date(),
+    "Interrupted: the process stopped before the pass finished; nothing of it was kept.",
+  ]);
   // Committed on its own connection so the dashboard can show the pass while it runs.
   const run = await deps.db.syncRun.create({
     // started_at at or before the stamp every row of this pass carries (D159), even when the
@@ -265,7 +266,11 @@ function isDue(source: Pick<DataSource, "syncIntervalSeconds" | "syncStatus" | "
 
 function describeOutcome(sourceId: string, outcome: SyncPassOutcome): string {
   if (outcome.status === "skipped") {
-    const why = { not_due: "not due (another pass just ran)", paused: "the source is paused", deleted: "the source is being deleted; nothing of the pass was kept" };
+    const why = {
+      not_due: "not due (another pass just ran)",
+      paused: "the source is paused",
+      deleted: "the source is being deleted; nothing of the pass was kept",
+    };
     return `sync of data source ${sourceId} skipped: ${why[outcome.skipped ?? "not_due"]}`;
   }
   if (outcome.status === "error") return `sync of data source ${sourceId} failed: ${outcome.error}`;

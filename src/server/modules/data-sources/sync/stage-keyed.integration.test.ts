@@ -63,7 +63,9 @@ describe("a later pass of a Postgres table source reads full rows only for new a
     await stageInRolledBackPass(sourceId, null, null, async (client) => {
       // What the planner picks when data_source_rows' statistics still say the source is empty.
       await client.query("SET LOCAL enable_hashjoin = off; SET LOCAL enable_mergejoin = off");
-      const { rows } = await client.query<{ "QUERY PLAN": string }>(`EXPLAIN SELECT count(*) FROM data_source_rows r WHERE ${unseenLiveRows("sync_keys")}`, [sourceId]);
+      const { rows } = await client.query<{ "QUERY PLAN": string }>(`EXPLAIN SELECT count(*) FROM data_source_rows r WHERE ${unseenLiveRows("sync_keys")}`, [
+        sourceId,
+      ]);
       const plan = rows.map((row) => row["QUERY PLAN"]).join("\n");
       expect(plan).toMatch(/Index Only Scan using sync_keys_e_idx on sync_keys/);
       expect(plan).not.toMatch(/Seq Scan on sync_keys/);

@@ -67,7 +67,11 @@ describe("an unreachable or failing source", () => {
     const before = await syncedThenChanged("public.wrong_password");
     const wrongUrl = customer.wrongPasswordUrl;
     await replaceCredentials(db.prisma, before.sourceId, { url: wrongUrl });
-    const source = await expectFailedCycle(before.sourceId, before, /^Could not read public\.wrong_password: password authentication failed for user "\w+" at 127\.0\.0\.1:\d+\/\w+ \(check the user and password/);
+    const source = await expectFailedCycle(
+      before.sourceId,
+      before,
+      /^Could not read public\.wrong_password: password authentication failed for user "\w+" at 127\.0\.0\.1:\d+\/\w+ \(check the user and password/,
+    );
     expect(source.syncError).not.toContain(new URL(wrongUrl).password);
     // It failed before choosing how to read: its run names no capture mode.
     const failed = await db.prisma.syncRun.findFirstOrThrow({ where: { dataSourceId: before.sourceId, status: "error" } });
@@ -84,7 +88,11 @@ describe("an unreachable or failing source", () => {
     const url = new URL(customer.url);
     url.port = String(await closedPort());
     await replaceCredentials(db.prisma, before.sourceId, { url: url.toString() });
-    const source = await expectFailedCycle(before.sourceId, before, /^Could not read public\.server_down: the database server at 127\.0\.0\.1:\d+\/\w+ refused the connection \(is it running\?\)$/);
+    const source = await expectFailedCycle(
+      before.sourceId,
+      before,
+      /^Could not read public\.server_down: the database server at 127\.0\.0\.1:\d+\/\w+ refused the connection \(is it running\?\)$/,
+    );
     expect(source.syncError).not.toContain(url.password);
   });
 
@@ -119,7 +127,10 @@ describe("an unreachable or failing source", () => {
       await replaceCredentials(db.prisma, before.sourceId, { url: url.toString() });
       // The first batch is written inside the pass; then the network goes away.
       const outcome = await syncNow(db.prisma, before.sourceId, { batchSize: 200, onBatch: () => proxy.dropConnections() });
-      expect(outcome).toMatchObject({ status: "error", error: expect.stringMatching(/^Reading the source table failed: the connection to 127\.0\.0\.1:\d+\/\w+ was (closed unexpectedly|reset)$/) });
+      expect(outcome).toMatchObject({
+        status: "error",
+        error: expect.stringMatching(/^Reading the source table failed: the connection to 127\.0\.0\.1:\d+\/\w+ was (closed unexpectedly|reset)$/),
+      });
       const source = await db.prisma.dataSource.findUniqueOrThrow({ where: { id: before.sourceId } });
       expect(source).toMatchObject({ syncStatus: "error", syncError: outcome.error, lastSyncedAt: before.source.lastSyncedAt });
       expect(await storedRows(db.prisma, before.sourceId)).toEqual(before.rows);
@@ -142,7 +153,10 @@ describe("an unreachable or failing source", () => {
   it("credentials sealed under another key → error, rows unchanged", async () => {
     const before = await syncedThenChanged("public.other_key");
     const outcome = await runSyncPass({ db: db.prisma, secrets: createSecretBox(Buffer.alloc(32, 7)) }, before.sourceId, { trigger: "test" });
-    expect(outcome).toMatchObject({ status: "error", error: "the stored credentials cannot be read: the stored secret does not open with this instance's encryption key" });
+    expect(outcome).toMatchObject({
+      status: "error",
+      error: "the stored credentials cannot be read: the stored secret does not open with this instance's encryption key",
+    });
     expect(await storedRows(db.prisma, before.sourceId)).toEqual(before.rows);
   });
 });
@@ -156,7 +170,11 @@ describe("a CRM object source", () => {
     crm.setRecords(object, ["Name"], accounts(450));
     const sourceId = await createCrmSource(db.prisma, { instanceUrl: crm.url, object, clientId: crm.clientId, clientSecret: crm.clientSecret });
     expect(await syncNow(db.prisma, sourceId, { batchSize: 200 })).toMatchObject({ status: "ok", counts: { inserted: 450 } });
-    crm.setRecords(object, ["Name"], accounts(450, (i) => (i % 2 ? `Renamed ${i}` : `Account ${i}`)));
+    crm.setRecords(
+      object,
+      ["Name"],
+      accounts(450, (i) => (i % 2 ? `Renamed ${i}` : `Account ${i}`)),
+    );
     const rows = await storedRows(db.prisma, sourceId);
     const source = await db.prisma.dataSource.findUniqueOrThrow({ where: { id: sourceId } });
     await tick();
@@ -230,16 +248,26 @@ describe("a CRM object source", () => {
     crm.setRecords(object, ["Name"], records);
     const sourceId = await createCrmSource(db.prisma, { instanceUrl: crm.url, object, clientId: crm.clientId, clientSecret: crm.clientSecret });
     const outcome = await syncNow(db.prisma, sourceId, { batchSize: 200 });
-    expect(outcome).toMatchObject({ status: "error", error: 'The source cannot be mirrored: the key "001000000000000" appears more than once in the source; the key column must be unique.' });
+    expect(outcome).toMatchObject({
+      status: "error",
+      error: 'The source cannot be mirrored: the key "001000000000000" appears more than once in the source; the key column must be unique.',
+    });
     expect(await db.prisma.dataSourceRow.count({ where: { dataSourceId: sourceId } })).toBe(0);
   });
 
   it("a first pass that meets an unstorable value on a later page cancels its COPY, keeps nothing, and the next pass copies everything", async () => {
     const object = `Nul${Math.random().toString(36).slice(2, 8)}`;
-    crm.setRecords(object, ["Name"], accounts(450, (i) => (i === 320 ? "a\u0000b" : `Account ${i}`)));
+    crm.setRecords(
+      object,
+      ["Name"],
+      accounts(450, (i) => (i === 320 ? "a\u0000b" : `Account ${i}`)),
+    );
     const sourceId = await createCrmSource(db.prisma, { instanceUrl: crm.url, object, clientId: crm.clientId, clientSecret: crm.clientSecret });
     const outcome = await syncNow(db.prisma, sourceId, { batchSize: 200 });
-    expect(outcome).toMatchObject({ status: "error", error: expect.stringMatching(/^The source cannot be mirrored: the row with key "001000000000320", column Name: must not contain/) });
+    expect(outcome).toMatchObject({
+      status: "error",
+      error: expect.stringMatching(/^The source cannot be mirrored: the row with key "001000000000320", column Name: must not contain/),
+    });
     expect(await db.prisma.dataSourceRow.count({ where: { dataSourceId: sourceId } })).toBe(0);
     crm.setRecords(object, ["Name"], accounts(450));
     expect(await syncNow(db.prisma, sourceId, { batchSize: 200 })).toMatchObject({ status: "ok" });
@@ -249,7 +277,11 @@ describe("a CRM object source", () => {
   it("a CRM value Postgres cannot store (NUL, lone surrogate) fails the pass readably, rows unchanged", async () => {
     const before = await syncedCrmSource();
     for (const bad of ["a\u0000b", "x\ud800y"]) {
-      crm.setRecords(before.object, ["Name"], accounts(450, (i) => (i === 5 ? bad : `Account ${i}`)));
+      crm.setRecords(
+        before.object,
+        ["Name"],
+        accounts(450, (i) => (i === 5 ? bad : `Account ${i}`)),
+      );
       await expectFailedCycle(before.sourceId, before, /^The source cannot be mirrored: the row with key "001000000000005", column Name: must not contain/);
     }
   });

@@ -24,7 +24,8 @@ export function answerDeleted(log: DeleteLog, params: URLSearchParams, now: Date
   const end = parseParam(params.get("end"));
   if (start === null || end === null) return invalid("start and end must be dateTime values");
   if (end - start <= MINUTE) return invalid("startDate must chronologically precede endDate by more than one minute");
-  if (start < floor(now.getTime() - RETENTION_MS)) return invalid(`startDate is before the earliest available date ${salesforceDate(new Date(now.getTime() - RETENTION_MS))}`);
+  if (start < floor(now.getTime() - RETENTION_MS))
+    return invalid(`startDate is before the earliest available date ${salesforceDate(new Date(now.getTime() - RETENTION_MS))}`);
   const covered = Math.min(end, floor(now.getTime()));
   const ids = log.entries.filter((entry) => entry.deletedAt >= start && entry.deletedAt < covered);
   if (ids.length > idLimit) return { status: 400, body: [{ errorCode: "EXCEEDED_ID_LIMIT", message: "record limit reached. narrow the date range" }] };

@@ -90,7 +90,11 @@ export async function startFakeCrm(): Promise<FakeCrm> {
       const name = /\/sobjects\/([^/]+)\/describe$/.exec(url.pathname)?.[1] ?? "";
       const object = objects.get(name);
       if (!object) return send(res, 404, [{ errorCode: "NOT_FOUND", message: "The requested resource does not exist" }]);
-      return send(res, 200, { name, replicateable: object.replicateable, fields: object.fields.map((field) => ({ name: field, type: fieldType(field, object) })) });
+      return send(res, 200, {
+        name,
+        replicateable: object.replicateable,
+        fields: object.fields.map((field) => ({ name: field, type: fieldType(field, object) })),
+      });
     }
     if (endpoint === "deleted") {
       const name = /\/sobjects\/([^/]+)\/deleted\/?$/.exec(url.pathname)?.[1] ?? "";
@@ -112,13 +116,21 @@ export async function startFakeCrm(): Promise<FakeCrm> {
 
   function token(body: string, res: ServerResponse): void {
     const form = new URLSearchParams(body);
-    if (form.get("grant_type") !== "client_credentials") return send(res, 400, { error: "unsupported_grant_type", error_description: "grant type not supported" });
+    if (form.get("grant_type") !== "client_credentials")
+      return send(res, 400, { error: "unsupported_grant_type", error_description: "grant type not supported" });
     if (form.get("client_id") !== crm.clientId || form.get("client_secret") !== crm.clientSecret) {
       return send(res, 400, { error: "invalid_client", error_description: "invalid client credentials" });
     }
     const accessToken = `00D${randomBytes(24).toString("hex")}`;
     tokens.add(accessToken);
-    send(res, 200, { access_token: accessToken, instance_url: crm.url, id: `${crm.url}/id/00D/005`, token_type: "Bearer", issued_at: String(Date.now()), signature: "x" });
+    send(res, 200, {
+      access_token: accessToken,
+      instance_url: crm.url,
+      id: `${crm.url}/id/00D/005`,
+      token_type: "Bearer",
+      issued_at: String(Date.now()),
+      signature: "x",
+    });
   }
 
   function query(soql: string, pageSize: number, version: string, res: ServerResponse): void {
@@ -131,8 +143,10 @@ export async function startFakeCrm(): Promise<FakeCrm> {
     if (unknown) return send(res, 400, [{ errorCode: "INVALID_FIELD", message: `No such column '${unknown}' on entity '${match[2]}'.` }]);
     // SOQL dateTime literals are unquoted: 2024-05-01T10:00:00Z.
     const since = match[4] ? (/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,3})?Z$/.test(match[4]) ? new Date(match[4]) : null) : undefined;
-    if (since === null) return send(res, 400, [{ errorCode: "MALFORMED_QUERY", message: `value of filter criterion for field '${match[3]}' must be of type dateTime` }]);
-    if (match[3] && fieldType(match[3], object) !== "datetime") return send(res, 400, [{ errorCode: "INVALID_FIELD", message: `'${match[3]}' is not a dateTime field` }]);
+    if (since === null)
+      return send(res, 400, [{ errorCode: "MALFORMED_QUERY", message: `value of filter criterion for field '${match[3]}' must be of type dateTime` }]);
+    if (match[3] && fieldType(match[3], object) !== "datetime")
+      return send(res, 400, [{ errorCode: "INVALID_FIELD", message: `'${match[3]}' is not a dateTime field` }]);
     // A query locator is a snapshot of the result, as Salesforce keeps it server-side.
     const records = object.records
       .filter((record) => since === undefined || stampOf(record, object) >= since.getTime())
@@ -143,7 +157,13 @@ export async function startFakeCrm(): Promise<FakeCrm> {
     sendPage(res, locator, cursor, 0, version);
   }
 
-  function sendPage(res: ServerResponse, locator: string, cursor: { object: string; fields: string[]; records: Record<string, unknown>[]; pageSize: number }, offset: number, version: string): void {
+  function sendPage(
+    res: ServerResponse,
+    locator: string,
+    cursor: { object: string; fields: string[]; records: Record<string, unknown>[]; pageSize: number },
+    offset: number,
+    version: string,
+  ): void {
     const page = cursor.records.slice(offset, offset + cursor.pageSize);
     const nextOffset = offset + page.length;
     const done = nextOffset >= cursor.records.length;

@@ -96,7 +96,9 @@ export default async function SourcePage({
             </div>
           </div>
         ) : (
-          <p className="mt-4 border-t border-slate-100 pt-3 text-xs text-slate-500">Read-only: only this organization&apos;s admins and instance owners change sources.</p>
+          <p className="mt-4 border-t border-slate-100 pt-3 text-xs text-slate-500">
+            Read-only: only this organization&apos;s admins and instance owners change sources.
+          </p>
         )}
       </Card>
       {review && review.declined > 0 ? <DeletionReviewPanel {...key} review={review} canManage={source.canManage} stamp={sourceStamp(source)} /> : null}
@@ -114,7 +116,11 @@ export default async function SourcePage({
               </Link>
             ) : null}
             {history.nextCursor ? (
-              <Link className="text-blue-700 hover:underline" data-testid="history-older" href={`/dashboard/organizations/${organizationId}/sources/${sourceId}?history=${encodeURIComponent(history.nextCursor)}#history-heading`}>
+              <Link
+                className="text-blue-700 hover:underline"
+                data-testid="history-older"
+                href={`/dashboard/organizations/${organizationId}/sources/${sourceId}?history=${encodeURIComponent(history.nextCursor)}#history-heading`}
+              >
                 Older passes →
               </Link>
             ) : null}

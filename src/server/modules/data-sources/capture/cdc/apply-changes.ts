@@ -82,7 +82,15 @@ async function applyInTransaction(client: pg.Client, source: DataSource, batch: 
   Object.assign(counts, await applyStage(client, { sourceId: source.id, stamp, ordered: rows.ordered, orderBase, empty: false }));
 
   // A held-back row the customer wrote again is no longer a deletion awaiting approval.
-  const declinedSoFar = row.declined > 0 ? await releaseHeld(client, source.id, row.declined, rows.present.map((present) => present.externalId)) : 0;
+  const declinedSoFar =
+    row.declined > 0
+      ? await releaseHeld(
+          client,
+          source.id,
+          row.declined,
+          rows.present.map((present) => present.externalId),
+        )
+      : 0;
   const live = await liveKeys(client, source.id, rows.absent);
   // Counted only when something is to be removed: a full count per apply would cost every commit a scan.
   const liveBefore = live.length === 0 ? 0 : (await countLiveRows(client, source.id)) - counts.inserted - counts.revived;

@@ -57,7 +57,9 @@ describe("logical replication (CDC) of a customer table", () => {
     expect(await customer.slots()).toEqual([{ slot_name: expect.stringMatching(/^groundwork_/), active: expect.any(Boolean) }]);
     const before = await rowsOf(sourceId);
 
-    await customer.query(`BEGIN; INSERT INTO public.${table} VALUES (11, 'new', 1); UPDATE public.${table} SET name = 'renamed' WHERE id = 2; DELETE FROM public.${table} WHERE id = 3; COMMIT`);
+    await customer.query(
+      `BEGIN; INSERT INTO public.${table} VALUES (11, 'new', 1); UPDATE public.${table} SET name = 'renamed' WHERE id = 2; DELETE FROM public.${table} WHERE id = 3; COMMIT`,
+    );
     const inserted = await rowWhere(sourceId, "11", () => true);
     const after = await rowsOf(sourceId);
     const stamp = inserted.updatedAt.getTime();
@@ -86,13 +88,22 @@ describe("logical replication (CDC) of a customer table", () => {
     expect(source).toMatchObject({ syncStatus: "ok", schemaVersion: 1 });
     expect(source.lastFullCompareAt).not.toBeNull();
     expect(consumer.stats).toMatchObject({ fullCompares: 1, duplicatesSkipped: 0 });
-    await waitFor(async () => readCdcState((await db.prisma.dataSource.findUniqueOrThrow({ where: { id: sourceId } })).captureState)?.lagCheckedAt, "a lag measure");
+    await waitFor(
+      async () => readCdcState((await db.prisma.dataSource.findUniqueOrThrow({ where: { id: sourceId } })).captureState)?.lagCheckedAt,
+      "a lag measure",
+    );
 
     // The slot's lag, on the source page and in /metrics.
     const detail = await getSourceDetail(db.prisma, CLI_OPERATOR, sourceId);
-    expect(detail.changeCapture).toMatchObject({ lagBytes: expect.any(Number), secondsSinceApply: expect.any(Number), lastFallback: "no replication slot yet" });
+    expect(detail.changeCapture).toMatchObject({
+      lagBytes: expect.any(Number),
+      secondsSinceApply: expect.any(Number),
+      lastFallback: "no replication slot yet",
+    });
     const token = "metrics-token-0123456789";
-    const res = await createMetricsHandler({ db: () => db.prisma, token: () => token })(new Request("http://localhost/metrics", { headers: { authorization: `Bearer ${token}` } }));
+    const res = await createMetricsHandler({ db: () => db.prisma, token: () => token })(
+      new Request("http://localhost/metrics", { headers: { authorization: `Bearer ${token}` } }),
+    );
     const text = await res.text();
     expect(text).toMatch(new RegExp(`^groundwork_cdc_slot_lag_bytes\\{source_id="${sourceId}"\\} \\d+$`, "m"));
     expect(sampleValue(text, "groundwork_cdc_seconds_since_last_apply", { source_id: sourceId })).toBeGreaterThan(0);

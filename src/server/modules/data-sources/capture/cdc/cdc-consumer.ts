@@ -66,7 +66,13 @@ export function startCdcConsumer(deps: SyncPassDeps, sourceId: string, options: 
     const state = readCdcState(source.captureState);
     const health = state?.baselineReady ? await measureLag(deps.db, endpoint.value, sourceId, timeoutMs, { releaseStale: true }) : null;
     if (health && !health.ok) return failed(health.reason);
-    const fallback = !state ? "no replication slot yet" : !state.baselineReady ? (state.lastFallback ?? "the slot's full compare never completed") : health?.ok && !health.value.usable ? health.value.reason : null;
+    const fallback = !state
+      ? "no replication slot yet"
+      : !state.baselineReady
+        ? (state.lastFallback ?? "the slot's full compare never completed")
+        : health?.ok && !health.value.usable
+          ? health.value.reason
+          : null;
     if (fallback !== null) {
       log(`data source ${sourceId}: full compare (${fallback})`);
       stats.fullCompares++;

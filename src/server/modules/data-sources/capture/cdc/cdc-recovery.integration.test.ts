@@ -17,7 +17,12 @@ const customer = useLogicalCustomer();
 const running: CdcConsumer[] = [];
 
 function consume(sourceId: string, options: CdcConsumerOptions = {}): CdcConsumer {
-  const consumer = startCdcConsumer({ db: db.prisma, secrets: testSecrets }, sourceId, { timeoutMs: 5_000, lagProbeMs: 300, retryMs: { first: 50, max: 200 }, ...options });
+  const consumer = startCdcConsumer({ db: db.prisma, secrets: testSecrets }, sourceId, {
+    timeoutMs: 5_000,
+    lagProbeMs: 300,
+    retryMs: { first: 50, max: 200 },
+    ...options,
+  });
   running.push(consumer);
   return consumer;
 }
@@ -65,7 +70,10 @@ describe("CDC: crashes, lost slots, the guardrail and deletion", () => {
     expect(applied.data).toEqual({ id: 1, name: "once" });
     // The slot was never told: its confirmed position is still before the stored apply.
     const state = await stateOf(sourceId);
-    const { rows } = await customer.query<{ confirmed: string }>(`SELECT confirmed_flush_lsn::text AS confirmed FROM pg_replication_slots WHERE slot_name = $1`, [state.slot]);
+    const { rows } = await customer.query<{ confirmed: string }>(
+      `SELECT confirmed_flush_lsn::text AS confirmed FROM pg_replication_slots WHERE slot_name = $1`,
+      [state.slot],
+    );
     expect(lsnAtOrBefore(rows[0]!.confirmed, state.appliedLsn!)).toBe(true);
     expect(rows[0]!.confirmed).not.toBe(state.appliedLsn);
 
@@ -123,10 +131,21 @@ describe("CDC: crashes, lost slots, the guardrail and deletion", () => {
     expect((await rowsOf(sourceId)).get("5")).toEqual(unchanged);
     // Marked just after the pass committed.
     const run = await waitFor(
-      () => db.prisma.syncRun.findFirst({ where: { dataSourceId: sourceId, trigger: "cdc_full_compare", fallbackReason: { not: null } }, orderBy: { startedAt: "desc" } }).then((found) => found ?? undefined),
+      () =>
+        db.prisma.syncRun
+          .findFirst({ where: { dataSourceId: sourceId, trigger: "cdc_full_compare", fallbackReason: { not: null } }, orderBy: { startedAt: "desc" } })
+          .then((found) => found ?? undefined),
       "the marked run",
     );
-    expect(run).toMatchObject({ status: "ok", updated: 1, inserted: 0, tombstoned: 0, captureMode: "cdc", fullCompare: true, fallbackReason: "the replication slot is missing" });
+    expect(run).toMatchObject({
+      status: "ok",
+      updated: 1,
+      inserted: 0,
+      tombstoned: 0,
+      captureMode: "cdc",
+      fullCompare: true,
+      fallbackReason: "the replication slot is missing",
+    });
     // Streaming resumed on the new slot.
     await customer.query(`INSERT INTO public.${table} VALUES (12, 'after')`);
     await waitFor(async () => (await rowsOf(sourceId)).has("12"), "streaming on the new slot");
@@ -142,7 +161,13 @@ describe("CDC: crashes, lost slots, the guardrail and deletion", () => {
     expect(source).toMatchObject({ syncStatus: "needs_attention", declinedDeletions: 6 });
     expect([...(await rowsOf(sourceId)).values()].filter((row) => row.deletedAt === null)).toHaveLength(10);
     const run = await db.prisma.syncRun.findFirstOrThrow({ where: { dataSourceId: sourceId, trigger: "cdc" } });
-    expect(run).toMatchObject({ status: "needs_attention", declined: 6, declinedSample: ["1", "2", "3", "4", "5", "6"], captureMode: "cdc", fullCompare: false });
+    expect(run).toMatchObject({
+      status: "needs_attention",
+      declined: 6,
+      declinedSample: ["1", "2", "3", "4", "5", "6"],
+      captureMode: "cdc",
+      fullCompare: false,
+    });
     // Other changes keep flowing meanwhile; a further deletion is held back with the rest.
     await customer.query(`BEGIN; UPDATE public.${table} SET name = 'still flowing' WHERE id = 8; DELETE FROM public.${table} WHERE id = 7; COMMIT`);
     await waitFor(async () => ((await rowsOf(sourceId)).get("8")!.data as { name: string }).name === "still flowing", "the update");
@@ -153,7 +178,10 @@ describe("CDC: crashes, lost slots, the guardrail and deletion", () => {
     await customer.query(`INSERT INTO public.${table} VALUES (3, 'back again')`);
     await waitFor(async () => ((await declined()) === 6 ? true : undefined), "the count to drop by the row written again");
     await customer.query(`DELETE FROM public.${table} WHERE id = 3`);
-    await waitFor(async () => (await db.prisma.syncRun.count({ where: { dataSourceId: sourceId, trigger: "cdc" } })) === 3 || undefined, "the deletion held again");
+    await waitFor(
+      async () => (await db.prisma.syncRun.count({ where: { dataSourceId: sourceId, trigger: "cdc" } })) === 3 || undefined,
+      "the deletion held again",
+    );
     expect(await declined()).toBe(7);
 
     await approveDeletions(db.prisma, CLI_OPERATOR, sourceId);

@@ -12,7 +12,9 @@ describe("scheduled passes of a CDC source", () => {
   it("run when deletions were approved, and compare in full once a day", () => {
     expect(scheduledPassForCdc({ captureMode: "cdc", captureState: streaming, deletionsApprovedAt: now, lastFullCompareAt: recent }, now)).toBe("run");
     const dayOld = new Date(now.getTime() - CDC_FULL_COMPARE_EVERY_MS);
-    expect(scheduledPassForCdc({ captureMode: "cdc", captureState: streaming, deletionsApprovedAt: null, lastFullCompareAt: dayOld }, now)).toBe("full_compare");
+    expect(scheduledPassForCdc({ captureMode: "cdc", captureState: streaming, deletionsApprovedAt: null, lastFullCompareAt: dayOld }, now)).toBe(
+      "full_compare",
+    );
   });
   it("run as before for other modes, or before the stream is established", () => {
     expect(scheduledPassForCdc({ captureMode: "compare", captureState: null, deletionsApprovedAt: null, lastFullCompareAt: null }, now)).toBe("run");

@@ -35,10 +35,10 @@ export function readCdcState(captureState: unknown): CdcState | null {
 
 /** Replaces the `cdc` key, keeping whatever other modes stored beside it. */
 export async function writeCdcState(client: pg.ClientBase, sourceId: string, state: CdcState): Promise<void> {
-  await client.query(
-    `UPDATE data_sources SET capture_state = COALESCE(capture_state, '{}'::jsonb) || jsonb_build_object('cdc', $2::jsonb) WHERE id = $1`,
-    [sourceId, JSON.stringify(state)],
-  );
+  await client.query(`UPDATE data_sources SET capture_state = COALESCE(capture_state, '{}'::jsonb) || jsonb_build_object('cdc', $2::jsonb) WHERE id = $1`, [
+    sourceId,
+    JSON.stringify(state),
+  ]);
 }
 
 /** Changes a few fields of the stored state (read under the row's lock, so two writers cannot cross). */

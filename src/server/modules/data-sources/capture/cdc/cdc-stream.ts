@@ -127,7 +127,11 @@ export function openCdcStream(endpoint: CdcEndpoint, state: CdcState, handlers: 
   const processing = loop();
   const done = (async () => {
     // The stream ending (the server closed it) or failing, or the apply failing, ends the session.
-    await Promise.race([processing, failed, subscribed.then(() => (draining || killed ? undefined : Promise.reject(new Error("the server ended the replication stream"))))]);
+    await Promise.race([
+      processing,
+      failed,
+      subscribed.then(() => (draining || killed ? undefined : Promise.reject(new Error("the server ended the replication stream")))),
+    ]);
   })();
   done.catch(() => undefined);
 

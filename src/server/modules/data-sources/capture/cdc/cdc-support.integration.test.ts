@@ -34,11 +34,17 @@ describe("whether a customer's database supports CDC, and why not", () => {
     expect(await check(logical.url, "unpublished")).toEqual({ supported: false, reason: expect.stringContaining("no publication covers public.unpublished") });
 
     await logical.query(`CREATE TABLE public.keyless (id int, v text); CREATE PUBLICATION keyless_pub FOR TABLE public.keyless WITH (publish = 'insert')`);
-    expect(await check(logical.url, "keyless")).toEqual({ supported: false, reason: expect.stringContaining(`the key column "id" is not in the replica identity`) });
+    expect(await check(logical.url, "keyless")).toEqual({
+      supported: false,
+      reason: expect.stringContaining(`the key column "id" is not in the replica identity`),
+    });
     await logical.query(`ALTER TABLE public.keyless REPLICA IDENTITY FULL`);
     expect(await check(logical.url, "keyless")).toMatchObject({ supported: true });
     await logical.query(`CREATE TABLE public.other_key (id int PRIMARY KEY, code text UNIQUE); CREATE PUBLICATION other_key_pub FOR TABLE public.other_key`);
-    expect(await check(logical.url, "other_key", "code")).toMatchObject({ supported: false, reason: expect.stringContaining(`"code" is not in the replica identity`) });
+    expect(await check(logical.url, "other_key", "code")).toMatchObject({
+      supported: false,
+      reason: expect.stringContaining(`"code" is not in the replica identity`),
+    });
 
     const role = `gw_plain_${Math.random().toString(36).slice(2, 8)}`;
     await logical.query(`CREATE ROLE ${role} LOGIN PASSWORD 'pw'; GRANT SELECT ON public.ok_t TO ${role}`);

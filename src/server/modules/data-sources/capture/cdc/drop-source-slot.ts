@@ -14,7 +14,12 @@ export type SlotDrop = { dropped: boolean } | { dropped: false; reason: string }
  * so the owner can drop it by hand (docs/postgres-sources.md). A consumer still attached (it
  * stops within a few seconds of the deletion) is disconnected first.
  */
-export async function dropSourceSlot(db: PrismaClient, deps: Pick<ConnectorDeps, "secrets" | "targets">, sourceId: string, timeoutMs = 10_000): Promise<SlotDrop> {
+export async function dropSourceSlot(
+  db: PrismaClient,
+  deps: Pick<ConnectorDeps, "secrets" | "targets">,
+  sourceId: string,
+  timeoutMs = 10_000,
+): Promise<SlotDrop> {
   const source = await db.dataSource.findUnique({ where: { id: sourceId } });
   if (!source || (source.captureMode !== "cdc" && readCdcState(source.captureState) === null)) return { dropped: false };
   const slot = readCdcState(source.captureState)?.slot ?? slotNameFor(sourceId);

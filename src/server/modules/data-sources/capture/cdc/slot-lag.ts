@@ -16,7 +16,13 @@ export interface MeasureOptions {
  * Reads the slot's state on the customer's server (a plain connection: the streaming one cannot
  * run queries) and keeps its lag on the source's state, for the source page and /metrics.
  */
-export async function measureLag(db: PrismaClient, endpoint: CdcEndpoint, sourceId: string, timeoutMs: number, options: MeasureOptions = {}): Promise<Result<SlotCheck>> {
+export async function measureLag(
+  db: PrismaClient,
+  endpoint: CdcEndpoint,
+  sourceId: string,
+  timeoutMs: number,
+  options: MeasureOptions = {},
+): Promise<Result<SlotCheck>> {
   const client = endpoint.plainClient(timeoutMs);
   let health;
   try {

@@ -43,7 +43,11 @@ export async function readDeleted(
       if (!("tooMany" in answer)) return answer;
       const middle = floorMinute(new Date((start.getTime() + end.getTime()) / 2));
       if (middle.getTime() - start.getTime() <= MINUTE || end.getTime() - middle.getTime() <= MINUTE) {
-        return { ok: false, unavailable: true, reason: `the CRM logged more deletions of ${config.object} within two minutes than its deleted-records query returns` };
+        return {
+          ok: false,
+          unavailable: true,
+          reason: `the CRM logged more deletions of ${config.object} within two minutes than its deleted-records query returns`,
+        };
       }
       pending.unshift([start, middle], [middle, end]);
       continue;
@@ -79,7 +83,8 @@ function judge(operation: string, response: CrmResponse, start: Date): WindowAns
   const code = errorCodeOf(response.body);
   if (response.status !== 200) {
     if (code === "EXCEEDED_ID_LIMIT") return { ok: false, tooMany: true, reason: describeCrmError(operation, response) };
-    if (code === "INVALID_REPLICATION_DATE") return { ok: false, unavailable: true, reason: `${describeCrmError(operation, response)}: the window is past the CRM's delete log` };
+    if (code === "INVALID_REPLICATION_DATE")
+      return { ok: false, unavailable: true, reason: `${describeCrmError(operation, response)}: the window is past the CRM's delete log` };
     return failure(describeCrmError(operation, response));
   }
   const body = response.body as { deletedRecords?: unknown; earliestDateAvailable?: unknown; latestDateCovered?: unknown };
@@ -87,7 +92,11 @@ function judge(operation: string, response: CrmResponse, start: Date): WindowAns
   // The log no longer reaches back to the window's start: deletions in between are lost to it.
   const earliest = parseDate(body.earliestDateAvailable);
   if (earliest !== null && earliest > start) {
-    return { ok: false, unavailable: true, reason: `${operation} reaches back only to ${earliest.toISOString()}, after the window's start ${start.toISOString()}` };
+    return {
+      ok: false,
+      unavailable: true,
+      reason: `${operation} reaches back only to ${earliest.toISOString()}, after the window's start ${start.toISOString()}`,
+    };
   }
   const ids: string[] = [];
   for (const record of body.deletedRecords as { id?: unknown }[]) {

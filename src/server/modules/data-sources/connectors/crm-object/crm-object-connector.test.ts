@@ -49,7 +49,12 @@ describe("the CRM object connector (Salesforce REST query protocol)", () => {
     const first = batches[0]![0]!;
     expect(first).toEqual({
       externalId: "001000000000000",
-      data: { Id: "001000000000000", Name: "Account 0", Industry: null, SystemModstamp: expect.stringMatching(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}\+0000$/) },
+      data: {
+        Id: "001000000000000",
+        Name: "Account 0",
+        Industry: null,
+        SystemModstamp: expect.stringMatching(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}\+0000$/),
+      },
       orderValue: null,
     });
     expect(crm.requests).toEqual([
@@ -120,7 +125,10 @@ describe("the CRM object connector (Salesforce REST query protocol)", () => {
     const unknownField = await readAll({ fields: ["Revenue__c"] });
     expect(unknownField.failure).toBe("The CRM query on Account answered 400 (INVALID_FIELD: No such column 'Revenue__c' on entity 'Account'.)");
     const config = crmObjectConfigSchema.parse({ instanceUrl: crm.url, object: "Opportunity" });
-    const opened = await crmObjectConnector(config, { clientId: crm.clientId, clientSecret: crm.clientSecret }, LOCAL_TARGETS).fetchSnapshot({ batchSize: 200, timeoutMs: 2_000 });
+    const opened = await crmObjectConnector(config, { clientId: crm.clientId, clientSecret: crm.clientSecret }, LOCAL_TARGETS).fetchSnapshot({
+      batchSize: 200,
+      timeoutMs: 2_000,
+    });
     expect(opened).toEqual({ ok: false, reason: "The CRM has no object named Opportunity" });
   });
 
@@ -148,14 +156,23 @@ describe("the CRM object connector (Salesforce REST query protocol)", () => {
       if (!url.endsWith("/services/oauth2/token")) return response;
       return Response.json({ ...((await response.json()) as object), instance_url: "http://127.0.0.2:9" });
     };
-    const opened = await crmObjectConnector(config, { clientId: crm.clientId, clientSecret: crm.clientSecret }, LOCAL_TARGETS, rewriting).fetchSnapshot({ batchSize: 200, timeoutMs: 2_000 });
-    expect(opened).toEqual({ ok: false, reason: `The CRM token endpoint named an instance_url outside ${new URL(crm.url).host} (127.0.0.2:9); refusing to send the token there` });
+    const opened = await crmObjectConnector(config, { clientId: crm.clientId, clientSecret: crm.clientSecret }, LOCAL_TARGETS, rewriting).fetchSnapshot({
+      batchSize: 200,
+      timeoutMs: 2_000,
+    });
+    expect(opened).toEqual({
+      ok: false,
+      reason: `The CRM token endpoint named an instance_url outside ${new URL(crm.url).host} (127.0.0.2:9); refusing to send the token there`,
+    });
     expect(called).toEqual([new URL(crm.url).host]);
   });
 
   it("refuses plain http to the CRM unless private targets are allowed", async () => {
     const config = crmObjectConfigSchema.parse({ instanceUrl: crm.url, object: "Account" });
-    const opened = await crmObjectConnector(config, { clientId: crm.clientId, clientSecret: crm.clientSecret }, { allowPrivate: false }).fetchSnapshot({ batchSize: 200, timeoutMs: 2_000 });
+    const opened = await crmObjectConnector(config, { clientId: crm.clientId, clientSecret: crm.clientSecret }, { allowPrivate: false }).fetchSnapshot({
+      batchSize: 200,
+      timeoutMs: 2_000,
+    });
     expect(opened).toMatchObject({ ok: false, reason: expect.stringMatching(/^The CRM instance URL was refused: the instance URL must use https/) });
     expect(crm.requests).toEqual([]);
   });

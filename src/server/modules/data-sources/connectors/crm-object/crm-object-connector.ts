@@ -38,7 +38,12 @@ export interface CrmObjectConnector extends Connector {
  * token, then SOQL `query` pages followed through `nextRecordsUrl`, one page per batch. The
  * record Id is the external_id. Rows are read in Id order, which sets their first display order.
  */
-export function crmObjectConnector(config: CrmObjectConfig, credentials: CrmCredentials, policy: TargetPolicy, fetchImpl: FetchLike = guardedFetch(policy)): CrmObjectConnector {
+export function crmObjectConnector(
+  config: CrmObjectConfig,
+  credentials: CrmCredentials,
+  policy: TargetPolicy,
+  fetchImpl: FetchLike = guardedFetch(policy),
+): CrmObjectConnector {
   const secrets = [credentials.clientSecret];
   const clean = <T>(result: Result<T>): Result<T> => (result.ok ? result : failure(redactSecrets(result.reason, secrets)));
   let requests = 0;

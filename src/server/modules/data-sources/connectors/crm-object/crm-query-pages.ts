@@ -97,4 +97,3 @@ export async function* readPages(
     next = following;
   }
 }
-

@@ -84,7 +84,13 @@ export interface ObjectDescription {
 
 export async function describeObject(fetchImpl: FetchLike, config: CrmObjectConfig, session: Session, timeoutMs: number): Promise<Result<ObjectDescription>> {
   const operation = `Describing ${config.object}`;
-  const response = await crmRequest(fetchImpl, operation, `${session.baseUrl}/services/data/${config.apiVersion}/sobjects/${config.object}/describe`, authorized(session), timeoutMs);
+  const response = await crmRequest(
+    fetchImpl,
+    operation,
+    `${session.baseUrl}/services/data/${config.apiVersion}/sobjects/${config.object}/describe`,
+    authorized(session),
+    timeoutMs,
+  );
   if (!response.ok) return response;
   if (response.value.status === 404) return failure(`The CRM has no object named ${config.object}`);
   if (response.value.status !== 200) return failure(describeCrmError(operation, response.value));

@@ -27,11 +27,7 @@ function tlsOptions(target: PostgresTarget): pg.ClientConfig["ssl"] {
  * pgpass; none in the URL means an empty one), and the fields pg only reads from the
  * environment are reset after construction.
  */
-export function customerClient(
-  target: PostgresTarget,
-  address: string,
-  options: { timeoutMs: number; applicationName: string },
-): pg.Client {
+export function customerClient(target: PostgresTarget, address: string, options: { timeoutMs: number; applicationName: string }): pg.Client {
   const config = {
     host: address,
     port: target.port,

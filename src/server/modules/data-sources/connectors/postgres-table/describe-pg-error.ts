@@ -43,7 +43,8 @@ export function describePgError(error: unknown, where: PostgresTarget): string {
       if (/client password must be a non-empty string/.test(message)) reason = `the server at ${target} asks for a password and the connection URL has none`;
       else if (/timeout/i.test(message)) reason = `timed out talking to ${target}`;
       // "not queryable": the connection dropped while idle (between two reads of a pass).
-      else if (/terminated unexpectedly|Connection terminated|connection error and is not queryable/i.test(message)) reason = `the connection to ${target} was closed unexpectedly`;
+      else if (/terminated unexpectedly|Connection terminated|connection error and is not queryable/i.test(message))
+        reason = `the connection to ${target} was closed unexpectedly`;
       else reason = `${message} (${target})`;
   }
   return redactSecrets(reason, [where.password ?? undefined]);

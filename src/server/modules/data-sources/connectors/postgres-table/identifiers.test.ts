@@ -16,9 +16,13 @@ describe("Postgres identifiers", () => {
 
   it("quoting round-trips any name (property)", () => {
     fc.assert(
-      fc.property(fc.string({ minLength: 1 }).filter((s) => !s.includes("\u0000")), fc.string({ minLength: 1 }).filter((s) => !s.includes("\u0000")), (schema, table) => {
-        expect(parseTableName(formatTableName({ schema, table }))).toEqual({ schema, table });
-      }),
+      fc.property(
+        fc.string({ minLength: 1 }).filter((s) => !s.includes("\u0000")),
+        fc.string({ minLength: 1 }).filter((s) => !s.includes("\u0000")),
+        (schema, table) => {
+          expect(parseTableName(formatTableName({ schema, table }))).toEqual({ schema, table });
+        },
+      ),
     );
     expect(quoteIdent('x"; DROP TABLE t; --')).toBe('"x""; DROP TABLE t; --"');
   });

@@ -8,11 +8,17 @@ const customer = useCustomerDatabase();
 
 beforeAll(async () => {
   await customer.query(`CREATE TABLE public.products (sku text PRIMARY KEY, title text, price numeric(10,2), launched date, tags jsonb)`);
-  await customer.query(`INSERT INTO public.products SELECT 'sku-' || lpad(g::text, 4, '0'), 'Product ' || g, g * 1.5, date '2026-01-01' + g, '["a"]' FROM generate_series(1, 1234) g`);
+  await customer.query(
+    `INSERT INTO public.products SELECT 'sku-' || lpad(g::text, 4, '0'), 'Product ' || g, g * 1.5, date '2026-01-01' + g, '["a"]' FROM generate_series(1, 1234) g`,
+  );
 });
 
 function open(config: Record<string, unknown>, url = customer.url) {
-  return postgresTableConnector(postgresTableConfigSchema.parse(config), { url }, { policy: { allowPrivate: true }, serviceDatabaseUrl: () => undefined }).fetchSnapshot({ batchSize: 500, timeoutMs: 5_000 });
+  return postgresTableConnector(
+    postgresTableConfigSchema.parse(config),
+    { url },
+    { policy: { allowPrivate: true }, serviceDatabaseUrl: () => undefined },
+  ).fetchSnapshot({ batchSize: 500, timeoutMs: 5_000 });
 }
 
 async function drain(snapshot: Snapshot): Promise<SourceRecord[][]> {
@@ -100,16 +106,25 @@ describe("the Postgres table connector", () => {
     await customer.query(`ALTER DATABASE "${database}" SET extra_float_digits = -3`);
     const opened = await open({ table: "public.styled", keyColumn: "day" }).finally(() => customer.query(`ALTER DATABASE "${database}" RESET ALL`));
     if (!opened.ok) throw new Error(opened.reason);
-    expect((await drain(opened.value))[0]![0]).toMatchObject({ externalId: "2026-01-02", data: { day: "2026-01-02", ratio: 0.1234567890123456, span: "1 day 02:00:00" } });
+    expect((await drain(opened.value))[0]![0]).toMatchObject({
+      externalId: "2026-01-02",
+      data: { day: "2026-01-02", ratio: 0.1234567890123456, span: "1 day 02:00:00" },
+    });
   });
 
   it("explains a bad configuration: missing table, key, column, or an order column that is not a number or date", async () => {
-    expect(await open({ table: "public.nope", keyColumn: "id" })).toEqual({ ok: false, reason: "the table public.nope does not exist or the user cannot read it" });
+    expect(await open({ table: "public.nope", keyColumn: "id" })).toEqual({
+      ok: false,
+      reason: "the table public.nope does not exist or the user cannot read it",
+    });
     expect(await open({ table: "public.products", keyColumn: "id" })).toEqual({
       ok: false,
       reason: 'the column "id" is not in public.products (columns: sku, title, price, launched, tags)',
     });
-    expect(await open({ table: "public.products", keyColumn: "sku", columns: ["title", "colour"] })).toMatchObject({ ok: false, reason: expect.stringContaining('"colour"') });
+    expect(await open({ table: "public.products", keyColumn: "sku", columns: ["title", "colour"] })).toMatchObject({
+      ok: false,
+      reason: expect.stringContaining('"colour"'),
+    });
     expect(await open({ table: "public.products", keyColumn: "sku", orderColumn: "title" })).toEqual({
       ok: false,
       reason: 'the order column "title" has type text; it must be a number or a date',
@@ -118,7 +133,11 @@ describe("the Postgres table connector", () => {
 
   it("holds one connection while the snapshot is open and releases it on close", async () => {
     const connections = async () =>
-      (await customer.query<{ n: number }>(`SELECT count(*)::int AS n FROM pg_stat_activity WHERE application_name = 'groundwork-sync' AND datname = current_database()`)).rows[0]!.n;
+      (
+        await customer.query<{ n: number }>(
+          `SELECT count(*)::int AS n FROM pg_stat_activity WHERE application_name = 'groundwork-sync' AND datname = current_database()`,
+        )
+      ).rows[0]!.n;
     const opened = await open({ table: "public.products", keyColumn: "sku" });
     if (!opened.ok) throw new Error(opened.reason);
     expect(await connections()).toBe(1);

@@ -166,7 +166,11 @@ async function prepareRead(
       table,
       key,
       selectRows: (where) => select(`${data} AS data`, where),
-      shape: JSON.stringify({ key: `${config.keyColumn}:${keyType}`, order: config.orderColumn, columns: columns.map((name) => `${name}:${byName.get(name)!.type}`) }),
+      shape: JSON.stringify({
+        key: `${config.keyColumn}:${keyType}`,
+        order: config.orderColumn,
+        columns: columns.map((name) => `${name}:${byName.get(name)!.type}`),
+      }),
     },
   });
 }
@@ -220,9 +224,7 @@ async function* readBatches<T>(
   for (;;) {
     let rows: ReadRow[];
     try {
-      ({ rows } = after === null
-        ? await client.query(sql.first, [options.batchSize])
-        : await client.query(sql.next, [options.batchSize, after]));
+      ({ rows } = after === null ? await client.query(sql.first, [options.batchSize]) : await client.query(sql.next, [options.batchSize, after]));
     } catch (error) {
       yield failure(`Reading the source table failed: ${describePgError(error, target)}`);
       return;

@@ -33,12 +33,7 @@ const UNSUPPORTED_KINDS: Record<string, string> = {
  * is read by the next pass. txid_* functions (not pg_* of Postgres 13+) so 9.4+ servers work;
  * both are 64-bit and epoch-adjusted.
  */
-export async function prepareXminRead(
-  session: CustomerSession,
-  prepared: PreparedXmin,
-  options: FetchOptions,
-  target: PostgresTarget,
-): Promise<XminRead> {
+export async function prepareXminRead(session: CustomerSession, prepared: PreparedXmin, options: FetchOptions, target: PostgresTarget): Promise<XminRead> {
   // Children (partitions, inheritance) are part of the signature: one attached with its old rows
   // would bring rows whose xmin is older than the horizon (D283).
   const { rows } = await session.query<{ relkind: string; oid: string; children: string | null; horizon: string; next_xid: string }>(
@@ -77,9 +72,13 @@ async function* readChanged(
 ): AsyncGenerator<Result<SourceRecord[]>> {
   const xid = BigInt(since) & 0xffffffffn;
   try {
-    await session.query(`DECLARE sync_changed NO SCROLL CURSOR FOR ${prepared.selectRows(`${prepared.key} IS NOT NULL AND age(t.xmin) <= age('${xid}'::xid)`)} ORDER BY ${prepared.key}`);
+    await session.query(
+      `DECLARE sync_changed NO SCROLL CURSOR FOR ${prepared.selectRows(`${prepared.key} IS NOT NULL AND age(t.xmin) <= age('${xid}'::xid)`)} ORDER BY ${prepared.key}`,
+    );
     for (;;) {
-      const { rows } = await session.query<{ external_id: string; order_value: number | null; data: Record<string, unknown> }>(`FETCH ${options.batchSize} FROM sync_changed`);
+      const { rows } = await session.query<{ external_id: string; order_value: number | null; data: Record<string, unknown> }>(
+        `FETCH ${options.batchSize} FROM sync_changed`,
+      );
       session.countRows(rows.length);
       if (rows.length > 0) yield success(rows.map((row) => ({ externalId: row.external_id, data: row.data, orderValue: row.order_value })));
       if (rows.length < options.batchSize) break;
@@ -92,7 +91,9 @@ async function* readChanged(
 
 async function countRows(session: CustomerSession, prepared: PreparedXmin, target: PostgresTarget): Promise<Result<number>> {
   try {
-    const { rows } = await session.query<{ n: string }>(`SELECT count(*)::bigint::text AS n FROM ${formatTableName(prepared.table)} t WHERE ${prepared.key} IS NOT NULL`);
+    const { rows } = await session.query<{ n: string }>(
+      `SELECT count(*)::bigint::text AS n FROM ${formatTableName(prepared.table)} t WHERE ${prepared.key} IS NOT NULL`,
+    );
     return success(Number(rows[0]!.n));
   } catch (error) {
     return failure(`Reading the source table failed: ${describePgError(error, target)}`);
@@ -102,7 +103,9 @@ async function countRows(session: CustomerSession, prepared: PreparedXmin, targe
 /** Every key, as text, straight from the customer's COPY into ours: no parsing, no hashing. */
 async function copyKeys(session: CustomerSession, prepared: PreparedXmin, into: Writable, target: PostgresTarget): Promise<Result<void>> {
   session.cost.statements += 1;
-  const stream = session.client.query(copyTo(`COPY (SELECT ${prepared.key}::text FROM ${formatTableName(prepared.table)} t WHERE ${prepared.key} IS NOT NULL) TO STDOUT`));
+  const stream = session.client.query(
+    copyTo(`COPY (SELECT ${prepared.key}::text FROM ${formatTableName(prepared.table)} t WHERE ${prepared.key} IS NOT NULL) TO STDOUT`),
+  );
   try {
     await pipeline(stream, into);
     session.countRows(stream.rowCount);

@@ -52,7 +52,10 @@ describe("creating a source refuses every bypass of the target rules, naming the
       ["postgres://u:p@[::1]/shop", "credentials.url: the host ::1 is a loopback address"],
       ["postgres://u:p@[::ffff:7f00:1]/shop", "credentials.url: the host ::ffff:7f00:1 is a loopback address"],
       ["postgres://u:p@[::ffff:0:127.0.0.1]/shop", "credentials.url: the host ::ffff:0:7f00:1 is a loopback address"],
-      ["postgres://u:p@[2001:0:4136:e378:8000:63bf:3fff:fdd2]/shop", "credentials.url: the host 2001:0:4136:e378:8000:63bf:3fff:fdd2 is a tunnelled or translated IPv4 address"],
+      [
+        "postgres://u:p@[2001:0:4136:e378:8000:63bf:3fff:fdd2]/shop",
+        "credentials.url: the host 2001:0:4136:e378:8000:63bf:3fff:fdd2 is a tunnelled or translated IPv4 address",
+      ],
       ["postgres://u:p@0.0.0.0/shop", "credentials.url: the host 0.0.0.0 is an unspecified address"],
       ["postgres://u:p@[::]/shop", "credentials.url: the host :: is an unspecified address"],
       ["postgres://u:p@169.254.169.254/shop", "credentials.url: the host 169.254.169.254 is a link-local address"],
@@ -66,13 +69,23 @@ describe("creating a source refuses every bypass of the target rules, naming the
 
   it("CRM instance URLs: plain http, loopback, private", async () => {
     const org = await createTestOrganization(db.prisma);
-    const crm = (instanceUrl: string): ManagedSourceInput => ({ kind: "crm_object", organizationId: org, name: "CRM", config: { instanceUrl, object: "Account" }, credentials: { clientId: "a", clientSecret: "b" } });
+    const crm = (instanceUrl: string): ManagedSourceInput => ({
+      kind: "crm_object",
+      organizationId: org,
+      name: "CRM",
+      config: { instanceUrl, object: "Account" },
+      credentials: { clientId: "a", clientSecret: "b" },
+    });
     const targets = strict({ "crm.example.com": ["203.0.113.30"], "crm.internal": ["172.20.0.4"] });
     expect(await refusal(crm("http://crm.example.com"), targets)).toBe("Invalid data source. config.instanceUrl: the instance URL must use https");
-    expect(await refusal(crm("http://127.0.0.1:9999"), targets)).toMatch(/config\.instanceUrl: the instance URL must use https \(plain http is allowed only to a loopback host/);
+    expect(await refusal(crm("http://127.0.0.1:9999"), targets)).toMatch(
+      /config\.instanceUrl: the instance URL must use https \(plain http is allowed only to a loopback host/,
+    );
     expect(await refusal(crm("https://127.0.0.1"), targets)).toMatch(/config\.instanceUrl: the host 127\.0\.0\.1 is a loopback address/);
     expect(await refusal(crm("https://crm.internal"), targets)).toMatch(/config\.instanceUrl: the host crm\.internal \(172\.20\.0\.4\) is a private address/);
-    await expect(createManagedSource(db.prisma, testSecrets, CLI_OPERATOR, crm("https://crm.example.com"), targets)).resolves.toMatchObject({ id: expect.any(String) });
+    await expect(createManagedSource(db.prisma, testSecrets, CLI_OPERATOR, crm("https://crm.example.com"), targets)).resolves.toMatchObject({
+      id: expect.any(String),
+    });
   });
 
   it("the service's own database (as registered by the entry point), even with private targets allowed and by another name", async () => {
@@ -84,7 +97,9 @@ describe("creating a source refuses every bypass of the target rules, naming the
       // The default wiring: the operator setting (on in these tests) and the registered database.
       const message = await refusal(tableSource(org, own.toString()));
       expect(message).toMatch(/credentials\.url: localhost:\d+\/gw_test_\w+ is this service's own database/);
-      await expect(createManagedSource(db.prisma, testSecrets, CLI_OPERATOR, tableSource(org, customer.url))).resolves.toMatchObject({ id: expect.any(String) });
+      await expect(createManagedSource(db.prisma, testSecrets, CLI_OPERATOR, tableSource(org, customer.url))).resolves.toMatchObject({
+        id: expect.any(String),
+      });
     } finally {
       registerServiceDatabase(undefined);
     }
@@ -102,10 +117,20 @@ describe("connecting to a tenant's database", () => {
     const { id } = await createManagedSource(db.prisma, testSecrets, CLI_OPERATOR, input, strict({ "customer-db.test": ["203.0.113.40"] }));
 
     const rebound = await runSyncPass({ db: db.prisma, secrets: testSecrets, targets: strict({ "customer-db.test": ["127.0.0.1"] }) }, id, { trigger: "test" });
-    expect(rebound).toMatchObject({ status: "error", error: "Could not read public.rebound: the host customer-db.test (127.0.0.1) is a loopback address; the operator has not allowed private targets (GROUNDWORK_ALLOW_PRIVATE_TARGETS)" });
+    expect(rebound).toMatchObject({
+      status: "error",
+      error:
+        "Could not read public.rebound: the host customer-db.test (127.0.0.1) is a loopback address; the operator has not allowed private targets (GROUNDWORK_ALLOW_PRIVATE_TARGETS)",
+    });
 
-    const allowed: ConnectorTargets = { policy: { allowPrivate: true, resolve: dns({ "customer-db.test": ["127.0.0.1"] }) }, serviceDatabaseUrl: () => undefined };
-    expect(await runSyncPass({ db: db.prisma, secrets: testSecrets, targets: allowed }, id, { trigger: "test" })).toMatchObject({ status: "ok", counts: { inserted: 1 } });
+    const allowed: ConnectorTargets = {
+      policy: { allowPrivate: true, resolve: dns({ "customer-db.test": ["127.0.0.1"] }) },
+      serviceDatabaseUrl: () => undefined,
+    };
+    expect(await runSyncPass({ db: db.prisma, secrets: testSecrets, targets: allowed }, id, { trigger: "test" })).toMatchObject({
+      status: "ok",
+      counts: { inserted: 1 },
+    });
   });
 
   it("never uses the service's PGPASSWORD (or ~/.pgpass) for a URL without a password", async () => {
@@ -123,12 +148,20 @@ describe("connecting to a tenant's database", () => {
       const { id } = await createManagedSource(db.prisma, testSecrets, CLI_OPERATOR, input);
       vi.stubEnv("PGPASSWORD", password);
       const outcome = await runSyncPass({ db: db.prisma, secrets: testSecrets }, id, { trigger: "test" });
-      expect(outcome).toMatchObject({ status: "error", error: expect.stringMatching(/^Could not read public\.guarded: the server at 127\.0\.0\.1:\d+\/\w+ asks for a password and the connection URL has none$/) });
+      expect(outcome).toMatchObject({
+        status: "error",
+        error: expect.stringMatching(
+          /^Could not read public\.guarded: the server at 127\.0\.0\.1:\d+\/\w+ asks for a password and the connection URL has none$/,
+        ),
+      });
 
       // The same role with its password in the URL reads fine: the refusal above is the missing password.
       url.password = password;
       const withPassword = await createManagedSource(db.prisma, testSecrets, CLI_OPERATOR, { ...input, credentials: { url: url.toString() } });
-      expect(await runSyncPass({ db: db.prisma, secrets: testSecrets }, withPassword.id, { trigger: "test" })).toMatchObject({ status: "ok", counts: { inserted: 1 } });
+      expect(await runSyncPass({ db: db.prisma, secrets: testSecrets }, withPassword.id, { trigger: "test" })).toMatchObject({
+        status: "ok",
+        counts: { inserted: 1 },
+      });
     } finally {
       vi.unstubAllEnvs();
       await customer.query(`DROP OWNED BY ${role}; DROP ROLE ${role}`);

@@ -25,7 +25,8 @@ export async function checkCrmUrl(text: string, policy: TargetPolicy, what = "th
   if (url.protocol === "http:") {
     const loopback = host === "localhost" || (isIP(host) !== 0 && isLoopback(host));
     if (!loopback) return failure(`${what} must use https`);
-    if (!policy.allowPrivate) return failure(`${what} must use https (plain http is allowed only to a loopback host, with GROUNDWORK_ALLOW_PRIVATE_TARGETS=on)`);
+    if (!policy.allowPrivate)
+      return failure(`${what} must use https (plain http is allowed only to a loopback host, with GROUNDWORK_ALLOW_PRIVATE_TARGETS=on)`);
   } else if (url.protocol !== "https:") {
     return failure(`${what} must use https`);
   }

@@ -13,7 +13,10 @@ describe("a tenant's Postgres URL", () => {
       ok: true,
       value: { host: "db.example.com", port: 5432, database: "shop db", user: "app@acme", password: "p@ss/w", sslmode: "verify-full" },
     });
-    expect(parsePostgresUrl("postgres://reader@[2001:db8::5]:6543")).toMatchObject({ ok: true, value: { host: "2001:db8::5", port: 6543, database: "reader", password: null, sslmode: null } });
+    expect(parsePostgresUrl("postgres://reader@[2001:db8::5]:6543")).toMatchObject({
+      ok: true,
+      value: { host: "2001:db8::5", port: 6543, database: "reader", password: null, sslmode: null },
+    });
   });
 
   it("without a password has none (null), never one to be filled in from elsewhere", () => {
@@ -39,7 +42,10 @@ describe("a tenant's Postgres URL", () => {
 
 describe("checking a target's addresses", () => {
   const target = (host: string, port = 5432, database = "shop") => ({ host, port, database, user: "u", password: null, sslmode: null });
-  const dns = (answers: Record<string, string[]>): TargetPolicy["resolve"] => async (host) => answers[host] ?? [];
+  const dns =
+    (answers: Record<string, string[]>): TargetPolicy["resolve"] =>
+    async (host) =>
+      answers[host] ?? [];
 
   it("refuses a name when any one of its addresses is private, naming it", async () => {
     const policy = { allowPrivate: false, resolve: dns({ "db.example.com": ["93.184.216.34", "10.0.0.7"] }) };
