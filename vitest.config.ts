@@ -11,8 +11,32 @@ const alias = {
 // A failing test's output, and its file's, still is; VITEST_LOGS=all shows every test's.
 const QUIET = process.env.VITEST_LOGS === "all" ? false : "passed-only";
 
-// Projects: `unit` (pure logic, *.test.ts), `integration` (*.integration.test.ts, real Postgres;
-// each test file gets its own database cloned from a migrated template), `topology` (npm run
+/**
+ * Integration files whose assertions hold a deadline or a latency (a child's stop within 15 s, a
+ * median in milliseconds, a pass that must end before a timeout): they run alone.
+ */
+const TIMED_FILES = [
+  "src/server/process/start-worker-process.integration.test.ts",
+  "src/server/api/dashboard/hostile-trpc.integration.test.ts",
+  "src/cli/commands/source-manage.integration.test.ts",
+  "src/worker/worker-stop.integration.test.ts",
+  "src/worker/kill-mid-pass.integration.test.ts",
+  "src/server/node/shutdown.integration.test.ts",
+];
+
+const integration = {
+  setupFiles: ["src/test/console-logs.ts"],
+  include: ["src/**/*.integration.test.ts"],
+  environment: "node" as const,
+  globalSetup: ["src/test/global-setup.ts"],
+  // Customer databases and the fake CRM run on loopback: the operator setting that allows it.
+  env: { GROUNDWORK_ALLOW_PRIVATE_TARGETS: "on" },
+  testTimeout: 60_000,
+  hookTimeout: 120_000,
+};
+
+// Projects: `unit` (pure logic, *.test.ts), `integration` and `integration-timed` (*.integration.test.ts,
+// real Postgres; each test file gets its own database cloned from a migrated template), `topology` (npm run
 // test:topology only) and `device-sync` (the package's own tests).
 export default defineConfig({
   resolve: { alias },
@@ -33,16 +57,24 @@ export default defineConfig({
         resolve: { alias },
         test: {
           name: "integration",
-          // One file at a time for now (D562): side by side, the files that time a child process
-          // (start-worker-process's stop deadline, hostile-trpc's median) failed on two cores.
-          setupFiles: ["src/test/console-logs.ts"],
-          include: ["src/**/*.integration.test.ts"],
-          environment: "node",
-          globalSetup: ["src/test/global-setup.ts"],
-          // Customer databases and the fake CRM run on loopback: the operator setting that allows it.
-          env: { GROUNDWORK_ALLOW_PRIVATE_TARGETS: "on" },
-          testTimeout: 60_000,
-          hookTimeout: 120_000,
+          // Files side by side (D565): each has a database of its own cloned from the migrated
+          // template, and most of their time is spent waiting on Postgres and child processes.
+          ...integration,
+          exclude: [...TIMED_FILES, "node_modules/**"],
+          maxWorkers: 3,
+          sequence: { groupOrder: 0 },
+        },
+      },
+      {
+        resolve: { alias },
+        test: {
+          // The files that time a process or a request against a deadline, one at a time after the
+          // rest (D565): side by side on two cores their deadlines measured the neighbours (D562).
+          name: "integration-timed",
+          ...integration,
+          include: TIMED_FILES,
+          fileParallelism: false,
+          sequence: { groupOrder: 1 },
         },
       },
       {

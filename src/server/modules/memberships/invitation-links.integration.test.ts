@@ -17,7 +17,10 @@ const tokenOf = (issued: IssuedInvitation) => {
   return issued.delivery.link.split("#")[1]!;
 };
 /** A fresh client address per test, so one test's refusals do not spend another's budget. */
-const address = () => `198.51.100.${Math.floor(Math.random() * 250) + 1}`;
+// A fresh client address per call: a random one could repeat in a later test of this file and
+// bring the refusals an earlier test counted against it (the budget test then read rate_limited).
+let addresses = 0;
+const address = () => `198.51.100.${++addresses}`;
 
 async function setup() {
   const db = database.prisma;
