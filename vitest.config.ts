@@ -18,7 +18,6 @@ const QUIET = process.env.VITEST_LOGS === "all" ? false : "passed-only";
 const TIMED_FILES = [
   "src/server/process/start-worker-process.integration.test.ts",
   "src/server/api/dashboard/hostile-trpc.integration.test.ts",
-  "src/cli/commands/source-manage.integration.test.ts",
   "src/worker/worker-stop.integration.test.ts",
   "src/worker/kill-mid-pass.integration.test.ts",
   "src/server/node/shutdown.integration.test.ts",

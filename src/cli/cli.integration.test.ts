@@ -1,10 +1,13 @@
 import { describe, expect, it } from "vitest";
-import { cliRunner } from "@/test/cli-process";
+import { verifyPassword } from "@/server/modules/users/passwords";
+import { cliProcessRunner, cliRunner } from "@/test/cli-process";
 import { useTestDatabase } from "@/test/db";
 
 const database = useTestDatabase();
 
 const { cli, cliJson } = cliRunner(() => ({ DATABASE_URL: database.url }));
+// What only the real process shows (D564): its exit code, all it writes to stderr, its stdin.
+const spawned = cliProcessRunner(() => ({ DATABASE_URL: database.url }));
 
 describe("admin command line", () => {
   it("runs every command with valid JSON output, and never prints a token twice", async () => {
@@ -109,7 +112,7 @@ describe("admin command line", () => {
       ["nope"],
       ["owner", "create", "--email", "not-an-email", "--password", "correct horse battery"],
     ]) {
-      const result = await cli(args);
+      const result = await spawned.cli(args);
       expect(result.code, args.join(" ")).not.toBe(0);
       expect(
         result.stderr
@@ -193,5 +196,19 @@ describe("admin command line", () => {
       ).toEqual([expect.stringContaining(message)]);
     }
     expect(await database.prisma.apiKey.count({ where: { name: "x" } })).toBe(0);
+  }, 120_000);
+
+  it("as its own process: JSON on stdout and exit 0, a password piped on stdin, a refusal in one line and exit 2", async () => {
+    const created = await spawned.cli(["owner", "create", "--email", "piped@example.com", "--password", "-", "--json"], {}, "correct horse battery\n");
+    expect(created.code, created.stderr).toBe(0);
+    expect(JSON.parse(created.stdout)).toMatchObject({ email: "piped@example.com" });
+    const stored = await database.prisma.user.findUniqueOrThrow({ where: { email: "piped@example.com" } });
+    // The line piped in, without its newline, is the password.
+    expect(await verifyPassword(stored.passwordHash, "correct horse battery")).toBe(true);
+
+    const refused = await spawned.cli(["org", "create", "--json"]);
+    expect(refused.code).toBe(2);
+    expect(refused.stdout).toBe("");
+    expect(refused.stderr.split("\n").filter((line) => line !== "" && !line.includes("nodedir"))).toEqual(["error: missing --name"]);
   }, 120_000);
 });

@@ -1,15 +1,18 @@
+import { Readable } from "node:stream";
 import { describe, expect, it } from "vitest";
 import { CliUsageError, requireSecretOption, wholeNumberOption } from "./command";
 
 describe("secret options", () => {
+  const piped = (text: string) => Readable.from([text]);
+
   it("take the value as given, or read it from standard input when it is -", async () => {
-    expect(await requireSecretOption({ values: { password: "on the line" }, positionals: [] }, "password", async () => "unused")).toBe("on the line");
-    expect(await requireSecretOption({ values: { url: "-" }, positionals: [] }, "url", async () => "postgres://u:p@h/db\n")).toBe("postgres://u:p@h/db");
+    expect(await requireSecretOption({ values: { password: "on the line" }, positionals: [] }, "password", piped("unused"))).toBe("on the line");
+    expect(await requireSecretOption({ values: { url: "-" }, positionals: [] }, "url", piped("postgres://u:p@h/db\n"))).toBe("postgres://u:p@h/db");
   });
 
   it("refuse a missing option or an empty standard input", async () => {
-    await expect(requireSecretOption({ values: {}, positionals: [] }, "password", async () => "x")).rejects.toThrow(CliUsageError);
-    await expect(requireSecretOption({ values: { password: "-" }, positionals: [] }, "password", async () => "\n")).rejects.toThrow(/standard input was empty/);
+    await expect(requireSecretOption({ values: {}, positionals: [] }, "password", piped("x"))).rejects.toThrow(CliUsageError);
+    await expect(requireSecretOption({ values: { password: "-" }, positionals: [] }, "password", piped("\n"))).rejects.toThrow(/standard input was empty/);
   });
 });
 

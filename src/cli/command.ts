@@ -1,3 +1,4 @@
+import type { Writable } from "node:stream";
 import type { ParseArgsConfig } from "node:util";
 import type { PrismaClient } from "@/server/db/types";
 import type { Page } from "@/server/modules/pagination/page";
@@ -9,11 +10,19 @@ export interface CliArgs {
   positionals: string[];
 }
 
+/** Where a command writes and reads: the process's streams, or a test's when it runs in-process (D564). */
+export interface CliIo {
+  stdout: Writable & { isTTY?: boolean };
+  stderr: Writable & { isTTY?: boolean };
+  stdin: AsyncIterable<string | Uint8Array> & { isTTY?: boolean };
+}
+
 export interface CliContext {
   db: PrismaClient;
   databaseUrl: string;
   dataDir: string;
   json: boolean;
+  io: CliIo;
   /** Prints `value` as JSON under --json, else the human text. */
   print(value: unknown, human: string): void;
 }
@@ -84,16 +93,17 @@ export class CliUsageError extends Error {
  * A required secret option. `--name -` reads it from standard input instead, so a password or
  * connection URL need not appear in `ps` or the shell history.
  */
-export async function requireSecretOption(args: CliArgs, name: string, stdin: () => Promise<string> = readStdin): Promise<string> {
+export async function requireSecretOption(args: CliArgs, name: string, stdin: CliIo["stdin"]): Promise<string> {
   const value = requireOption(args, name);
   if (value !== "-") return value;
-  const fromStdin = (await stdin()).replace(/\r?\n$/, "");
+  const fromStdin = (await readText(stdin)).replace(/\r?\n$/, "");
   if (fromStdin === "") throw new CliUsageError(`--${name} - was given but standard input was empty`);
   return fromStdin;
 }
 
-async function readStdin(): Promise<string> {
+/** All of standard input, as UTF-8. */
+export async function readText(stdin: CliIo["stdin"]): Promise<string> {
   const chunks: Buffer[] = [];
-  for await (const chunk of process.stdin) chunks.push(Buffer.from(chunk as Uint8Array));
+  for await (const chunk of stdin) chunks.push(typeof chunk === "string" ? Buffer.from(chunk, "utf8") : Buffer.from(chunk));
   return Buffer.concat(chunks).toString("utf8");
 }

@@ -1,119 +1,15 @@
-import path from "node:path";
-import { parseArgs } from "node:util";
-import { env } from "@/env";
-import { prepareDatabase } from "@/server/db/bootstrap";
-import { createPrismaClient } from "@/server/db/client";
-import { alertOnSourceState } from "@/server/modules/alerts/note-source-state";
-import { isAppError } from "@/server/errors/app-error";
-import { inputIssues, summarizeIssues } from "@/server/errors/zod-issues";
-import { ZodError } from "zod";
-import { CliUsageError, type CliContext, type CommandGroup } from "./command";
-import { formCommands } from "./commands/form";
-import { keyCommands } from "./commands/key";
-import { memberCommands } from "./commands/member";
-import { orgCommands } from "./commands/org";
-import { ownerCommands } from "./commands/owner";
-import { recordCommands } from "./commands/record";
-import { sourceCommands } from "./commands/source";
-import { userCommands } from "./commands/user";
-import { auditCommands } from "./commands/audit";
-import { requestCommands } from "./commands/request";
-import { alertCommands } from "./commands/alert";
-import { backupCommands } from "./commands/backup";
+import type { CliIo } from "./command";
+import { runCli } from "./run-cli";
 
-const groups: Record<string, CommandGroup> = {
-  owner: ownerCommands,
-  org: orgCommands,
-  key: keyCommands,
-  form: formCommands,
-  source: sourceCommands,
-  user: userCommands,
-  member: memberCommands,
-  request: requestCommands,
-  audit: auditCommands,
-  record: recordCommands,
-  alert: alertCommands,
-  backup: backupCommands,
-};
-
-function usage(): string {
-  const lines = ["Usage: npm run -s cli -- <command> [options] [--json]", ""];
-  for (const group of Object.values(groups)) {
-    for (const command of Object.values(group)) lines.push(`  ${command.usage.padEnd(72)} ${command.summary}`);
-  }
-  return lines.join("\n");
+function processIo(): CliIo {
+  return {
+    stdout: process.stdout,
+    stderr: process.stderr,
+    // Read only by a command that wants it: opening stdin is left to that moment, as it always was.
+    get stdin() {
+      return process.stdin;
+    },
+  };
 }
 
-/** The admin command line: one line of error and a non-zero exit on any failure. */
-async function main(argv: string[]): Promise<number> {
-  // `source sync` runs a pass in this process: alerts hear its result as the worker's do (D537).
-  alertOnSourceState();
-  const [groupName, firstName, ...remaining] = argv;
-  // Two-word commands ("alert channel create") are keyed by both words.
-  const twoWords = firstName !== undefined && remaining[0] !== undefined && groups[groupName ?? ""]?.[`${firstName} ${remaining[0]}`] !== undefined;
-  const commandName = twoWords ? `${firstName} ${remaining[0]}` : firstName;
-  const rest = twoWords ? remaining.slice(1) : remaining;
-  if (!groupName || groupName === "help" || groupName === "--help") {
-    process.stdout.write(`${usage()}\n`);
-    return groupName ? 0 : 2;
-  }
-  const command = groups[groupName]?.[commandName ?? ""];
-  if (!command) throw new CliUsageError(`unknown command "${[groupName, commandName].filter(Boolean).join(" ")}"; run "npm run cli -- help"`);
-
-  const { values, positionals } = parseArgs({
-    args: rest,
-    options: { ...command.options, json: { type: "boolean", default: false } },
-    allowPositionals: true,
-    strict: true,
-  });
-  const dataDir = path.resolve(env().GROUNDWORK_DATA_DIR ?? ".data");
-  const json = values.json === true;
-  const print = (value: unknown, human: string) => process.stdout.write(`${json ? JSON.stringify(value, null, 2) : human}\n`);
-  const args = { values: values as Record<string, string | boolean | undefined>, positionals };
-  if (command.database === "none") {
-    const unavailable = () => {
-      throw new Error("this command runs without a database");
-    };
-    await command.run(
-      {
-        get db() {
-          return unavailable();
-        },
-        get databaseUrl() {
-          return unavailable();
-        },
-        dataDir,
-        json,
-        print,
-      },
-      args,
-    );
-    return 0;
-  }
-  const database = await prepareDatabase({ dataDir: path.join(dataDir, "postgres"), log: () => {}, migrate: command.database !== "as-is" });
-  // An admin tool runs passes, exports, backups in-process: a session of its own, never a pooler's (D400).
-  const db = createPrismaClient(database.directUrl);
-  const ctx: CliContext = { db, databaseUrl: database.directUrl, dataDir, json, print };
-  try {
-    await command.run(ctx, args);
-    return 0;
-  } finally {
-    await db.$disconnect();
-    await database.stop();
-  }
-}
-
-main(process.argv.slice(2)).then(
-  (code) => process.exit(code),
-  (error: unknown) => {
-    // A domain function's input check: the operator's input was refused, named field by field.
-    const refusedInput = error instanceof ZodError;
-    const message = refusedInput
-      ? `invalid input: ${summarizeIssues(inputIssues(error, "(input)"))}`
-      : error instanceof CliUsageError || isAppError(error) || error instanceof Error
-        ? error.message
-        : String(error);
-    process.stderr.write(`error: ${message.split("\n")[0]}\n`);
-    process.exit(error instanceof CliUsageError || refusedInput ? 2 : 1);
-  },
-);
+void runCli(process.argv.slice(2), processIo()).then((code) => process.exit(code));

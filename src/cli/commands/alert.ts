@@ -57,7 +57,12 @@ export const alertCommands: CommandGroup = {
                 .map((s) => s.trim())
                 .filter(Boolean),
             })
-          : await createChannel(ctx.db, deps, CLI_OPERATOR, { kind: "chat_url", organizationId, name, url: await requireSecretOption(args, "chat-url") });
+          : await createChannel(ctx.db, deps, CLI_OPERATOR, {
+              kind: "chat_url",
+              organizationId,
+              name,
+              url: await requireSecretOption(args, "chat-url", ctx.io.stdin),
+            });
       ctx.print(channelJson(channel), `Created channel ${channelLine(channel)}`);
     },
   },

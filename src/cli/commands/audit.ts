@@ -58,7 +58,7 @@ export const auditCommands: CommandGroup = {
       };
       const page = await listAuditEvents(ctx.db, { kind: "all" }, filters, { limit, cursor: optionalOption(args, "cursor") });
       if (args.values.csv === true) {
-        process.stdout.write(`${[AUDIT_CSV_HEADER.join(","), ...page.items.map(auditCsvLine)].join("\n")}\n`);
+        ctx.io.stdout.write(`${[AUDIT_CSV_HEADER.join(","), ...page.items.map(auditCsvLine)].join("\n")}\n`);
         return;
       }
       const items = page.items.map(eventJson);

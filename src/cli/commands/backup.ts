@@ -1,6 +1,5 @@
 import path from "node:path";
 import { env } from "@/env";
-import type { PrismaClient } from "@/server/db/types";
 import { recordAuditEvent } from "@/server/modules/audit/record-audit-event";
 import { createBackup } from "@/server/modules/backup/create-backup";
 import { backupAuditMetadata, defaultArchiveName } from "@/server/modules/backup/scheduled-backup";
@@ -15,41 +14,42 @@ import {
   type SecretName,
   type SecretOutcome,
 } from "@/server/modules/backup/secrets-envelope";
-import { CliUsageError, optionalOption, requirePositional, type CommandGroup } from "../command";
+import { CliUsageError, optionalOption, readText, requirePositional, type CliContext, type CliIo, type CommandGroup } from "../command";
 
 /** GROUNDWORK_BACKUP_PASSPHRASE, else the first line piped on standard input (never an argument: `ps` shows those). */
-async function passphrase(): Promise<string> {
+async function passphrase(io: CliIo): Promise<string> {
   let value = env().GROUNDWORK_BACKUP_PASSPHRASE;
   if (value === undefined) {
-    if (process.stdin.isTTY) throw new CliUsageError("set GROUNDWORK_BACKUP_PASSPHRASE or pipe the passphrase on standard input");
-    const chunks: Buffer[] = [];
-    for await (const chunk of process.stdin) chunks.push(Buffer.from(chunk as Uint8Array));
-    value = Buffer.concat(chunks).toString("utf8").split(/\r?\n/)[0] ?? "";
+    if (io.stdin.isTTY) throw new CliUsageError("set GROUNDWORK_BACKUP_PASSPHRASE or pipe the passphrase on standard input");
+    value = (await readText(io.stdin)).split(/\r?\n/)[0] ?? "";
   }
   if (value.length < MIN_PASSPHRASE_LENGTH) throw new CliUsageError(`the backup passphrase must be at least ${MIN_PASSPHRASE_LENGTH} characters`);
   return value;
 }
 
 /** Progress on stderr, only when it is a terminal (a script's log gets the summary alone). */
-function progress(verb: string): { update: (p: { table: string; tableIndex: number; tables: number; rows: number }) => void; done: () => void } {
-  if (!process.stderr.isTTY) return { update: () => undefined, done: () => undefined };
+function progress(
+  verb: string,
+  stderr: CliIo["stderr"],
+): { update: (p: { table: string; tableIndex: number; tables: number; rows: number }) => void; done: () => void } {
+  if (!stderr.isTTY) return { update: () => undefined, done: () => undefined };
   let last = 0;
   return {
     update: ({ table, tableIndex, tables, rows }) => {
       const now = Date.now();
       if (now - last < 200) return;
       last = now;
-      process.stderr.write(`\r\x1b[K${verb}: table ${tableIndex + 1}/${tables} ${table}: ${rows.toLocaleString("en-US")} rows`);
+      stderr.write(`\r\x1b[K${verb}: table ${tableIndex + 1}/${tables} ${table}: ${rows.toLocaleString("en-US")} rows`);
     },
-    done: () => process.stderr.write("\r\x1b[K"),
+    done: () => stderr.write("\r\x1b[K"),
   };
 }
 
-async function audit(db: PrismaClient, action: string, file: string, metadata: Record<string, string | number | boolean | null>): Promise<void> {
+async function audit(ctx: CliContext, action: string, file: string, metadata: Record<string, string | number | boolean | null>): Promise<void> {
   try {
-    await recordAuditEvent(db, { action, actor: { type: "cli" }, target: { type: "backup", id: path.basename(file) }, metadata });
+    await recordAuditEvent(ctx.db, { action, actor: { type: "cli" }, target: { type: "backup", id: path.basename(file) }, metadata });
   } catch (error) {
-    process.stderr.write(`warning: the audit event ${action} was not recorded (${(error as Error).message.split("\n")[0]})\n`);
+    ctx.io.stderr.write(`warning: the audit event ${action} was not recorded (${(error as Error).message.split("\n")[0]})\n`);
   }
 }
 
@@ -80,9 +80,9 @@ export const backupCommands: CommandGroup = {
     options: { to: { type: "string" }, "without-request-log": { type: "boolean" } },
     database: "as-is",
     async run(ctx, args) {
-      const secret = await passphrase();
+      const secret = await passphrase(ctx.io);
       const to = path.resolve(optionalOption(args, "to") ?? defaultArchiveName(new Date()));
-      const shown = progress("backup");
+      const shown = progress("backup", ctx.io.stderr);
       const summary = await createBackup({
         databaseUrl: ctx.databaseUrl,
         to,
@@ -91,7 +91,7 @@ export const backupCommands: CommandGroup = {
         withoutRequestLog: args.values["without-request-log"] === true,
         onProgress: shown.update,
       }).finally(shown.done);
-      await audit(ctx.db, "backup.created", to, backupAuditMetadata(summary));
+      await audit(ctx, "backup.created", to, backupAuditMetadata(summary));
       const { perTable, ...rest } = summary;
       ctx.print(
         snake({ ...rest, perTable }),
@@ -106,7 +106,7 @@ export const backupCommands: CommandGroup = {
     database: "none",
     async run(ctx, args) {
       const file = path.resolve(requirePositional(args, 0, "FILE"));
-      const secret = await passphrase();
+      const secret = await passphrase(ctx.io);
       const { openedSecrets, ...summary } = await verifyArchive(file, secret);
       void openedSecrets;
       ctx.print(
@@ -123,7 +123,7 @@ export const backupCommands: CommandGroup = {
     database: "as-is",
     async run(ctx, args) {
       const file = path.resolve(requirePositional(args, 0, "FILE"));
-      const secret = await passphrase();
+      const secret = await passphrase(ctx.io);
       const force = args.values.force === true;
       // Before any change: the passphrase opens the secrets, and no different secret is in the way.
       const planned = writeSecrets(ctx.dataDir, openSecrets((await readArchiveHeader(file)).secrets, secret), env(), { force, dryRun: true });
@@ -135,10 +135,10 @@ export const backupCommands: CommandGroup = {
           `${ctx.dataDir} already holds a different ${clashing.join(", ")}: the restored data needs the archive's; move the file away or pass --force to overwrite it`,
         );
       }
-      const shown = progress("restore");
+      const shown = progress("restore", ctx.io.stderr);
       const summary = await restoreBackup({ databaseUrl: ctx.databaseUrl, file, passphrase: secret, force, onProgress: shown.update }).finally(shown.done);
       const outcomes = writeSecrets(ctx.dataDir, summary.secrets, env(), { force });
-      await audit(ctx.db, "backup.restored", file, {
+      await audit(ctx, "backup.restored", file, {
         tables: summary.tables,
         rows: summary.rows,
         migration: summary.migration,

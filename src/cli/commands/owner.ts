@@ -10,7 +10,7 @@ export const ownerCommands: CommandGroup = {
     async run(ctx, args) {
       const owner = await createInstanceOwner(ctx.db, CLI_OPERATOR, {
         email: requireOption(args, "email"),
-        password: await requireSecretOption(args, "password"),
+        password: await requireSecretOption(args, "password", ctx.io.stdin),
         name: typeof args.values.name === "string" ? args.values.name : undefined,
       });
       ctx.print({ id: owner.id, email: owner.email, created_at: owner.createdAt.toISOString() }, `Created instance owner ${owner.email} (${owner.id})`);

@@ -8,7 +8,7 @@ import { requestResync } from "@/server/modules/data-sources/manage/resync-sourc
 import { testSourceConnection } from "@/server/modules/data-sources/test-connection";
 import { AppError } from "@/server/errors/app-error";
 import { optionalCaptureMode } from "./capture-mode-option";
-import { CliUsageError, requirePositional, requireSecretOption, type CliArgs, type CommandGroup } from "../command";
+import { CliUsageError, requirePositional, requireSecretOption, type CliArgs, type CliIo, type CommandGroup } from "../command";
 
 /** Day-two commands (issue 20): the same domain functions as the source page's buttons. */
 export const sourceManageCommands: CommandGroup = {
@@ -61,7 +61,7 @@ export const sourceManageCommands: CommandGroup = {
     },
     async run(ctx, args) {
       const sourceId = requirePositional(args, 0, "SOURCE_ID");
-      const edit = await editInput(args);
+      const edit = await editInput(args, ctx.io.stdin);
       if (Object.keys(edit).length === 0) throw new CliUsageError("nothing to change: give at least one option (see npm run cli -- help)");
       const secrets = createSecretBox(await loadEncryptionKey(ctx.dataDir));
       const result = await editDataSource({ db: ctx.db, secrets }, CLI_OPERATOR, sourceId, edit);
@@ -118,7 +118,7 @@ export const sourceManageCommands: CommandGroup = {
   },
 };
 
-async function editInput(args: CliArgs): Promise<EditSourceInput> {
+async function editInput(args: CliArgs, stdin: CliIo["stdin"]): Promise<EditSourceInput> {
   const text = (name: string) => {
     const value = args.values[name];
     return typeof value === "string" ? value.trim() : undefined;
@@ -156,10 +156,10 @@ async function editInput(args: CliArgs): Promise<EditSourceInput> {
     if (!/^\d+$/.test(port)) throw new CliUsageError("--port must be a number");
     connection.port = Number(port);
   }
-  if (args.values.password !== undefined) connection.password = await requireSecretOption(args, "password");
+  if (args.values.password !== undefined) connection.password = await requireSecretOption(args, "password", stdin);
   if (text("instance-url") !== undefined) connection.instanceUrl = text("instance-url");
   if (text("client-id") !== undefined) connection.clientId = text("client-id");
-  if (args.values["client-secret"] !== undefined) connection.clientSecret = await requireSecretOption(args, "client-secret");
+  if (args.values["client-secret"] !== undefined) connection.clientSecret = await requireSecretOption(args, "client-secret", stdin);
   if (Object.keys(connection).length > 0) edit.connection = connection;
   return edit;
 }

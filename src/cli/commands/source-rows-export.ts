@@ -20,7 +20,7 @@ export const sourceRowsExportCommand: CliCommand = {
     if (ctx.json && !out) throw new CliUsageError("--json prints a summary on stdout: give the CSV a file with --out FILE");
     const includeDeleted = args.values.tombstones === true;
     const opened = await openRowsExport(ctx.db, CLI_OPERATOR, sourceId, { includeDeleted });
-    const target: Writable = out ? createWriteStream(out) : process.stdout;
+    const target: Writable = out ? createWriteStream(out) : ctx.io.stdout;
     let bytes = 0;
     try {
       for await (const chunk of opened.chunks) {

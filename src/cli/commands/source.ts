@@ -24,6 +24,7 @@ import {
   requirePositional,
   type CliArgs,
   type CliContext,
+  type CliIo,
   type CommandGroup,
 } from "../command";
 
@@ -59,7 +60,7 @@ export const sourceCommands: CommandGroup = {
       const created =
         kind === "csv"
           ? await createCsvSource(ctx.db, CLI_OPERATOR, { organizationId, name, keyColumn: optionalString(args, "key") })
-          : await createManagedSource(ctx.db, await secretBox(ctx), CLI_OPERATOR, await managedInput(kind, organizationId, name, args));
+          : await createManagedSource(ctx.db, await secretBox(ctx), CLI_OPERATOR, await managedInput(kind, organizationId, name, args, ctx.io.stdin));
       await printSource(ctx, created.id, "Created data source");
     },
   },
@@ -157,7 +158,7 @@ export const sourceCommands: CommandGroup = {
   },
 };
 
-async function managedInput(kind: string, organizationId: string, name: string, args: CliArgs): Promise<ManagedSourceInput> {
+async function managedInput(kind: string, organizationId: string, name: string, args: CliArgs, stdin: CliIo["stdin"]): Promise<ManagedSourceInput> {
   const syncIntervalSeconds = optionalInterval(args);
   const captureMode = optionalCaptureMode(args);
   if (kind === "postgres_table") {
@@ -173,7 +174,7 @@ async function managedInput(kind: string, organizationId: string, name: string, 
         orderColumn: optionalString(args, "order"),
         columns: optionalList(args, "columns"),
       },
-      credentials: { url: await requireSecretOption(args, "url") },
+      credentials: { url: await requireSecretOption(args, "url", stdin) },
     };
   }
   return {
@@ -183,7 +184,7 @@ async function managedInput(kind: string, organizationId: string, name: string, 
     syncIntervalSeconds,
     captureMode,
     config: { instanceUrl: requireOption(args, "instance-url"), object: requireOption(args, "object"), fields: optionalList(args, "fields") },
-    credentials: { clientId: requireOption(args, "client-id"), clientSecret: await requireSecretOption(args, "client-secret") },
+    credentials: { clientId: requireOption(args, "client-id"), clientSecret: await requireSecretOption(args, "client-secret", stdin) },
   };
 }
 

@@ -6,9 +6,11 @@ import { env } from "@/env";
 
 let registered: string | undefined;
 
-/** `undefined` forgets it (tests). */
-export function registerServiceDatabase(url: string | undefined): void {
+/** `undefined` forgets it (tests). Returns the one registered before, for a test to put back. */
+export function registerServiceDatabase(url: string | undefined): string | undefined {
+  const previous = registered;
   registered = url;
+  return previous;
 }
 
 export function serviceDatabaseUrl(): string | undefined {

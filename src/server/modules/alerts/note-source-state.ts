@@ -19,7 +19,7 @@ async function noteSourceState(db: PrismaClient, sourceId: string, log?: (messag
 
 /**
  * Subscribes alerts to the sync pass's state reports (D537). Called where a process is composed
- * (the worker, the CLI); idempotent. A process that runs passes without it still alerts, at the
+ * (the worker, the CLI); idempotent, and each call's unsubscribe ends only its own. A process that runs passes without it still alerts, at the
  * next alert tick.
  */
 export function alertOnSourceState(): () => void {

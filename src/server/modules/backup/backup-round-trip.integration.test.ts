@@ -20,7 +20,7 @@ import { createRecord } from "@/server/modules/records/create-record";
 import { ensurePartition } from "@/server/modules/request-log/partitions";
 import { mintTestKey } from "@/test/api-client";
 import { startApiProcess } from "@/test/api-process";
-import { cliRunner } from "@/test/cli-process";
+import { cliProcessRunner, cliRunner } from "@/test/cli-process";
 import { createTestDatabase, useTestDatabase } from "@/test/db";
 import { createPostgres15Database, startPostgres15 } from "@/test/postgres15";
 import { digests, ownedDatabase } from "./testing/compare-databases";
@@ -37,6 +37,8 @@ let crm: FakeCrm;
 let pg15: Awaited<ReturnType<typeof startPostgres15>>;
 const dirs = { source: "", target: "", archives: "" };
 const { cli } = cliRunner(() => ({ GROUNDWORK_BACKUP_PASSPHRASE: PASSPHRASE }));
+// The passphrase piped on the real process's stdin (D564), no variable set.
+const spawned = cliProcessRunner(() => ({ GROUNDWORK_BACKUP_PASSPHRASE: "" }));
 
 beforeAll(async () => {
   crm = await startFakeCrm();
@@ -143,6 +145,9 @@ describe("backup create → restore on another PostgreSQL version", () => {
     const verified = await cli(["backup", "verify", archive, "--json"]);
     expect(verified.code, verified.stderr).toBe(0);
     expect(JSON.parse(verified.stdout)).toMatchObject({ ok: true, rows: summary.rows });
+    const piped = await spawned.cli(["backup", "verify", archive, "--json"], {}, `${PASSPHRASE}\n`);
+    expect(piped.code, piped.stderr).toBe(0);
+    expect(JSON.parse(piped.stdout)).toMatchObject({ ok: true, rows: summary.rows });
     const wrong = await cli(["backup", "verify", archive], { GROUNDWORK_BACKUP_PASSPHRASE: "not the passphrase" });
     expect(wrong).toMatchObject({ code: 1, stderr: expect.stringMatching(/^error: the archive's secrets do not open with this passphrase/) });
 

@@ -1,6 +1,6 @@
 import { createHash } from "node:crypto";
 import { createReadStream } from "node:fs";
-import { createGunzip } from "node:zlib";
+import { createGunzip, type Gunzip } from "node:zlib";
 import {
   ARCHIVE_FORMAT,
   ARCHIVE_FORMAT_VERSION,
@@ -31,7 +31,7 @@ export interface ArchiveVisitor {
  * its trailer). Any mismatch throws an ArchiveError naming the table.
  */
 export async function walkArchive(file: string, visitor: ArchiveVisitor): Promise<{ header: ArchiveHeader; trailer: ArchiveTrailer; tables: TableEnd[] }> {
-  const gunzip = createReadStream(file).pipe(createGunzip());
+  const gunzip = openArchive(file);
   const frames = readFrames(gunzip);
   let header: ArchiveHeader | undefined;
   let trailer: ArchiveTrailer | undefined;
@@ -128,7 +128,7 @@ export async function verifyArchive(file: string, passphrase: string): Promise<V
 
 /** The header alone (the first frame), without reading the rest. */
 export async function readArchiveHeader(file: string): Promise<ArchiveHeader> {
-  const gunzip = createReadStream(file).pipe(createGunzip());
+  const gunzip = openArchive(file);
   try {
     for await (const first of readFrames(gunzip)) {
       const header = parseJsonFrame<ArchiveHeader>(first, "H");
@@ -141,6 +141,17 @@ export async function readArchiveHeader(file: string): Promise<ArchiveHeader> {
   } finally {
     gunzip.destroy();
   }
+}
+
+/**
+ * The archive's bytes, unzipped. pipe() does not pass the file's own error on (a missing or
+ * unreadable FILE): unhandled, it crashed the CLI with a stack instead of its one line of error.
+ */
+function openArchive(file: string): Gunzip {
+  const source = createReadStream(file);
+  const gunzip = source.pipe(createGunzip());
+  source.once("error", (error) => gunzip.destroy(error));
+  return gunzip;
 }
 
 /** zlib's errors, in the operator's terms: a truncated file, or not an archive at all. */

@@ -5,15 +5,18 @@ import { announceSourceState, onSourceStateChange } from "./source-state-listene
 const db = {} as PrismaClient;
 
 describe("the sync pass's source-state port (D537)", () => {
-  it("tells every subscriber, once each however often it subscribed, until it unsubscribes", async () => {
+  it("tells every subscriber, once each however often it subscribed, until its last subscription ends", async () => {
     const heard: string[] = [];
     const listener = async (_db: PrismaClient, sourceId: string) => void heard.push(sourceId);
     const off = onSourceStateChange(listener);
-    onSourceStateChange(listener);
+    const offAgain = onSourceStateChange(listener);
     await announceSourceState(db, "s1");
     off();
+    off(); // a second call is no second unsubscribe
     await announceSourceState(db, "s2");
-    expect(heard).toEqual(["s1"]);
+    offAgain();
+    await announceSourceState(db, "s3");
+    expect(heard).toEqual(["s1", "s2"]);
   });
 
   it("logs a failing listener and still tells the next one; the pass is not failed", async () => {

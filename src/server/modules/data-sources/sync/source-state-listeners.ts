@@ -7,17 +7,29 @@ import type { PrismaClient } from "@/server/db/types";
  */
 export type SourceStateListener = (db: PrismaClient, sourceId: string, log?: (message: string) => void) => Promise<void>;
 
-const listeners = new Set<SourceStateListener>();
+/** Each listener with the number of its subscriptions. */
+const listeners = new Map<SourceStateListener, number>();
 
-/** Subscribes once per listener (a second call with the same function is a no-op); returns the unsubscribe. */
+/**
+ * Subscribes; returns the unsubscribe. A listener subscribed twice is told once, until its last
+ * subscription ends: the CLI run in a test's process (D564) unsubscribes when it is done, and
+ * must not take away a worker's subscription to the same function.
+ */
 export function onSourceStateChange(listener: SourceStateListener): () => void {
-  listeners.add(listener);
-  return () => listeners.delete(listener);
+  listeners.set(listener, (listeners.get(listener) ?? 0) + 1);
+  let subscribed = true;
+  return () => {
+    if (!subscribed) return;
+    subscribed = false;
+    const left = (listeners.get(listener) ?? 1) - 1;
+    if (left > 0) listeners.set(listener, left);
+    else listeners.delete(listener);
+  };
 }
 
 /** Called once a pass's result is committed. A listener's failure never fails the pass: it is logged. */
 export async function announceSourceState(db: PrismaClient, sourceId: string, log?: (message: string) => void): Promise<void> {
-  for (const listener of listeners) {
+  for (const listener of [...listeners.keys()]) {
     try {
       await listener(db, sourceId, log);
     } catch (error) {
