@@ -14,8 +14,11 @@ export const E2E_SMTP_PORT = port + 1000;
 // with the flags this network needs (no sandbox as root, no background networking).
 export default defineConfig({
   testDir: "e2e",
+  // Two spec files at a time against the one app (D566): most of a test's time is spent waiting on
+  // a pass or a page, and every spec builds its own organization. Tests of one file run in order.
+  // Checks of instance-wide figures allow for the other worker. E2E_WORKERS=1 runs one at a time.
   fullyParallel: false,
-  workers: 1,
+  workers: Number(process.env.E2E_WORKERS ?? 2),
   retries: 0,
   timeout: 60_000,
   reporter: [["list"], ["json", { outputFile: "reports/e2e.json" }]],
