@@ -12,15 +12,19 @@ const alias = {
 const QUIET = process.env.VITEST_LOGS === "all" ? false : "passed-only";
 
 /**
- * Integration files whose assertions hold a deadline or a latency (a child's stop within 15 s, a
- * median in milliseconds, a pass that must end before a timeout): they run alone.
+ * Integration files whose figures hold only with the machine or the Postgres server to themselves:
+ * a deadline or a latency (a child's stop within 15 s, a median in milliseconds), or an exact count
+ * of rows an xmin pass reads (its horizon is the server's oldest running transaction, in any
+ * database, so a neighbour's transaction makes a pass read more: correct, but not the figure).
  */
-const TIMED_FILES = [
+const ALONE_FILES = [
   "src/server/process/start-worker-process.integration.test.ts",
   "src/server/api/dashboard/hostile-trpc.integration.test.ts",
   "src/worker/worker-stop.integration.test.ts",
   "src/worker/kill-mid-pass.integration.test.ts",
   "src/server/node/shutdown.integration.test.ts",
+  "src/server/modules/data-sources/capture/xmin-capture.integration.test.ts",
+  "src/server/modules/data-sources/capture/xmin-fallbacks.integration.test.ts",
 ];
 
 const integration = {
@@ -34,7 +38,7 @@ const integration = {
   hookTimeout: 120_000,
 };
 
-// Projects: `unit` (pure logic, *.test.ts), `integration` and `integration-timed` (*.integration.test.ts,
+// Projects: `unit` (pure logic, *.test.ts), `integration` and `integration-alone` (*.integration.test.ts,
 // real Postgres; each test file gets its own database cloned from a migrated template), `topology` (npm run
 // test:topology only) and `device-sync` (the package's own tests).
 export default defineConfig({
@@ -59,7 +63,7 @@ export default defineConfig({
           // Files side by side (D565): each has a database of its own cloned from the migrated
           // template, and most of their time is spent waiting on Postgres and child processes.
           ...integration,
-          exclude: [...TIMED_FILES, "node_modules/**"],
+          exclude: [...ALONE_FILES, "node_modules/**"],
           maxWorkers: 3,
           sequence: { groupOrder: 0 },
         },
@@ -67,11 +71,11 @@ export default defineConfig({
       {
         resolve: { alias },
         test: {
-          // The files that time a process or a request against a deadline, one at a time after the
-          // rest (D565): side by side on two cores their deadlines measured the neighbours (D562).
-          name: "integration-timed",
+          // ALONE_FILES one at a time after the rest (D565): side by side, their deadlines measured
+          // the neighbours (D562) and an xmin pass's exact read count saw their transactions.
+          name: "integration-alone",
           ...integration,
-          include: TIMED_FILES,
+          include: ALONE_FILES,
           fileParallelism: false,
           sequence: { groupOrder: 1 },
         },
