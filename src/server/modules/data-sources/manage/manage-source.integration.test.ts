@@ -150,7 +150,9 @@ describe("delete", () => {
   });
 
   it("a pass running while the source is deleted ends cleanly and keeps nothing", async () => {
-    const sourceId = await createTableSource(db.prisma, { url: customer.url, table: await table(3000), key: "id" });
+    // The deletion starts at the first batch and must commit before the pass does: 40 batches
+    // leave it the time even on a busy machine (6 did not once, with other files side by side).
+    const sourceId = await createTableSource(db.prisma, { url: customer.url, table: await table(20_000), key: "id" });
     const source = await db.prisma.dataSource.findUniqueOrThrow({ where: { id: sourceId } });
     let deleting: Promise<unknown> | undefined;
     const outcome = await syncNow(db.prisma, sourceId, {
